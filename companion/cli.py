@@ -1,0 +1,94 @@
+"""``companion`` — the command line: run the kiosk, replay a script."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .i18n import LANGUAGES
+from .paths import DB_ENV, default_db
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Table Companion: a touchscreen referee beside a board game.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="open the kiosk (resumes an unfinished game)")
+    run.add_argument("--db", type=Path, default=None,
+                     help=f"game store (default: ${DB_ENV} or the XDG data dir)")
+    run.add_argument("--game", default="coup", choices=["coup"])
+    run.add_argument("--players", default="Anna,Ben,Chloé",
+                     help="comma-separated names in seat order (clockwise)")
+    run.add_argument("--mode", default="physical", choices=["physical"],
+                     help="keeper mode needs the phones (a later release)")
+    run.add_argument("--direction", default=None,
+                     choices=["clockwise", "counterclockwise"])
+    run.add_argument("--lang", default="en", choices=LANGUAGES)
+    run.add_argument("--new", action="store_true",
+                     help="start a new game even if one is unfinished")
+    run.add_argument("--size", default="1280x720", help="window size, WxH")
+
+    replay = sub.add_parser("replay", help="play a JSON-lines script, print the views")
+    replay.add_argument("file", type=Path, help="the script ('-' reads stdin)")
+    replay.add_argument("--lang", default="en", choices=LANGUAGES)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "replay":
+        return _replay(args)
+    return _run(args)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .table.replay import ReplayError, replay
+
+    try:
+        if str(args.file) == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            lines = args.file.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        print(f"companion replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        result = replay(lines, lang=args.lang)
+    except ReplayError as exc:
+        print(f"companion replay: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .games.base import RuleError, Setup
+    from .i18n import Messages
+    from .table import EventStore, StoreError, Table
+
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print("companion run: --size must look like 1280x720", file=sys.stderr)
+        return 2
+    try:
+        store = EventStore(args.db or default_db())
+        table = None if args.new else Table.resume(store)
+        if table is None:
+            options = {} if args.direction is None else {"direction": args.direction}
+            names = [n for n in args.players.split(",") if n.strip()]
+            setup = Setup(game=args.game, seats=names, mode=args.mode, options=options)
+            table = Table.start(store, setup)
+    except StoreError as exc:
+        print(f"companion run: {exc}", file=sys.stderr)
+        return 2
+    except RuleError as exc:
+        print(f"companion run: {Messages(args.lang).error(exc)}", file=sys.stderr)
+        return 2
+    from .ui.app import run_kiosk
+
+    return run_kiosk(table, lang=args.lang, size=(width, height))

@@ -1,0 +1,14 @@
+"""The registry of game engines, by name."""
+from __future__ import annotations
+
+from .base import Engine, RuleError
+from .coup import ENGINE as COUP_ENGINE
+
+GAMES: dict[str, Engine] = {COUP_ENGINE.name: COUP_ENGINE}
+
+
+def engine_for(name: str) -> Engine:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise RuleError("setup.unknown_game", game=str(name)) from None

@@ -1,0 +1,120 @@
+"""The engine contract every game follows (see docs/architecture.md).
+
+A game engine is a pure state machine with no I/O, no clock and no global
+randomness:
+
+* ``new_state(setup)`` builds the state before any event;
+* ``decide(state, command)`` validates a command against the state and returns
+  the events it produces, or raises :class:`RuleError` and changes nothing;
+* ``apply(state, event)`` folds one event into the state (in place), so state is
+  the fold of the event log;
+* ``chance(state, fate)`` returns the event recording a random outcome when the
+  state waits for one (a deal, a draw), or ``None``; the outcome is written into
+  the event, so replaying the log needs no random generator;
+* ``public_view(state)`` and ``private_view(state, seat)`` are the only ways
+  state leaves the engine.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+PHYSICAL = "physical"
+KEEPER = "keeper"
+MODES = (PHYSICAL, KEEPER)
+
+Command = dict[str, Any]
+Event = dict[str, Any]
+
+
+class RuleError(Exception):
+    """An illegal command. Carries a message key and arguments, never prose,
+    so every person sees the reason in their own language."""
+
+    def __init__(self, key: str, **args: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.args_ = args
+
+    def __repr__(self) -> str:
+        return f"RuleError({self.key!r}, {self.args_!r})"
+
+
+@dataclass
+class Setup:
+    """Everything fixed when a game is created: who sits where, the secrecy
+    mode and the game's options."""
+
+    game: str
+    seats: list[dict[str, Any]]
+    mode: str = PHYSICAL
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "seats": self.seats, "mode": self.mode,
+                "options": self.options}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Setup":
+        return cls(game=data["game"], seats=list(data["seats"]),
+                   mode=data.get("mode", PHYSICAL),
+                   options=dict(data.get("options") or {}))
+
+
+class Fate:
+    """The source of random outcomes for chance steps.
+
+    A script (a fixed deal, a list of draws) is consumed first, so tests and
+    bug reports can reproduce a table exactly; anything unscripted comes from
+    the generator: a seeded one for reproducible runs, the operating system's
+    otherwise.
+    """
+
+    def __init__(self, seed: int | None = None,
+                 script: dict[str, Any] | None = None) -> None:
+        self.rng: random.Random = (random.SystemRandom() if seed is None
+                                   else random.Random(seed))
+        self.script: dict[str, Any] = {k: (list(v) if isinstance(v, list) else v)
+                                       for k, v in (script or {}).items()}
+
+    def take(self, key: str) -> Any:
+        """The whole scripted value for ``key`` (used once), or None."""
+        return self.script.pop(key, None)
+
+    def next(self, key: str) -> Any:
+        """The next element of the scripted list ``key``, or None when the
+        script has none left."""
+        queue = self.script.get(key)
+        return queue.pop(0) if queue else None
+
+
+class Engine(Protocol):
+    name: str
+    min_players: int
+    max_players: int
+
+    def check_setup(self, setup: Setup) -> None: ...
+    def new_state(self, setup: Setup) -> Any: ...
+    def decide(self, state: Any, command: Command) -> list[Event]: ...
+    def apply(self, state: Any, event: Event) -> None: ...
+    def chance(self, state: Any, fate: Fate) -> Event | None: ...
+    def reveals_hidden(self, state: Any, event: Event) -> bool: ...
+    def legal_commands(self, state: Any) -> list[Command]: ...
+    def is_over(self, state: Any) -> bool: ...
+    def result(self, state: Any) -> dict[str, Any] | None: ...
+    def public_view(self, state: Any) -> dict[str, Any]: ...
+    def private_view(self, state: Any, seat: int) -> dict[str, Any]: ...
+    def describe(self, event: Event) -> tuple[str, dict[str, Any]] | None: ...
+
+
+def seat_of(command: Command, players: int, key: str = "seat") -> int:
+    """The seat index a command names under ``key``, validated."""
+    seat = command.get(key)
+    if type(seat) is not int or not 0 <= seat < players:
+        raise RuleError("command.bad_seat", field=key)
+    return seat

@@ -1,0 +1,89 @@
+"""Message catalogs: every string a person sees is looked up here by key.
+
+Catalogs are JSON files, one per language, mapping a key to a text with
+``{name}`` fields. A text may instead be an object of plural forms
+(``one``/``few``/``many``/``other``) chosen by the ``count`` argument with the
+language's plural rule. A key missing from a language falls back to English,
+and a key missing from English shows as the key itself (a test keeps English
+complete).
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence
+
+LANGUAGES = ("en", "el", "ru", "fa")
+DEFAULT_LANGUAGE = "en"
+_HERE = Path(__file__).parent
+
+# Arguments that name a seat are shown as the player's name; arguments that
+# name a game term are translated through their own catalog entries.
+_SEAT_ARGS = frozenset(("player", "target", "challenger", "blocker", "seat"))
+_TERM_ARGS = {"character": "character.", "action": "action."}
+
+
+@lru_cache(maxsize=None)
+def catalog(lang: str) -> dict[str, Any]:
+    path = _HERE / f"{lang}.json"
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def plural_category(lang: str, n: int) -> str:
+    """CLDR plural category of an integer for the languages we ship."""
+    if lang == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    if lang == "fa":
+        return "one" if n in (0, 1) else "other"
+    return "one" if n == 1 else "other"
+
+
+class _Fields(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def translate(key: str, lang: str = DEFAULT_LANGUAGE, **args: Any) -> str:
+    text = catalog(lang).get(key)
+    if text is None and lang != DEFAULT_LANGUAGE:
+        text = catalog(DEFAULT_LANGUAGE).get(key)
+        lang = DEFAULT_LANGUAGE
+    if text is None:
+        return key
+    if isinstance(text, dict):
+        count = args.get("count", 0)
+        text = text.get(plural_category(lang, int(count)), text.get("other", key))
+    return text.format_map(_Fields(args))
+
+
+class Messages:
+    """Translation for one audience: a language plus the table's seat names."""
+
+    def __init__(self, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] = ()) -> None:
+        self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+        self.names = list(names)
+
+    def __call__(self, key: str, **args: Any) -> str:
+        shown = {}
+        for name, value in args.items():
+            if name in _SEAT_ARGS and type(value) is int and 0 <= value < len(self.names):
+                value = self.names[value]
+            elif name in _TERM_ARGS and isinstance(value, str):
+                value = translate(_TERM_ARGS[name] + value, self.lang)
+            shown[name] = value
+        return translate(key, self.lang, **shown)
+
+    def error(self, exc: Exception) -> str:
+        """The message for an error a person caused (a RuleError), or a calm
+        generic one for anything else: never a traceback."""
+        key = getattr(exc, "key", None)
+        if key is None:
+            return translate("error.unexpected", self.lang)
+        return self(key, **getattr(exc, "args_", {}))

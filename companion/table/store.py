@@ -1,0 +1,186 @@
+"""The durable event store: one SQLite file holding every game and its log.
+
+Durability rules (see docs/durability.md):
+
+* WAL journal, and ``synchronous=FULL`` set on *every* connection (it is a
+  per-connection setting), so a committed command survives a power cut as far
+  as the storage honours flushes;
+* a command and all the events it produced are written in one transaction,
+  committed before the caller shows anyone their effect;
+* nothing is ever updated in place except a game's status: undo is an event.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id          INTEGER PRIMARY KEY,
+    game        TEXT NOT NULL,
+    setup       TEXT NOT NULL,
+    status      TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'finished', 'abandoned')),
+    created_at  REAL NOT NULL,
+    ended_at    REAL,
+    result      TEXT
+);
+CREATE TABLE IF NOT EXISTS commands (
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    number      INTEGER NOT NULL,
+    body        TEXT NOT NULL,
+    source      TEXT NOT NULL,
+    at          REAL NOT NULL,
+    PRIMARY KEY (game_id, number)
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id     INTEGER NOT NULL,
+    seq         INTEGER NOT NULL,
+    command     INTEGER NOT NULL,
+    body        TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq),
+    FOREIGN KEY (game_id, command) REFERENCES commands(game_id, number)
+);
+"""
+
+
+class StoreError(Exception):
+    """The store could not be opened or written (disk full, unreadable file)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    game: str
+    setup: dict[str, Any]
+    status: str
+    created_at: float
+    ended_at: float | None
+    result: Any
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class EventStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None,
+                                      check_same_thread=False)
+            if self.path != ":memory:":
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA journal_size_limit=4194304")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.execute("PRAGMA busy_timeout=5000")
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path} was written by a newer version "
+                                 f"(schema {version})")
+            self.db.executescript(_SCHEMA)
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open {self.path}: {exc}") from exc
+
+    def close(self) -> None:
+        with self._lock:
+            self.db.close()
+
+    # -- writing -----------------------------------------------------------
+    def create_game(self, setup: dict[str, Any], command: dict[str, Any],
+                    source: str, events: list[dict[str, Any]], at: float) -> int:
+        """Record a new game with its first command and events; any game still
+        active is marked abandoned (it stays in the history)."""
+        with self._lock, self._transaction():
+            self.db.execute("UPDATE games SET status='abandoned', ended_at=? "
+                            "WHERE status='active'", (at,))
+            cur = self.db.execute(
+                "INSERT INTO games (game, setup, created_at) VALUES (?, ?, ?)",
+                (setup["game"], _dumps(setup), at))
+            game_id = cur.lastrowid
+            self._insert(game_id, 0, 0, command, source, events, at)
+            return game_id
+
+    def append(self, game_id: int, number: int, first_seq: int,
+               command: dict[str, Any], source: str,
+               events: list[dict[str, Any]], at: float,
+               status: str | None = None, result: Any = None) -> None:
+        """Append one command and its events atomically; optionally change the
+        game's status in the same transaction (a finished game)."""
+        with self._lock, self._transaction():
+            self._insert(game_id, number, first_seq, command, source, events, at)
+            if status is not None:
+                self.db.execute(
+                    "UPDATE games SET status=?, ended_at=?, result=? WHERE id=?",
+                    (status, at if status != "active" else None,
+                     None if result is None else _dumps(result), game_id))
+
+    def _insert(self, game_id, number, first_seq, command, source, events, at):
+        self.db.execute("INSERT INTO commands VALUES (?, ?, ?, ?, ?)",
+                        (game_id, number, _dumps(command), source, at))
+        self.db.executemany(
+            "INSERT INTO events VALUES (?, ?, ?, ?)",
+            [(game_id, first_seq + i, number, _dumps(e)) for i, e in enumerate(events)])
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise StoreError(str(exc)) from exc
+
+    # -- reading -------------------------------------------------------------
+    def _record(self, row) -> GameRecord:
+        return GameRecord(id=row[0], game=row[1], setup=json.loads(row[2]),
+                          status=row[3], created_at=row[4], ended_at=row[5],
+                          result=None if row[6] is None else json.loads(row[6]))
+
+    def game(self, game_id: int) -> GameRecord | None:
+        with self._lock:
+            row = self.db.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
+        return None if row is None else self._record(row)
+
+    def active_game(self) -> GameRecord | None:
+        with self._lock:
+            row = self.db.execute("SELECT * FROM games WHERE status='active' "
+                                  "ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else self._record(row)
+
+    def history(self) -> list[GameRecord]:
+        with self._lock:
+            rows = self.db.execute("SELECT * FROM games ORDER BY id DESC").fetchall()
+        return [self._record(r) for r in rows]
+
+    def events(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
+        """Every event of a game in order, with the number of its command."""
+        with self._lock:
+            rows = self.db.execute("SELECT command, body FROM events WHERE game_id=? "
+                                   "ORDER BY seq", (game_id,)).fetchall()
+        return [(number, json.loads(body)) for number, body in rows]
+
+    def commands(self, game_id: int) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self.db.execute("SELECT number, body, source, at FROM commands "
+                                   "WHERE game_id=? ORDER BY number", (game_id,)).fetchall()
+        return [{"number": n, "command": json.loads(b), "source": s, "at": at}
+                for n, b, s, at in rows]

@@ -1,0 +1,223 @@
+"""The table session: the one entry point every input uses.
+
+Touch, buttons, phones and replay scripts all call :meth:`Table.execute` with
+a command and the source it came from. The engine validates it; the accepted
+events, with any random outcomes the engine then needs, are committed to the
+store in one transaction; only then are listeners told, so no view ever shows
+an effect that a power cut could take back.
+
+Undo is an event too: ``{"type": "undo"}`` marks the latest effective command
+as undone, and state is the fold of every event outside undone commands. In
+keeper mode a command that showed someone a hidden card cannot be undone.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from ..games import engine_for
+from ..games.base import Engine, Fate, RuleError, Setup
+from .seats import normalise_seats, seat_names
+from .store import EventStore, GameRecord
+
+OPERATOR = "kiosk"
+# Sources bound to one seat (a phone, a seat's buttons) look like "seat:3".
+SEAT_SOURCE = "seat:"
+_MAX_CHANCE_STEPS = 64
+
+Listener = Callable[["Table"], None]
+
+
+def seat_source(seat: int) -> str:
+    return f"{SEAT_SOURCE}{seat}"
+
+
+class Table:
+    def __init__(self, store: EventStore, game_id: int, setup: Setup,
+                 engine: Engine, fate: Fate | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.setup = setup
+        self.engine = engine
+        self.fate = fate or Fate()
+        self.clock = clock
+        self.log: list[tuple[int, dict[str, Any]]] = []
+        self.undone: set[int] = set()
+        self.next_command = 0
+        self.state: Any = None
+        self._listeners: list[Listener] = []
+
+    # -- creating and resuming ------------------------------------------------
+    @classmethod
+    def start(cls, store: EventStore, setup: Setup, fate: Fate | None = None,
+              clock: Callable[[], float] = time.time,
+              source: str = OPERATOR) -> "Table":
+        """Create a new game (any unfinished one is kept as abandoned)."""
+        engine = engine_for(setup.game)
+        normalise_seats(setup)
+        state = engine.new_state(setup)
+        fate = fate or Fate()
+        events = _run_chance(engine, state, fate, [])
+        command = {"type": "start"}
+        game_id = store.create_game(setup.to_json(), command, source, events, clock())
+        table = cls(store, game_id, setup, engine, fate, clock)
+        table.state = state
+        table.log = [(0, e) for e in events]
+        table.next_command = 1
+        return table
+
+    @classmethod
+    def resume(cls, store: EventStore, game_id: int | None = None,
+               fate: Fate | None = None,
+               clock: Callable[[], float] = time.time) -> "Table | None":
+        """Rebuild a game from its events: the given one, or the unfinished one."""
+        record = store.game(game_id) if game_id is not None else store.active_game()
+        if record is None:
+            return None
+        return cls.from_record(store, record, fate, clock)
+
+    @classmethod
+    def from_record(cls, store: EventStore, record: GameRecord,
+                    fate: Fate | None = None,
+                    clock: Callable[[], float] = time.time) -> "Table":
+        setup = Setup.from_json(record.setup)
+        table = cls(store, record.id, setup, engine_for(setup.game), fate, clock)
+        table.log = store.events(record.id)
+        table.next_command = 1 + max((n for n, _ in table.log), default=0)
+        table.undone = {e["command"] for _, e in table.log if e["type"] == "undo"}
+        table._rebuild()
+        return table
+
+    def _rebuild(self) -> None:
+        """State is the fold of every event outside undone commands."""
+        state = self.engine.new_state(self.setup)
+        for number, event in self.log:
+            if number not in self.undone and event["type"] != "undo":
+                self.engine.apply(state, event)
+        self.state = state
+
+    # -- the command entry point ------------------------------------------------
+    def execute(self, command: dict[str, Any], source: str = OPERATOR) -> list[dict[str, Any]]:
+        """Validate and carry out one command; return the events it produced.
+
+        Raises RuleError (nothing changed) for an illegal command and
+        StoreError (nothing changed) if the store cannot take the write."""
+        if not isinstance(command, dict):
+            raise RuleError("command.not_an_object")
+        _authorise(command, source)
+        if command.get("type") == "undo":
+            return self._undo(command, source)
+        events = self.engine.decide(self.state, command)
+        try:
+            for event in events:
+                self.engine.apply(self.state, event)
+            _run_chance(self.engine, self.state, self.fate, events)
+            self._commit(command, source, events)
+        except BaseException:
+            self._rebuild()     # back to exactly what the store holds
+            raise
+        return events
+
+    def _undo(self, command: dict[str, Any], source: str) -> list[dict[str, Any]]:
+        target = self._last_effective_command()
+        if target is None:
+            raise RuleError("undo.nothing")
+        if any(self.engine.reveals_hidden(self.state, e)
+               for n, e in self.log if n == target):
+            raise RuleError("undo.would_rehide")
+        event = {"type": "undo", "command": target}
+        self.undone.add(target)
+        try:
+            self._rebuild()
+            self._commit(command, source, [event])
+        except BaseException:
+            self.undone.discard(target)
+            self._rebuild()
+            raise
+        return [event]
+
+    def _last_effective_command(self) -> int | None:
+        undo_commands = {n for n, e in self.log if e["type"] == "undo"}
+        for number in range(self.next_command - 1, 0, -1):
+            if number not in self.undone and number not in undo_commands:
+                return number
+        return None
+
+    def _commit(self, command: dict[str, Any], source: str,
+                events: list[dict[str, Any]]) -> None:
+        over = self.engine.is_over(self.state)
+        self.store.append(self.game_id, self.next_command, len(self.log), command,
+                          source, events, self.clock(),
+                          status="finished" if over else "active",
+                          result=self.engine.result(self.state) if over else None)
+        self.log.extend((self.next_command, e) for e in events)
+        self.next_command += 1
+        for listener in list(self._listeners):
+            listener(self)
+
+    # -- what leaves the table --------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    @property
+    def names(self) -> list[str]:
+        return seat_names(self.setup)
+
+    @property
+    def is_over(self) -> bool:
+        return self.engine.is_over(self.state)
+
+    def public_view(self) -> dict[str, Any]:
+        view = self.engine.public_view(self.state)
+        view["game_id"] = self.game_id
+        for player, seat in zip(view["players"], self.setup.seats):
+            player["name"] = seat["name"]
+        view["can_undo"] = self._can_undo()
+        return view
+
+    def private_view(self, seat: int) -> dict[str, Any]:
+        view = self.engine.private_view(self.state, seat)
+        view["name"] = self.setup.seats[seat]["name"]
+        return view
+
+    def legal_commands(self) -> list[dict[str, Any]]:
+        return self.engine.legal_commands(self.state)
+
+    def _can_undo(self) -> bool:
+        target = self._last_effective_command()
+        return target is not None and not any(
+            self.engine.reveals_hidden(self.state, e) for n, e in self.log if n == target)
+
+    def log_lines(self) -> list[tuple[str, dict[str, Any]]]:
+        """The public log: one translatable line per event, undone ones marked."""
+        lines = []
+        for number, event in self.log:
+            if event["type"] == "undo":
+                lines.append(("log.undo", {}))
+                continue
+            line = self.engine.describe(event)
+            if line is not None:
+                key, args = line
+                lines.append((key, {**args, "undone": number in self.undone}))
+        return lines
+
+
+def _authorise(command: dict[str, Any], source: str) -> None:
+    """A source bound to one seat may act only for that seat, and never for the
+    table as a whole (closing windows, undo)."""
+    if source.startswith(SEAT_SOURCE):
+        if command.get("seat") != int(source[len(SEAT_SOURCE):]):
+            raise RuleError("command.not_your_seat")
+
+
+def _run_chance(engine: Engine, state: Any, fate: Fate,
+                events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Let the engine draw every random (or forced) outcome it now waits for."""
+    for _ in range(_MAX_CHANCE_STEPS):
+        event = engine.chance(state, fate)
+        if event is None:
+            return events
+        engine.apply(state, event)
+        events.append(event)
+    raise RuntimeError("the engine kept asking for chance outcomes")

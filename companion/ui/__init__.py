@@ -1,0 +1,1 @@
+"""The Kivy kiosk. Importing this package does not import Kivy; see app.py."""

@@ -1,0 +1,129 @@
+"""The first, plain table screen for Coup: the public state at a glance and
+one button per command the engine accepts now. Widgets only show views and
+send commands through the table; every rule lives in the engine."""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+
+from ..games.base import RuleError
+from ..i18n import Messages
+from ..table import Table
+from ..table.store import StoreError
+from .present import command_groups, command_label, status_line
+
+log = logging.getLogger(__name__)
+Builder.load_file(str(Path(__file__).with_name("coup.kv")))
+
+_RECENT_CLAIMS = 4
+
+
+class CommandButton(Button):
+    command = ObjectProperty(None, allownone=True)
+    seat_command = BooleanProperty(True)
+
+
+class PlayerPanel(BoxLayout):
+    seat = NumericProperty(0)
+    name = StringProperty("")
+    coins_text = StringProperty("")
+    influence_text = StringProperty("")
+    revealed_text = StringProperty("")
+    claims_text = StringProperty("")
+    current = BooleanProperty(False)
+    waiting = BooleanProperty(False)
+    out = BooleanProperty(False)
+
+
+class CoupTableScreen(BoxLayout):
+    title_text = StringProperty("")
+    info_text = StringProperty("")
+    status_text = StringProperty("")
+    message_text = StringProperty("")
+    undo_text = StringProperty("")
+    can_undo = BooleanProperty(False)
+
+    def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.table = table
+        self.t = Messages(lang, table.names)
+        self.title_text = self.t("game.coup")
+        self.undo_text = self.t("cmd.undo")
+        self._panels: list[PlayerPanel] = []
+        table.subscribe(lambda _table: self.refresh())
+        self.refresh()
+
+    # -- input --------------------------------------------------------------
+    def send(self, command: dict[str, Any]) -> bool:
+        """Send a command to the table; show a clear message if it is refused."""
+        try:
+            self.table.execute(command)
+        except RuleError as exc:
+            self.message_text = self.t.error(exc)
+            return False
+        except StoreError:
+            log.exception("the store refused a write")
+            self.message_text = self.t("error.unexpected")
+            return False
+        except Exception:
+            log.exception("unexpected error while executing %s", command.get("type"))
+            self.message_text = self.t("error.unexpected")
+            return False
+        self.message_text = ""
+        return True
+
+    def undo(self) -> bool:
+        return self.send({"type": "undo"})
+
+    # -- output -------------------------------------------------------------
+    def refresh(self) -> None:
+        view = self.table.public_view()
+        t = self.t
+        self.info_text = "   ".join((
+            t("ui.turn", count=view["turn"]),
+            t("ui.treasury", count=view["treasury"]),
+            t("ui.court", count=view["court"]),
+        ))
+        self.status_text = status_line(view, t)
+        self.can_undo = view["can_undo"]
+        self._show_players(view)
+        self._show_commands(view)
+
+    def _show_players(self, view: dict[str, Any]) -> None:
+        grid = self.ids.players
+        players = view["players"]
+        if len(self._panels) != len(players):
+            grid.clear_widgets()
+            self._panels = [PlayerPanel(seat=p["seat"]) for p in players]
+            for panel in self._panels:
+                grid.add_widget(panel)
+        t = self.t
+        waiting = set(view["waiting_for"])
+        for panel, p in zip(self._panels, players):
+            panel.name = p["name"]
+            panel.out = p["out"]
+            panel.current = view["current"] == p["seat"]
+            panel.waiting = p["seat"] in waiting
+            panel.coins_text = t("ui.coins", count=p["coins"])
+            panel.influence_text = (t("ui.out") if p["out"] else
+                                    "● " * p["influence"] + t("ui.influence", count=p["influence"]))
+            panel.revealed_text = "  ".join(t(f"character.{c}") for c in p["revealed"])
+            recent = p["claims"][-_RECENT_CLAIMS:]
+            panel.claims_text = "\n".join(
+                t(f"ui.claim.{c['result']}", character=c["character"]) for c in recent)
+
+    def _show_commands(self, view: dict[str, Any]) -> None:
+        box = self.ids.commands
+        box.clear_widgets()
+        for seat, commands in command_groups(self.table.legal_commands()):
+            for command in commands:
+                button = CommandButton(text=command_label(command, view, self.t),
+                                       command=command, seat_command=seat is not None)
+                button.bind(on_release=lambda b: self.send(b.command))
+                box.add_widget(button)

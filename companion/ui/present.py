@@ -1,0 +1,66 @@
+"""What the Coup table screen says, as plain data: labels for commands and a
+status line for the public view. No Kivy here and no rules: the engine says
+what is legal, this module only words it."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..i18n import Messages
+
+
+def command_label(command: dict[str, Any], view: dict[str, Any], t: Messages) -> str:
+    kind = command["type"]
+    if kind == "proceed":
+        return t(f"cmd.proceed.{view['phase']}")
+    if kind == "keep":
+        cards = ", ".join(t(f"character.{c}") for c in command["cards"])
+        return t("cmd.keep", cards=cards)
+    args = {("player" if k == "seat" else k): v for k, v in command.items() if k != "type"}
+    if kind == "show":
+        args["character"] = view["pending"]["claim"]["character"]
+    return t(f"cmd.{kind}", **args)
+
+
+def command_groups(commands: list[dict[str, Any]]) -> list[tuple[int | None, list[dict[str, Any]]]]:
+    """Commands grouped by the seat that gives them, in seat order; commands
+    for the whole table (no seat) come last."""
+    by_seat: dict[int | None, list[dict[str, Any]]] = {}
+    for command in commands:
+        by_seat.setdefault(command.get("seat"), []).append(command)
+    seats = sorted(k for k in by_seat if k is not None)
+    groups = [(seat, by_seat[seat]) for seat in seats]
+    if None in by_seat:
+        groups.append((None, by_seat[None]))
+    return groups
+
+
+def status_line(view: dict[str, Any], t: Messages) -> str:
+    """One sentence saying what the table is waiting for."""
+    phase = view["phase"]
+    if phase == "over":
+        return t("status.winner", player=view["winner"])
+    pending = view["pending"]
+    current = view["current"]
+    if phase == "action":
+        return t("status.action", player=current)
+    if phase == "lose":
+        return t("status.lose", player=view["waiting_for"][0])
+    claim = pending and pending["claim"]
+    if phase == "challenge":
+        if claim["kind"] == "block":
+            return t("status.challenge_block", player=claim["seat"],
+                     character=claim["character"], action=pending["action"])
+        return t("status.challenge_action", player=claim["seat"],
+                 character=claim["character"], action=pending["action"],
+                 target=pending["target"])
+    if phase == "block":
+        if pending["target"] is None:
+            return t("status.block_anyone", player=current, action=pending["action"])
+        return t("status.block_target", player=pending["target"],
+                 action=pending["action"])
+    if phase == "prove":
+        return t("status.prove", player=claim["seat"], character=claim["character"],
+                 challenger=pending["challenger"])
+    if phase == "exchange":
+        return t("status.exchange", player=current)
+    return t(f"status.{phase}")

@@ -1,0 +1,26 @@
+"""Shared fixtures. Kivy reads its environment when first imported, so it is
+set here, before any test module can import Kivy."""
+from __future__ import annotations
+
+import os
+import tempfile
+
+os.environ.update(
+    KIVY_NO_ARGS="1",
+    KIVY_NO_CONSOLELOG="1",
+    KIVY_NO_FILELOG="1",
+    KIVY_LOG_MODE="PYTHON",
+    KIVY_HOME=tempfile.mkdtemp(prefix="kivy-home-"),
+)
+
+import pytest  # noqa: E402
+
+from companion.table import EventStore  # noqa: E402
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = EventStore(tmp_path / "games.sqlite3")
+    yield s
+    s.close()
+

@@ -1,0 +1,40 @@
+"""Small helpers shared by the tests."""
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.base import Fate, Setup
+from companion.table import Table
+
+
+def new_table(store, names, mode="physical", options=None, deal=None, seed=7):
+    """A table with seats in the given order, clockwise, seat 0 first."""
+    options = {"direction": "clockwise", "first": 0, **(options or {})}
+    setup = Setup(game="coup", seats=list(names), mode=mode, options=options)
+    return Table.start(store, setup, fate=Fate(seed=seed, script=deal))
+
+
+def run(table, *commands: dict[str, Any]) -> dict[str, Any]:
+    for command in commands:
+        table.execute(command)
+    return table.public_view()
+
+
+def coins(view: dict[str, Any]) -> list[int]:
+    return [p["coins"] for p in view["players"]]
+
+
+def influence(view: dict[str, Any]) -> list[int]:
+    return [p["influence"] for p in view["players"]]
+
+
+def cards_on_table(table) -> int:
+    """Every card the state holds: hands, face-up piles, court, exchange pool."""
+    s = table.state
+    return (sum(len(h) for h in s.hands) + sum(len(r) for r in s.revealed)
+            + len(s.court) + len(s.turn.drawn))
+
+
+def coins_in_game(table) -> int:
+    s = table.state
+    return sum(s.coins) + s.treasury
