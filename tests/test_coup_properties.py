@@ -1,0 +1,123 @@
+"""Property tests over random legal playouts, in both modes, through a real
+table and store: conservation of coins and cards, termination, secrecy, and
+replay equality."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.games.base import Fate, RuleError, Setup
+from companion.table import EventStore, Table
+from helpers import cards_on_table, coins_in_game
+
+MAX_COMMANDS = 3000
+
+playouts = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def start(players: int, mode: str, seed: int) -> Table:
+    setup = Setup(game="coup", seats=[f"P{i}" for i in range(players)], mode=mode,
+                  options={"direction": random.Random(seed).choice(
+                      ["clockwise", "counterclockwise"])})
+    return Table.start(EventStore(":memory:"), setup, fate=Fate(seed=seed))
+
+
+def play(table: Table, seed: int, check, undo_rate: float = 0.0) -> int:
+    rng = random.Random(seed)
+    steps = 0
+    while not table.is_over:
+        assert steps < MAX_COMMANDS, "the game did not end"
+        if undo_rate and rng.random() < undo_rate:
+            try:
+                table.execute({"type": "undo"})
+            except RuleError as exc:
+                assert exc.key in ("undo.nothing", "undo.would_rehide")
+        else:
+            table.execute(rng.choice(table.legal_commands()))
+        steps += 1
+        check(table)
+    return steps
+
+
+def conserved(table: Table) -> None:
+    assert coins_in_game(table) == 50
+    assert cards_on_table(table) == 15
+    assert all(c >= 0 for c in table.state.coins) and table.state.treasury >= 0
+    view = table.public_view()
+    assert view["treasury"] + sum(p["coins"] for p in view["players"]) == 50
+
+
+def _shuffled_hidden(table: Table, keep_seat: int | None, rng: random.Random):
+    """A copy of the state where every hidden card the given seat may not see
+    is dealt again at random (hand sizes and court size unchanged)."""
+    state = copy.deepcopy(table.state)
+    slots = [(state.court, i) for i in range(len(state.court))]
+    for seat, hand in enumerate(state.hands):
+        if seat != keep_seat:
+            slots += [(hand, i) for i in range(len(hand))]
+    if keep_seat is None or state.turn.actor != keep_seat:
+        slots += [(state.turn.drawn, i) for i in range(len(state.turn.drawn))]
+    cards = [pile[i] for pile, i in slots]
+    rng.shuffle(cards)
+    for (pile, i), card in zip(slots, cards):
+        pile[i] = card
+    return state
+
+
+def secret(table: Table) -> None:
+    """No hidden card reaches anyone who may not see it: the public view and
+    every other seat's private view stay the same however the hidden cards
+    a seat may not see are dealt."""
+    engine, rng = table.engine, random.Random(len(table.log))
+    public = engine.public_view(table.state)
+    text = json.dumps(public)
+    assert '"hand"' not in text and '"drawn"' not in text
+    assert engine.public_view(_shuffled_hidden(table, None, rng)) == public
+    for seat in range(table.state.players):
+        mine = engine.private_view(table.state, seat)
+        assert engine.private_view(_shuffled_hidden(table, seat, rng), seat) == mine
+
+
+def replays_exactly(table: Table) -> None:
+    rebuilt = Table.resume(table.store, table.game_id)
+    assert rebuilt.public_view() == table.public_view()
+    for seat in range(table.state.players):
+        assert rebuilt.private_view(seat) == table.private_view(seat)
+
+
+@playouts
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32))
+def test_keeper_playouts_conserve_end_and_keep_secrets(players, seed):
+    table = start(players, "keeper", seed)
+
+    def check(t):
+        conserved(t)
+        secret(t)
+
+    play(table, seed, check)
+    assert table.public_view()["winner"] is not None
+    replays_exactly(table)
+
+
+@playouts
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32))
+def test_physical_playouts_conserve_and_end(players, seed):
+    table = start(players, "physical", seed)
+    play(table, seed, conserved)
+    view = table.public_view()
+    assert sum(not p["out"] for p in view["players"]) == 1
+    replays_exactly(table)
+
+
+@playouts
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32),
+       mode=st.sampled_from(["keeper", "physical"]))
+def test_playouts_with_undo_replay_exactly(players, seed, mode):
+    table = start(players, mode, seed)
+    play(table, seed, conserved, undo_rate=0.1)
+    replays_exactly(table)
