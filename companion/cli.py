@@ -60,8 +60,12 @@ def _replay(args: argparse.Namespace) -> int:
     except ReplayError as exc:
         print(f"companion replay: {args.file}: {exc}", file=sys.stderr)
         return 1
-    json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    try:
+        json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:         # e.g. piped into `head`
+        sys.stderr.close()
     return 0
 
 

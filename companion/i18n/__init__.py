@@ -21,7 +21,7 @@ _HERE = Path(__file__).parent
 # Arguments that name a seat are shown as the player's name; arguments that
 # name a game term are translated through their own catalog entries.
 _SEAT_ARGS = frozenset(("player", "target", "challenger", "blocker", "seat"))
-_TERM_ARGS = {"character": "character.", "action": "action."}
+_TERM_ARGS = {"character": "character.", "action": "action.", "game": "game."}
 
 
 @lru_cache(maxsize=None)

@@ -1,0 +1,85 @@
+"""Every string a person sees goes through the catalogs: English is complete
+for every key the code can produce."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from companion.games import GAMES
+from companion.games.coup import ENGINE
+from companion.i18n import Messages, catalog, plural_category, translate
+
+ROOT = Path(__file__).resolve().parents[1] / "companion"
+EN = catalog("en")
+
+
+def literal_keys() -> set[str]:
+    """Keys written literally in the code: RuleError("..."), t("..."), translate("...")."""
+    pattern = re.compile(r'(?:RuleError|\bt|translate|self\.t)\(\s*"([a-z_]+\.[a-z_.]+)"')
+    keys = set()
+    for path in ROOT.rglob("*.py"):
+        keys |= set(pattern.findall(path.read_text(encoding="utf-8")))
+    return keys
+
+
+def generated_keys() -> set[str]:
+    """Keys the code builds from game data and engine vocabulary."""
+    rules = ENGINE.rules
+    keys = {f"game.{name}" for name in GAMES}
+    keys |= {f"character.{c}" for c in rules.characters}
+    keys |= {f"action.{a}" for a in rules.actions}
+    keys |= {f"cmd.{a}" for a in rules.actions}
+    keys |= {f"cmd.{c}" for c in ("challenge", "pass", "block", "show", "concede",
+                                  "lose", "keep", "undo")}
+    keys |= {"cmd.proceed.challenge", "cmd.proceed.block"}
+    keys |= {f"log.action.{a}" for a in rules.actions}
+    keys |= {f"log.{e}" for e in ("started", "block", "challenge", "pass", "proceed",
+                                  "show", "concede", "lose", "redrawn",
+                                  "exchange_drawn", "keep", "undo")}
+    keys |= {f"status.{p}" for p in ("setup", "action", "lose", "exchange",
+                                     "exchange_draw", "redraw")}
+    keys |= {f"ui.claim.{r}" for r in ("open", "unchallenged", "challenged",
+                                       "upheld", "failed")}
+    return keys
+
+
+def test_english_has_every_key_the_code_uses():
+    wanted = literal_keys() | generated_keys()
+    assert len(wanted) > 100
+    missing = sorted(k for k in wanted if k not in EN)
+    assert missing == []
+
+
+def test_every_english_text_formats_with_its_own_fields():
+    for key, text in EN.items():
+        forms = text.values() if isinstance(text, dict) else [text]
+        for form in forms:
+            fields = set(re.findall(r"{(\w+)}", form))
+            rendered = translate(key, "en", **{"count": 2, **{f: "X" for f in fields - {"count"}}})
+            assert "{" not in rendered, key
+
+
+@pytest.mark.parametrize("lang, numbers", [
+    ("en", {1: "one", 0: "other", 2: "other", 21: "other"}),
+    ("el", {1: "one", 2: "other"}),
+    ("ru", {1: "one", 21: "one", 2: "few", 24: "few", 5: "many", 11: "many",
+            12: "many", 0: "many", 111: "many"}),
+    ("fa", {0: "one", 1: "one", 2: "other"}),
+])
+def test_plural_rules(lang, numbers):
+    assert {n: plural_category(lang, n) for n in numbers} == numbers
+
+
+def test_messages_name_seats_and_translate_terms():
+    t = Messages("en", ["Natassa", "Stelios"])
+    assert t("coup.not_your_turn", player=1) == "It is not Stelios's turn."
+    assert t("coup.card_not_held", character="duke") == "You do not hold the Duke."
+    assert t("ui.coins", count=1) == "1 coin" and t("ui.coins", count=7) == "7 coins"
+    assert t("no.such.key") == "no.such.key"
+    assert translate("log.started", "ru", player="P") == "The game begins; P plays first."
+
+
+def test_unexpected_errors_read_calmly():
+    assert Messages("en").error(ZeroDivisionError("boom")) == translate("error.unexpected")

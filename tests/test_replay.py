@@ -1,0 +1,79 @@
+"""The replay contract through the real command line."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.jsonl"))
+HEADER = {"game": "coup", "seats": ["Ann", "Bob"], "mode": "physical",
+          "options": {"first": 0, "direction": "clockwise"}}
+
+
+def companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin,
+                          capture_output=True, text=True, cwd=ROOT)
+
+
+def script(*lines: dict) -> str:
+    return "\n".join(json.dumps(line) for line in (HEADER, *lines)) + "\n"
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.stem for e in EXAMPLES])
+def test_every_documented_example_plays_to_the_end(example):
+    done = companion("replay", str(example))
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["public"]["phase"] == "over"
+    assert len(result["private"]) == len(result["public"]["players"])
+
+
+def test_coup_example_final_views():
+    result = json.loads(companion("replay", str(ROOT / "docs/examples/coup.jsonl")).stdout)
+    public = result["public"]
+    assert public["winner"] == 0
+    assert [(p["name"], p["coins"], p["influence"]) for p in public["players"]] == [
+        ("Natassa", 2, 2), ("Stelios", 0, 0), ("Giorgos", 0, 0)]
+    assert public["treasury"] == 48 and public["court"] == 9
+    # Natassa never lost a card: her private view holds the dealt Contessa and Duke.
+    assert result["private"][0] == {"seat": 0, "hand": ["contessa", "duke"], "name": "Natassa"}
+    assert result["private"][1]["hand"] == []
+
+
+def test_an_illegal_command_stops_with_the_line_and_the_rule():
+    text = script({"seat": "Ann", "type": "income"},
+                  {"seat": "Ann", "type": "income"})
+    done = companion("replay", "-", stdin=text)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "line 3" in done.stderr
+    assert "It is not Ann's turn." in done.stderr and "[coup.not_your_turn]" in done.stderr
+
+
+def test_garbage_and_bad_headers_are_reported_by_line():
+    done = companion("replay", "-", stdin=script() + "{not json\n")
+    assert done.returncode == 1 and "line 2: not valid JSON" in done.stderr
+    bad = json.dumps({**HEADER, "seats": ["Solo"]})
+    done = companion("replay", "-", stdin=bad + "\n")
+    assert done.returncode == 1
+    assert "line 1: Coup is for 2 to 6 players, not 1." in done.stderr
+    done = companion("replay", "-", stdin="# only a comment\n")
+    assert done.returncode == 1 and "empty" in done.stderr
+    done = companion("replay", str(ROOT / "no-such-script.jsonl"))
+    assert done.returncode == 2 and "cannot read" in done.stderr
+
+
+def test_a_seed_makes_a_keeper_replay_reproducible():
+    header = {**HEADER, "mode": "keeper", "seed": 42}
+    text = json.dumps(header) + "\n" + json.dumps({"seat": 0, "type": "income"}) + "\n"
+    first = companion("replay", "-", stdin=text)
+    second = companion("replay", "-", stdin=text)
+    assert first.returncode == 0 and first.stdout == second.stdout
+    other = companion("replay", "-", stdin=text.replace('"seed": 42', '"seed": 43'))
+    hands = [json.loads(out)["private"] for out in (first.stdout, other.stdout)]
+    assert all(len(p["hand"]) == 2 for p in hands[0])
+    assert hands[0] != hands[1]
