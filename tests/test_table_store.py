@@ -183,3 +183,26 @@ def test_public_log_never_names_a_hidden_card(store):
     text = " ".join(t(key, **args) for key, args in table.log_lines())
     assert "Ann draws a new card from the court." in text
     assert "Captain" not in text      # the redrawn Captain and Bob's hidden Captain
+
+
+def test_the_winner_plays_first_in_the_next_game(store):
+    table = new_table(store, NAMES)
+    for card in ("duke", "captain"):            # Bob challenges Ann's true Duke twice
+        run(table, {"type": "tax", "seat": A}, {"type": "challenge", "seat": B},
+            {"type": "show", "seat": A}, {"type": "lose", "seat": B, "card": card})
+        if card == "duke":
+            run(table, {"type": "income", "seat": B}, {"type": "income", "seat": C})
+    run(table, {"type": "income", "seat": C})
+    # Ann challenges Cat's true Ambassador twice and is out too.
+    for card in ("duke", "captain"):
+        view = table.public_view()
+        while view["current"] != C:
+            view = run(table, {"type": "income", "seat": view["current"]})
+        run(table, {"type": "exchange", "seat": C}, {"type": "challenge", "seat": A},
+            {"type": "show", "seat": C}, {"type": "lose", "seat": A, "card": card})
+    assert table.public_view()["winner"] == C
+    following = table.next_game()
+    view = following.public_view()
+    assert view["current"] == C and following.names == table.names
+    assert following.setup.options["direction"] == "clockwise"
+    assert store.game(table.game_id).status == "finished"

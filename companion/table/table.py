@@ -67,6 +67,14 @@ class Table:
         table.next_command = 1
         return table
 
+    def next_game(self, fate: Fate | None = None) -> "Table":
+        """Start the next game at this table: same seats and mode, with the
+        options the game carries over (Coup: the winner plays first)."""
+        setup = Setup(game=self.setup.game, seats=[dict(s) for s in self.setup.seats],
+                      mode=self.setup.mode,
+                      options=self.engine.next_game_options(self.state))
+        return Table.start(self.store, setup, fate=fate, clock=self.clock)
+
     @classmethod
     def resume(cls, store: EventStore, game_id: int | None = None,
                fate: Fate | None = None,

@@ -48,6 +48,8 @@ class CoupTableScreen(BoxLayout):
     message_text = StringProperty("")
     undo_text = StringProperty("")
     can_undo = BooleanProperty(False)
+    game_over = BooleanProperty(False)
+    new_game_text = StringProperty("")
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -55,8 +57,13 @@ class CoupTableScreen(BoxLayout):
         self.t = Messages(lang, table.names)
         self.title_text = self.t("game.coup")
         self.undo_text = self.t("cmd.undo")
+        self.new_game_text = self.t("ui.new_game")
         self._panels: list[PlayerPanel] = []
-        table.subscribe(lambda _table: self.refresh())
+        self._attach(table)
+
+    def _attach(self, table: Table) -> None:
+        self.table = table
+        table.subscribe(lambda changed: self.refresh() if changed is self.table else None)
         self.refresh()
 
     # -- input --------------------------------------------------------------
@@ -81,6 +88,18 @@ class CoupTableScreen(BoxLayout):
     def undo(self) -> bool:
         return self.send({"type": "undo"})
 
+    def new_game(self) -> bool:
+        """Start the next game at the same table: same seats, mode and options."""
+        try:
+            table = self.table.next_game()
+        except (RuleError, StoreError) as exc:
+            log.warning("could not start a new game: %s", exc)
+            self.message_text = self.t.error(exc)
+            return False
+        self.message_text = ""
+        self._attach(table)
+        return True
+
     # -- output -------------------------------------------------------------
     def refresh(self) -> None:
         view = self.table.public_view()
@@ -92,6 +111,7 @@ class CoupTableScreen(BoxLayout):
         ))
         self.status_text = status_line(view, t)
         self.can_undo = view["can_undo"]
+        self.game_over = view["phase"] == "over"
         self._show_players(view)
         self._show_commands(view)
 
@@ -108,7 +128,7 @@ class CoupTableScreen(BoxLayout):
         for panel, p in zip(self._panels, players):
             panel.name = p["name"]
             panel.out = p["out"]
-            panel.current = view["current"] == p["seat"]
+            panel.current = p["seat"] in (view["current"], view["winner"])
             panel.waiting = p["seat"] in waiting
             panel.coins_text = t("ui.coins", count=p["coins"])
             panel.influence_text = (t("ui.out") if p["out"] else

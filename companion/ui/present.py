@@ -7,6 +7,9 @@ from typing import Any
 
 from ..i18n import Messages
 
+# Command fields as the catalog's texts name them.
+_FIELD_ARGS = {"seat": "player", "card": "character"}
+
 
 def command_label(command: dict[str, Any], view: dict[str, Any], t: Messages) -> str:
     kind = command["type"]
@@ -15,7 +18,7 @@ def command_label(command: dict[str, Any], view: dict[str, Any], t: Messages) ->
     if kind == "keep":
         cards = ", ".join(t(f"character.{c}") for c in command["cards"])
         return t("cmd.keep", cards=cards)
-    args = {("player" if k == "seat" else k): v for k, v in command.items() if k != "type"}
+    args = {_FIELD_ARGS.get(k, k): v for k, v in command.items() if k != "type"}
     if kind == "show":
         args["character"] = view["pending"]["claim"]["character"]
     return t(f"cmd.{kind}", **args)

@@ -497,6 +497,14 @@ class ClaimEngine:
     def result(self, s: CoupState) -> dict[str, Any] | None:
         return {"winner": s.winner} if s.phase == "over" else None
 
+    def next_game_options(self, s: CoupState) -> dict[str, Any]:
+        """Options for the next game at the same table: the winner of the
+        previous game plays first (S5)."""
+        options = dict(s.options)
+        if s.winner is not None:
+            options["first"] = s.winner
+        return options
+
     def waiting_for(self, s: CoupState) -> list[int]:
         """Seats whose answer the table is waiting for."""
         phase = s.phase

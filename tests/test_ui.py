@@ -1,0 +1,171 @@
+"""The first Coup table screen in a real Kivy window (rendered headless with
+Mesa): it shows the public state, touch drives the table, refusals read as
+messages, a restarted app shows the same table, and screenshots are written
+for people to look at."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from companion.games.base import Fate, Setup
+from companion.table import EventStore, Table
+
+kivy_base = pytest.importorskip("kivy.base")
+from kivy.base import EventLoop  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+
+SIZES = [(800, 480), (1280, 720)]
+SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "screenshots"))
+
+
+@pytest.fixture(scope="module")
+def window():
+    EventLoop.ensure_window()
+    from companion.ui.fonts import use_dejavu
+
+    use_dejavu()
+    return EventLoop.window
+
+
+def frames(n: int = 3) -> None:
+    for _ in range(n):
+        EventLoop.idle()
+
+
+def show(window, widget, size):
+    window.size = size
+    for child in list(window.children):
+        window.remove_widget(child)
+    window.add_widget(widget)
+    frames(4)
+    return widget
+
+
+def tap(widget) -> None:
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    frames(1)
+    touch.touch_up()
+    frames(2)
+
+
+def button(screen, text: str):
+    found = [b for b in screen.ids.commands.children if b.text == text]
+    assert found, f"no button {text!r} among {[b.text for b in screen.ids.commands.children]}"
+    return found[0]
+
+
+def screenshot(window, name: str) -> Path:
+    """Render the screen to a PNG through an offscreen framebuffer (a window
+    screenshot after a resize reads the old framebuffer size)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    frames(2)
+    path = SHOTS / f"{name}.png"
+    window.children[0].export_to_png(str(path))
+    assert path.stat().st_size > 5000
+    return path
+
+
+def physical_table(path):
+    setup = Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"], mode="physical",
+                  options={"first": 0, "direction": "clockwise"})
+    return Table.start(EventStore(path), setup, fate=Fate(seed=1))
+
+
+def fits_in_window(widget, window) -> bool:
+    x, y = widget.to_window(widget.x, widget.y)
+    return (x >= -1 and y >= -1 and x + widget.width <= window.width + 1
+            and y + widget.height <= window.height + 1)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_touch_plays_a_turn_and_the_screen_follows(window, tmp_path, size):
+    from companion.ui.coup_screen import CoupTableScreen
+
+    table = physical_table(tmp_path / "g.sqlite3")
+    screen = show(window, CoupTableScreen(table), size)
+    assert screen.status_text == "Natassa, choose an action."
+    assert [p.coins_text for p in screen._panels] == ["2 coins"] * 3
+    assert screen._panels[0].current and not screen._panels[1].current
+    for b in screen.ids.commands.children:
+        assert b.height >= 48, "touch targets are at least 48 px"
+        assert fits_in_window(b, window), b.text
+    screenshot(window, f"coup-action-{size[0]}x{size[1]}")
+
+    tap(button(screen, "Tax (+3, Duke)"))
+    assert screen.status_text == ("Natassa claims the Duke (Tax). Does anyone challenge?")
+    screenshot(window, f"coup-challenge-{size[0]}x{size[1]}")
+    tap(button(screen, "Stelios challenges"))
+    tap(button(screen, "Natassa shows the Duke"))
+    assert screen.status_text.startswith("Stelios loses an influence")
+    tap(button(screen, "Stelios turns up the Captain"))
+    assert [p.coins_text for p in screen._panels] == ["5 coins", "2 coins", "2 coins"]
+    assert screen._panels[1].revealed_text == "Captain"
+    assert screen._panels[1].current
+    screenshot(window, f"coup-after-challenge-{size[0]}x{size[1]}")
+
+
+def test_refusals_are_messages_and_undo_is_a_button(window, tmp_path):
+    from companion.ui.coup_screen import CoupTableScreen
+
+    table = physical_table(tmp_path / "g.sqlite3")
+    screen = show(window, CoupTableScreen(table), (800, 480))
+    assert not screen.send({"type": "income", "seat": 2})
+    assert screen.message_text == "It is not Giorgos's turn."
+    assert not screen.send({"type": "fly"})
+    assert "not a command" in screen.message_text
+    assert screen.ids.undo.disabled
+    tap(button(screen, "Income (+1)"))
+    assert screen.message_text == ""
+    assert not screen.ids.undo.disabled
+    tap(screen.ids.undo)
+    assert screen.status_text == "Natassa, choose an action."
+    assert screen._panels[0].coins_text == "2 coins"
+
+
+def test_a_restarted_app_shows_the_same_table(window, tmp_path):
+    from companion.ui.coup_screen import CoupTableScreen
+
+    path = tmp_path / "g.sqlite3"
+    table = physical_table(path)
+    screen = show(window, CoupTableScreen(table), (1280, 720))
+    tap(button(screen, "Foreign Aid (+2)"))
+    tap(button(screen, "Giorgos blocks with the Duke"))
+    before = (screen.status_text, [p.coins_text for p in screen._panels],
+              [b.text for b in screen.ids.commands.children])
+    table.store.close()
+
+    resumed = Table.resume(EventStore(path))
+    again = show(window, CoupTableScreen(resumed), (1280, 720))
+    after = (again.status_text, [p.coins_text for p in again._panels],
+             [b.text for b in again.ids.commands.children])
+    assert after == before
+    assert again.status_text == "Giorgos blocks with the Duke. Does anyone challenge?"
+
+
+def test_the_end_of_a_game_reads_clearly(window, tmp_path):
+    from companion.ui.coup_screen import CoupTableScreen
+
+    table = physical_table(tmp_path / "g.sqlite3")
+    screen = show(window, CoupTableScreen(table), (800, 480))
+    for seat, card in ((1, "duke"), (1, "captain"), (2, "duke"), (2, "captain")):
+        while table.public_view()["current"] != 0:
+            screen.send({"type": "income", "seat": table.public_view()["current"]})
+        assert screen.send({"type": "exchange", "seat": 0})
+        screen.send({"type": "challenge", "seat": seat})
+        screen.send({"type": "show", "seat": 0})
+        screen.send({"type": "lose", "seat": seat, "card": card})
+    frames(3)
+    assert screen.status_text == "Natassa wins the game!"
+    assert screen.ids.commands.children == []
+    assert [p.influence_text for p in screen._panels][1:] == ["Out", "Out"]
+    assert screen._panels[0].current, "the winner stands out"
+    screenshot(window, "coup-over-800x480")
+    tap(screen.ids.new_game)
+    assert screen.table.game_id != table.game_id
+    assert screen.status_text == "Natassa, choose an action."   # the winner starts
+    assert [p.coins_text for p in screen._panels] == ["2 coins"] * 3
+    assert [g.status for g in table.store.history()] == ["active", "finished"]
