@@ -28,6 +28,19 @@ Command = dict[str, Any]
 Event = dict[str, Any]
 
 
+class FrozenCommand(dict):
+    """A command handed out by an engine's ``legal_commands``: engines share
+    these between calls, so they refuse changes (copy with ``dict(c)``)."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("legal commands are shared; copy one with dict() to change it")
+
+    __setitem__ = __delitem__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+
 class RuleError(Exception):
     """An illegal command. Carries a message key and arguments, never prose,
     so every person sees the reason in their own language."""
@@ -104,7 +117,7 @@ class Engine(Protocol):
     def apply(self, state: Any, event: Event) -> None: ...
     def chance(self, state: Any, fate: Fate) -> Event | None: ...
     def reveals_hidden(self, state: Any, event: Event) -> bool: ...
-    def legal_commands(self, state: Any) -> list[Command]: ...
+    def legal_commands(self, state: Any) -> tuple[Command, ...]: ...
     def is_over(self, state: Any) -> bool: ...
     def result(self, state: Any) -> dict[str, Any] | None: ...
     def next_game_options(self, state: Any) -> dict[str, Any]: ...

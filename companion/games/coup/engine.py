@@ -23,15 +23,17 @@ coins until the action has resolved (the rulebook's example, step 8).
 """
 from __future__ import annotations
 
-from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from ..base import KEEPER, MODES, Fate, RuleError, Setup, seat_of
+from ..base import KEEPER, MODES, Fate, FrozenCommand, RuleError, Setup, seat_of
 from .rules import Ruleset
 from .state import CoupState, Turn
 
 DIRECTIONS = ("clockwise", "counterclockwise")
+_LEGAL_CACHE_LIMIT = 20000
+# Phases in which the engine itself may have to produce the next event.
+_CHANCE_PHASES = frozenset(("setup", "redraw", "exchange_draw", "lose"))
 REDRAW_RULES = ("optional", "mandatory")
 
 _REVEALING = frozenset(("started", "redrawn", "exchange_drawn", "show", "lose"))
@@ -76,6 +78,10 @@ class ClaimEngine:
         }
         for action in ruleset.actions:
             self._apply[action] = self._apply_declare
+        self._legal_cache: dict[tuple, tuple[dict[str, Any], ...]] = {}
+        # The actions in menu order, as (name, cost, targeted).
+        self._menu = tuple((a.name, a.cost, a.targeted) for a in
+                           (ruleset.actions[n] for n in ruleset.action_order))
 
     # -- setup ---------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
@@ -114,6 +120,8 @@ class ClaimEngine:
     # -- chance: random or forced outcomes nobody at the table decides ---------
     def chance(self, s: CoupState, fate: Fate) -> dict[str, Any] | None:
         phase = s.phase
+        if phase not in _CHANCE_PHASES:
+            return None
         if phase == "setup":
             return self._chance_start(s, fate)
         if phase == "redraw":
@@ -145,11 +153,7 @@ class ClaimEngine:
                 fate.rng.shuffle(deck)
                 hands = [sorted(deck[i * size:(i + 1) * size]) for i in range(n)]
             else:
-                dealt = Counter(c for hand in hands for c in hand)
-                if (len(hands) != n or any(len(h) != size for h in hands)
-                        or dealt - Counter(s.court)):
-                    raise RuleError("setup.bad_deal")
-                hands = [list(h) for h in hands]
+                hands = _checked_deal(hands, n, size, s.court)
             event["hands"] = hands
         return event
 
@@ -175,12 +179,16 @@ class ClaimEngine:
 
     # -- decide: validate a command, return its events --------------------------
     def decide(self, s: CoupState, command: dict[str, Any]) -> list[dict[str, Any]]:
-        handler = self._decide.get(command.get("type"))
+        kind = command.get("type")
+        handler = self._decide.get(kind) if type(kind) is str else None
         if handler is None:
-            raise RuleError("command.unknown", command=str(command.get("type")))
-        if s.phase == "over":
-            raise RuleError("game.over")
-        return [handler(s, command)]
+            raise RuleError("command.unknown", command=str(kind)[:40])
+        try:
+            return [handler(s, command)]
+        except RuleError:
+            if s.phase == "over":
+                raise RuleError("game.over") from None
+            raise
 
     def _living_seat(self, s: CoupState, command: dict[str, Any],
                      key: str = "seat") -> int:
@@ -210,28 +218,27 @@ class ClaimEngine:
             event["target"] = target
         return event
 
-    def _responders(self, s: CoupState) -> list[int]:
+    @staticmethod
+    def _responders(s: CoupState) -> list[int]:
         """Seats that may still answer the open claim or block window."""
         t = s.turn
-        if s.phase == "challenge":
-            return [i for i in range(s.players)
-                    if i != t.claimant and s.hands[i] and i not in t.passed]
-        if s.phase == "block":
-            if t.action.target_blocks_only:
-                return [] if t.target in t.passed else [t.target]
-            return [i for i in range(s.players)
-                    if i != t.actor and s.hands[i] and i not in t.passed]
-        return []
+        if t.stage != "claim" and t.stage != "block":
+            return []
+        passed = t.passed
+        return [i for i in t.eligible if i not in passed] if passed else list(t.eligible)
 
     def _responder(self, s: CoupState, command: dict[str, Any]) -> int:
+        """The seat answering the open window, if it may."""
+        seat = command.get("seat")
+        t = s.turn
+        if type(seat) is int and seat in t.eligible and seat not in t.passed:
+            return seat
         seat = self._living_seat(s, command)
-        if seat not in self._responders(s):
-            if s.phase == "challenge" and seat == s.turn.claimant:
-                raise RuleError("coup.own_claim")
-            if seat in s.turn.passed:
-                raise RuleError("coup.already_passed", player=seat)
-            raise RuleError("coup.not_your_block", player=seat)
-        return seat
+        if s.phase == "challenge" and seat == t.claimant:
+            raise RuleError("coup.own_claim")
+        if seat in t.passed:
+            raise RuleError("coup.already_passed", player=seat)
+        raise RuleError("coup.not_your_block", player=seat)
 
     def _decide_challenge(self, s, command):
         if s.phase != "challenge":
@@ -310,13 +317,21 @@ class ClaimEngine:
         hand = s.hands[seat]
         if not isinstance(cards, list) or len(cards) != len(hand):
             raise RuleError("coup.keep_count", count=len(hand))
-        if Counter(cards) - Counter(hand + s.turn.drawn):
-            raise RuleError("coup.keep_not_offered")
+        pool = hand + s.turn.drawn
+        for card in cards:
+            if card not in pool:
+                raise RuleError("coup.keep_not_offered")
+            pool.remove(card)
         return {"type": "keep", "seat": seat, "cards": sorted(cards)}
 
     # -- apply: fold one event into the state -------------------------------------
     def apply(self, s: CoupState, event: dict[str, Any]) -> None:
         self._apply[event["type"]](s, event)
+        if s.winner is None and s.pending_redraw is None and not s.losses:
+            waiting = _WAITING.get(s.turn.stage)
+            if waiting is not None:          # the common case: a window stays open
+                s.phase = waiting
+                return
         self._advance(s)
 
     def _apply_started(self, s, e):
@@ -346,19 +361,36 @@ class ClaimEngine:
         if action.character:
             self._open_claim(s, t.actor, action.character, "action")
         elif action.blockable:
-            t.stage = "block"
+            self._open_block(s, t)
         else:
             t.stage = "resolve"
 
-    def _open_claim(self, s: CoupState, seat: int, character: str, kind: str) -> None:
+    @staticmethod
+    def _open_claim(s: CoupState, seat: int, character: str, kind: str) -> None:
+        """Open the window in which any other living player may challenge."""
         t = s.turn
         t.claimant, t.claim, t.kind = seat, character, kind
         t.passed = set()
         t.challenger = None
+        hands = s.hands
+        t.eligible = tuple([i for i in range(s.players) if i != seat and hands[i]])
         t.record = {"turn": s.turn_no, "character": character, "kind": kind,
                     "result": "open"}
         s.claims[seat].append(t.record)
         t.stage = "claim"
+
+    @staticmethod
+    def _open_block(s: CoupState, t: Turn) -> None:
+        """Open the block window: the target alone, or every other living
+        player; with nobody able to block (the target is out) the action
+        resolves at once."""
+        if t.action.target_blocks_only:
+            t.eligible = (t.target,) if s.hands[t.target] else ()
+        else:
+            hands = s.hands
+            t.eligible = tuple([i for i in range(s.players) if i != t.actor and hands[i]])
+        t.passed = set()
+        t.stage = "block" if t.eligible else "resolve"
 
     def _apply_challenge(self, s, e):
         t = s.turn
@@ -376,8 +408,9 @@ class ClaimEngine:
             t.stage = "resolve"
 
     def _apply_pass(self, s, e):
-        s.turn.passed.add(e["seat"])
-        if not self._responders(s):
+        t = s.turn
+        t.passed.add(e["seat"])
+        if len(t.passed) == len(t.eligible):
             self._close_window(s)
 
     def _apply_proceed(self, s, e):
@@ -412,6 +445,12 @@ class ClaimEngine:
         else:
             hand.pop()
         s.revealed[seat].append(e["card"])
+        if not hand:
+            # Out: the coins go back once the action has resolved (example, step 8).
+            s.eliminated.append(seat)
+            living = [i for i in range(s.players) if s.hands[i]]
+            if len(living) == 1:
+                s.winner = living[0]
 
     def _apply_redrawn(self, s, e):
         s.court.remove(e["card"])
@@ -436,7 +475,12 @@ class ClaimEngine:
 
     # -- the deterministic steps between events -------------------------------------
     def _advance(self, s: CoupState) -> None:
-        while s.winner is None:
+        t = s.turn
+        while True:
+            if s.winner is not None:
+                _settle_the_eliminated(s)
+                s.phase = "over"
+                return
             if s.pending_redraw is not None:
                 s.phase = "redraw"
                 return
@@ -446,24 +490,18 @@ class ClaimEngine:
                     return
                 s.losses.pop(0)     # already out: nothing left to lose
                 continue
-            living = [i for i in range(s.players) if s.hands[i]]
-            if len(living) == 1:
-                s.winner = living[0]
-                self._return_coins_of_the_eliminated(s)
-                break
-            t = s.turn
             stage = t.stage
-            if stage in _WAITING:
-                s.phase = _WAITING[stage]
-                if stage == "block" and t.action.targeted and not s.hands[t.target]:
-                    t.stage = "resolve"      # the target is out: nobody may block
-                    continue
+            waiting = _WAITING.get(stage)
+            if waiting is not None:
+                s.phase = waiting
                 return
             if stage == "claim_upheld":
                 if t.kind == "block":
                     t.stage = "done"         # the action is blocked; no refund
+                elif t.action.blockable:
+                    self._open_block(s, t)
                 else:
-                    t.stage = "block" if t.action.blockable else "resolve"
+                    t.stage = "resolve"
             elif stage == "claim_failed":
                 if t.kind == "block":
                     t.stage = "resolve"
@@ -474,7 +512,7 @@ class ClaimEngine:
             elif stage == "resolve":
                 t.action.resolve(s, t)
             elif stage == "done":
-                self._return_coins_of_the_eliminated(s)
+                _settle_the_eliminated(s)
                 s.turn = Turn(s.next_alive(t.actor))
                 s.turn_no += 1
                 s.phase = "action"
@@ -482,13 +520,6 @@ class ClaimEngine:
             else:
                 s.phase = "action"
                 return
-        s.phase = "over"
-
-    @staticmethod
-    def _return_coins_of_the_eliminated(s: CoupState) -> None:
-        for seat in range(s.players):
-            if not s.hands[seat] and s.coins[seat]:
-                s.pay(seat, s.coins[seat])
 
     # -- what may happen next ---------------------------------------------------------
     def is_over(self, s: CoupState) -> bool:
@@ -519,56 +550,88 @@ class ClaimEngine:
             return [s.losses[0]]
         return []
 
-    def legal_commands(self, s: CoupState) -> list[dict[str, Any]]:
-        """Every command the engine would accept now (for buttons and playouts)."""
+    def legal_commands(self, s: CoupState) -> tuple[dict[str, Any], ...]:
+        """Every command the engine would accept now (for buttons and playouts).
+
+        What may be done depends on a handful of values (whose turn, what they
+        can afford, who may still answer, which cards are possible), so the
+        commands are built once per such situation and shared, as commands
+        that refuse changes: random playouts ask at every step."""
+        key = self._situation(s)
+        commands = self._legal_cache.get(key)
+        if commands is None:
+            if len(self._legal_cache) >= _LEGAL_CACHE_LIMIT:
+                self._legal_cache.clear()
+            commands = self._legal_cache[key] = tuple(
+                map(FrozenCommand, self._commands_for(key)))
+        return commands
+
+    def _situation(self, s: CoupState) -> tuple:
+        """Everything the legal commands depend on, as a hashable key."""
         phase = s.phase
         t = s.turn
-        out: list[dict[str, Any]] = []
+        if phase == "challenge":
+            return (phase, tuple(self._responders(s)))
         if phase == "action":
             seat = t.actor
-            coins = s.coins[seat]
-            forced = coins >= self.rules.forced_coup_at
-            targets = [i for i in range(s.players) if i != seat and s.hands[i]]
-            for name in self.rules.action_order:
-                action = self.rules.actions[name]
-                if coins < action.cost or (forced and name != self.rules.coup_action):
-                    continue
-                if action.targeted:
-                    out.extend({"type": name, "seat": seat, "target": i} for i in targets)
-                else:
-                    out.append({"type": name, "seat": seat})
-        elif phase == "challenge":
-            for i in self._responders(s):
-                out.append({"type": "challenge", "seat": i})
-                out.append({"type": "pass", "seat": i})
-            out.append({"type": "proceed"})
-        elif phase == "block":
-            for i in self._responders(s):
-                for character in t.action.blockers:
-                    out.append({"type": "block", "seat": i, "character": character})
-                out.append({"type": "pass", "seat": i})
-            out.append({"type": "proceed"})
-        elif phase == "prove":
+            hands = s.hands
+            return (phase, seat, min(s.coins[seat], self.rules.forced_coup_at),
+                    tuple([i for i in range(s.players) if i != seat and hands[i]]))
+        if phase == "block":
+            return (phase, tuple(self._responders(s)), t.action.blockers)
+        if phase == "prove":
             seat = t.claimant
-            if (t.claim in s.hands[seat] if s.keeper
-                    else s.face_up(t.claim) < self.rules.copies):
-                out.append({"type": "show", "seat": seat, "redraw": True})
-            out.append({"type": "concede", "seat": seat})
-        elif phase == "lose":
+            can_show = (t.claim in s.hands[seat] if s.keeper
+                        else s.face_up(t.claim) < self.rules.copies)
+            return (phase, seat, can_show)
+        if phase == "lose":
             seat = s.losses[0]
             cards = (set(s.hands[seat]) if s.keeper else
                      [c for c in self.rules.characters
                       if s.face_up(c) < self.rules.copies])
-            out.extend({"type": "lose", "seat": seat, "card": c} for c in sorted(cards))
-        elif phase == "exchange":
-            pool = s.hands[t.actor] + t.drawn
-            size = len(s.hands[t.actor])
-            seen = set()
-            for combo in combinations(sorted(pool), size):
-                if combo not in seen:
-                    seen.add(combo)
-                    out.append({"type": "keep", "seat": t.actor, "cards": list(combo)})
-        return out
+            return (phase, seat, tuple(sorted(cards)))
+        if phase == "exchange":
+            return (phase, t.actor, tuple(sorted(s.hands[t.actor] + t.drawn)),
+                    len(s.hands[t.actor]))
+        return (phase,)
+
+    def _commands_for(self, key: tuple) -> list[dict[str, Any]]:
+        phase = key[0]
+        if phase == "action":
+            _, seat, coins, targets = key
+            if coins >= self.rules.forced_coup_at:
+                return [{"type": self.rules.coup_action, "seat": seat, "target": i}
+                        for i in targets]
+            out: list[dict[str, Any]] = []
+            for name, cost, targeted in self._menu:
+                if coins < cost:
+                    continue
+                if targeted:
+                    out.extend({"type": name, "seat": seat, "target": i} for i in targets)
+                else:
+                    out.append({"type": name, "seat": seat})
+            return out
+        if phase == "challenge" or phase == "block":
+            out = []
+            for i in key[1]:
+                if phase == "challenge":
+                    out.append({"type": "challenge", "seat": i})
+                else:
+                    out.extend({"type": "block", "seat": i, "character": c} for c in key[2])
+                out.append({"type": "pass", "seat": i})
+            out.append({"type": "proceed"})
+            return out
+        if phase == "prove":
+            _, seat, can_show = key
+            show = [{"type": "show", "seat": seat, "redraw": True}] if can_show else []
+            return show + [{"type": "concede", "seat": seat}]
+        if phase == "lose":
+            return [{"type": "lose", "seat": key[1], "card": c} for c in key[2]]
+        if phase == "exchange":
+            _, seat, pool, size = key
+            return [{"type": "keep", "seat": seat, "cards": list(combo)}
+                    for combo in dict.fromkeys(combinations(pool, size))]
+        return []
 
     # -- views --------------------------------------------------------------------
     def public_view(self, s: CoupState) -> dict[str, Any]:
@@ -633,3 +696,26 @@ class ClaimEngine:
         if kind == "proceed":
             return "log.proceed", {}
         return None
+
+
+def _settle_the_eliminated(s: CoupState) -> None:
+    """Players knocked out during the action return their coins."""
+    for seat in s.eliminated:
+        if s.coins[seat]:
+            s.pay(seat, s.coins[seat])
+    s.eliminated.clear()
+
+
+def _checked_deal(hands: Any, players: int, size: int, court: list[str]) -> list[list[str]]:
+    """A scripted deal, if it is one this court can deal."""
+    pool = list(court)
+    if not isinstance(hands, list) or len(hands) != players:
+        raise RuleError("setup.bad_deal")
+    for hand in hands:
+        if not isinstance(hand, list) or len(hand) != size:
+            raise RuleError("setup.bad_deal")
+        for card in hand:
+            if card not in pool:
+                raise RuleError("setup.bad_deal")
+            pool.remove(card)
+    return [list(hand) for hand in hands]

@@ -24,8 +24,8 @@ class Turn:
     """
 
     __slots__ = ("actor", "action", "target", "paid", "stage", "claimant",
-                 "claim", "kind", "challenger", "passed", "blocker", "drawn",
-                 "record")
+                 "claim", "kind", "challenger", "passed", "eligible", "blocker",
+                 "drawn", "record")
 
     def __init__(self, actor: int) -> None:
         self.actor = actor
@@ -38,6 +38,7 @@ class Turn:
         self.kind: str | None = None          # "action" or "block"
         self.challenger: int | None = None
         self.passed: set[int] = set()
+        self.eligible: tuple[int, ...] = ()   # who may answer the open window
         self.blocker: int | None = None
         self.drawn: list[Any] = []
         self.record: dict[str, Any] | None = None
@@ -47,7 +48,7 @@ class CoupState:
     __slots__ = ("ruleset", "keeper", "players", "step", "first", "coins",
                  "treasury", "hands", "revealed", "court", "claims", "turn",
                  "turn_no", "phase", "losses", "pending_redraw", "winner",
-                 "options")
+                 "eliminated", "options")
 
     def __init__(self, ruleset: Any, players: int, keeper: bool,
                  options: dict[str, Any]) -> None:
@@ -71,6 +72,8 @@ class CoupState:
         self.losses: list[int] = []
         self.pending_redraw: int | None = None
         self.winner: int | None = None
+        # Knocked out during the current action; their coins return when it ends.
+        self.eliminated: list[int] = []
 
     # -- movements of real components -------------------------------------
     def gain(self, seat: int, amount: int) -> int:

@@ -1,0 +1,5 @@
+"""Run every benchmark."""
+from . import coup_playouts, rebuild
+
+for bench in (coup_playouts, rebuild):
+    bench.main()
