@@ -16,8 +16,8 @@ from companion.games.coup import ENGINE
 
 from .report import figure
 
-ROUNDS = 5
-GAMES = {2: 1500, 4: 600, 6: 350}
+ROUNDS = 7
+GAMES = {2: 2500, 4: 1000, 6: 600}
 
 
 def ours(players: int, games: int, seed: int) -> tuple[int, float]:

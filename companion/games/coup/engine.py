@@ -79,6 +79,7 @@ class ClaimEngine:
         for action in ruleset.actions:
             self._apply[action] = self._apply_declare
         self._legal_cache: dict[tuple, tuple[dict[str, Any], ...]] = {}
+        self._forced = ruleset.forced_coup_at
         # The actions in menu order, as (name, cost, targeted).
         self._menu = tuple((a.name, a.cost, a.targeted) for a in
                            (ruleset.actions[n] for n in ruleset.action_order))
@@ -157,18 +158,24 @@ class ClaimEngine:
             event["hands"] = hands
         return event
 
-    def _draw(self, s: CoupState, fate: Fate, k: int) -> list[str]:
-        pool = list(s.court)
-        cards = []
+    @staticmethod
+    def _draw(s: CoupState, fate: Fate, k: int) -> list[str]:
+        """k cards at random from the court (scripted draws first)."""
+        court = s.court
+        taken: list[int] = []
         for _ in range(k):
             card = fate.next("draws")
             if card is None:
-                card = pool[fate.rng.randrange(len(pool))]
-            elif card not in pool:
-                raise RuleError("setup.bad_draw", card=str(card))
-            pool.remove(card)
-            cards.append(card)
-        return cards
+                index = fate.rng.randrange(len(court))
+                while index in taken:
+                    index = fate.rng.randrange(len(court))
+            else:
+                free = [i for i, c in enumerate(court) if c == card and i not in taken]
+                if not free:
+                    raise RuleError("setup.bad_draw", card=str(card))
+                index = free[0]
+            taken.append(index)
+        return [court[i] for i in taken]
 
     def reveals_hidden(self, s: CoupState, event: dict[str, Any]) -> bool:
         """True for keeper-mode events that showed a hidden card to someone (a
@@ -345,6 +352,7 @@ class ClaimEngine:
                 for card in hands[seat]:
                     s.court.remove(card)
                 s.hands[seat] = list(hands[seat])
+        s.living = tuple(range(s.players))
         s.first = e["first"]
         s.turn = Turn(e["first"])
         s.turn_no = 1
@@ -372,8 +380,7 @@ class ClaimEngine:
         t.claimant, t.claim, t.kind = seat, character, kind
         t.passed = set()
         t.challenger = None
-        hands = s.hands
-        t.eligible = tuple([i for i in range(s.players) if i != seat and hands[i]])
+        t.eligible = tuple([i for i in s.living if i != seat])
         t.record = {"turn": s.turn_no, "character": character, "kind": kind,
                     "result": "open"}
         s.claims[seat].append(t.record)
@@ -387,8 +394,8 @@ class ClaimEngine:
         if t.action.target_blocks_only:
             t.eligible = (t.target,) if s.hands[t.target] else ()
         else:
-            hands = s.hands
-            t.eligible = tuple([i for i in range(s.players) if i != t.actor and hands[i]])
+            actor = t.actor
+            t.eligible = tuple([i for i in s.living if i != actor])
         t.passed = set()
         t.stage = "block" if t.eligible else "resolve"
 
@@ -448,9 +455,9 @@ class ClaimEngine:
         if not hand:
             # Out: the coins go back once the action has resolved (example, step 8).
             s.eliminated.append(seat)
-            living = [i for i in range(s.players) if s.hands[i]]
-            if len(living) == 1:
-                s.winner = living[0]
+            s.living = tuple([i for i in s.living if i != seat])
+            if len(s.living) == 1:
+                s.winner = s.living[0]
 
     def _apply_redrawn(self, s, e):
         s.court.remove(e["card"])
@@ -512,7 +519,8 @@ class ClaimEngine:
             elif stage == "resolve":
                 t.action.resolve(s, t)
             elif stage == "done":
-                _settle_the_eliminated(s)
+                if s.eliminated:
+                    _settle_the_eliminated(s)
                 s.turn = Turn(s.next_alive(t.actor))
                 s.turn_no += 1
                 s.phase = "action"
@@ -571,14 +579,17 @@ class ClaimEngine:
         phase = s.phase
         t = s.turn
         if phase == "challenge":
-            return (phase, tuple(self._responders(s)))
+            passed = t.passed
+            return (phase, tuple([i for i in t.eligible if i not in passed])
+                    if passed else t.eligible)
         if phase == "action":
             seat = t.actor
-            hands = s.hands
-            return (phase, seat, min(s.coins[seat], self.rules.forced_coup_at),
-                    tuple([i for i in range(s.players) if i != seat and hands[i]]))
+            # The key holds every living seat; the actor is left out of the targets.
+            return (phase, seat, min(s.coins[seat], self._forced), s.living)
         if phase == "block":
-            return (phase, tuple(self._responders(s)), t.action.blockers)
+            passed = t.passed
+            return (phase, tuple([i for i in t.eligible if i not in passed])
+                    if passed else t.eligible, t.action.blockers)
         if phase == "prove":
             seat = t.claimant
             can_show = (t.claim in s.hands[seat] if s.keeper
@@ -598,7 +609,8 @@ class ClaimEngine:
     def _commands_for(self, key: tuple) -> list[dict[str, Any]]:
         phase = key[0]
         if phase == "action":
-            _, seat, coins, targets = key
+            _, seat, coins, living = key
+            targets = [i for i in living if i != seat]
             if coins >= self.rules.forced_coup_at:
                 return [{"type": self.rules.coup_action, "seat": seat, "target": i}
                         for i in targets]

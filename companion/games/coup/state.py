@@ -48,7 +48,7 @@ class CoupState:
     __slots__ = ("ruleset", "keeper", "players", "step", "first", "coins",
                  "treasury", "hands", "revealed", "court", "claims", "turn",
                  "turn_no", "phase", "losses", "pending_redraw", "winner",
-                 "eliminated", "options")
+                 "eliminated", "living", "options")
 
     def __init__(self, ruleset: Any, players: int, keeper: bool,
                  options: dict[str, Any]) -> None:
@@ -74,6 +74,8 @@ class CoupState:
         self.winner: int | None = None
         # Knocked out during the current action; their coins return when it ends.
         self.eliminated: list[int] = []
+        # Seats still in the game, in seat order (kept by the engine as hands empty).
+        self.living: tuple[int, ...] = ()
 
     # -- movements of real components -------------------------------------
     def gain(self, seat: int, amount: int) -> int:
@@ -104,6 +106,7 @@ class CoupState:
         return sum(pile.count(character) for pile in self.revealed)
 
     def next_alive(self, seat: int) -> int:
+        """The next seat still in the game, in the direction of play."""
         n = self.players
         for k in range(1, n + 1):
             candidate = (seat + self.step * k) % n
