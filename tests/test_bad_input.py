@@ -1,0 +1,57 @@
+"""Garbage commands — wrong types, unknown fields, seats out of range, junk
+cards — are refused with a translatable rule error and change nothing, in
+every phase a random game passes through."""
+from __future__ import annotations
+
+import random
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.games.base import Fate, RuleError, Setup
+from companion.i18n import Messages, catalog
+from companion.table import EventStore, Table
+
+junk = st.one_of(st.none(), st.booleans(), st.integers(-3, 9), st.floats(allow_nan=True),
+                 st.text(max_size=6), st.lists(st.integers(), max_size=2),
+                 st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+                 st.sampled_from(["duke", "assassin", "captain", "ambassador", "contessa",
+                                  "joker", "Duke"]))
+types = st.sampled_from(["income", "foreign_aid", "coup", "tax", "assassinate", "steal",
+                         "exchange", "challenge", "pass", "proceed", "block", "show",
+                         "concede", "lose", "keep", "undo", "fly"])
+commands = st.fixed_dictionaries(
+    {"type": st.one_of(types, junk)},
+    optional={"seat": junk, "target": junk, "character": junk, "card": junk,
+              "cards": st.one_of(junk, st.lists(junk, max_size=3)), "redraw": junk})
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 6),
+       mode=st.sampled_from(["keeper", "physical"]), steps=st.integers(0, 60),
+       command=commands)
+def test_any_command_is_either_legal_or_refused_cleanly(seed, players, mode, steps, command):
+    table = Table.start(EventStore(":memory:"),
+                        Setup(game="coup", seats=[f"P{i}" for i in range(players)], mode=mode),
+                        fate=Fate(seed=seed))
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if table.is_over:
+            break
+        table.execute(rng.choice(table.legal_commands()))
+    before = table.public_view()
+    privates = [table.private_view(s) for s in range(players)]
+    log = len(table.log)
+    try:
+        table.execute(command)
+    except RuleError as exc:
+        assert exc.key in catalog("en"), exc.key
+        message = Messages("en", table.names).error(exc)
+        assert not re.search(r"\{[a-z_]+\}", message), message   # no unfilled field
+        assert table.public_view() == before
+        assert [table.private_view(s) for s in range(players)] == privates
+        assert len(table.log) == log
+    else:
+        assert len(table.log) > log
+        assert Table.resume(table.store, table.game_id).public_view() == table.public_view()
