@@ -40,6 +40,7 @@ def generated_keys() -> set[str]:
                                   "exchange_drawn", "keep", "undo")}
     keys |= {f"status.{p}" for p in ("setup", "action", "lose", "exchange",
                                      "exchange_draw", "redraw")}
+    keys |= {"ui.claim_kind.action", "ui.claim_kind.block"}
     keys |= {f"ui.claim.{r}" for r in ("open", "unchallenged", "challenged",
                                        "upheld", "failed")}
     return keys

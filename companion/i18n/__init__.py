@@ -76,7 +76,9 @@ class Messages:
             if name in _SEAT_ARGS and type(value) is int and 0 <= value < len(self.names):
                 value = self.names[value]
             elif name in _TERM_ARGS and isinstance(value, str):
-                value = translate(_TERM_ARGS[name] + value, self.lang)
+                term = _TERM_ARGS[name] + value
+                if term in catalog(DEFAULT_LANGUAGE):   # else: already words
+                    value = translate(term, self.lang)
             shown[name] = value
         return translate(key, self.lang, **shown)
 

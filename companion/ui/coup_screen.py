@@ -136,7 +136,9 @@ class CoupTableScreen(BoxLayout):
             panel.revealed_text = "  ".join(t(f"character.{c}") for c in p["revealed"])
             recent = p["claims"][-_RECENT_CLAIMS:]
             panel.claims_text = "\n".join(
-                t(f"ui.claim.{c['result']}", character=c["character"]) for c in recent)
+                t(f"ui.claim.{c['result']}",
+                  character=t(f"ui.claim_kind.{c['kind']}", character=c["character"]))
+                for c in recent)
 
     def _show_commands(self, view: dict[str, Any]) -> None:
         box = self.ids.commands
