@@ -20,6 +20,10 @@ def run_kiosk(table: Table, lang: str = "en", size: tuple[int, int] = (1280, 720
     Config.set("graphics", "width", str(size[0]))
     Config.set("graphics", "height", str(size[1]))
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
+    # One touch source only: SDL already delivers touch events, and a second
+    # provider (Kivy's default probesysfs/mtdev entry) doubles every touch.
+    if Config.has_option("input", "%(name)s"):
+        Config.remove_option("input", "%(name)s")
 
     from kivy.app import App
 
