@@ -169,3 +169,21 @@ def test_the_end_of_a_game_reads_clearly(window, tmp_path):
     assert screen.status_text == "Natassa, choose an action."   # the winner starts
     assert [p.coins_text for p in screen._panels] == ["2 coins"] * 3
     assert [g.status for g in table.store.history()] == ["active", "finished"]
+
+
+def test_a_keeper_game_never_offers_hand_dependent_choices_on_the_kiosk(window, tmp_path):
+    from companion.ui.coup_screen import CoupTableScreen
+
+    setup = Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"], mode="keeper",
+                  options={"first": 0, "direction": "clockwise"})
+    deal = {"hands": [["captain", "contessa"], ["duke", "duke"], ["assassin", "duke"]]}
+    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup,
+                        fate=Fate(seed=1, script=deal))
+    screen = show(window, CoupTableScreen(table), (800, 480))
+    tap(button(screen, "Tax (+3, Duke)"))
+    tap(button(screen, "Stelios challenges"))
+    # Natassa cannot show a Duke: a kiosk offering only "cannot show it" would
+    # tell the table so. Her choice belongs on her phone.
+    assert screen.status_text.startswith("Stelios challenges: Natassa, show the Duke")
+    assert [b.text for b in screen.ids.commands.children] == []
+    assert {c["type"] for c in table.legal_commands()} == {"concede"}

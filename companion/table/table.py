@@ -189,8 +189,15 @@ class Table:
         view["name"] = self.setup.seats[seat]["name"]
         return view
 
-    def legal_commands(self) -> list[dict[str, Any]]:
+    def legal_commands(self) -> tuple[dict[str, Any], ...]:
+        """Every command the engine accepts now, for every seat."""
         return self.engine.legal_commands(self.state)
+
+    def shared_commands(self) -> list[dict[str, Any]]:
+        """The legal commands a shared screen may offer: none whose presence
+        or absence would reveal a hidden card (those go to the seat's phone)."""
+        return [c for c in self.engine.legal_commands(self.state)
+                if not self.engine.private_choice(self.state, c)]
 
     def _can_undo(self) -> bool:
         target = self._last_effective_command()

@@ -143,7 +143,7 @@ class CoupTableScreen(BoxLayout):
     def _show_commands(self, view: dict[str, Any]) -> None:
         box = self.ids.commands
         box.clear_widgets()
-        for seat, commands in command_groups(self.table.legal_commands()):
+        for seat, commands in command_groups(self.table.shared_commands()):
             for command in commands:
                 button = CommandButton(text=command_label(command, view, self.t),
                                        command=command, seat_command=seat is not None)

@@ -31,12 +31,16 @@ from .rules import Ruleset
 from .state import CoupState, Turn
 
 DIRECTIONS = ("clockwise", "counterclockwise")
-_LEGAL_CACHE_LIMIT = 20000
-# Phases in which the engine itself may have to produce the next event.
-_CHANCE_PHASES = frozenset(("setup", "redraw", "exchange_draw", "lose"))
 REDRAW_RULES = ("optional", "mandatory")
 
+# Phases in which the engine itself may have to produce the next event.
+_CHANCE_PHASES = frozenset(("setup", "redraw", "exchange_draw", "lose"))
+# Keeper-mode events that show a hidden card to someone.
 _REVEALING = frozenset(("started", "redrawn", "exchange_drawn", "show", "lose"))
+# Choices that depend on a hidden hand in keeper mode.
+_PRIVATE_CHOICES = frozenset(("show", "concede", "lose", "keep"))
+# Distinct situations whose legal commands are kept (a few thousand in practice).
+_LEGAL_CACHE_LIMIT = 20000
 
 # Stages that wait for a person, and the public phase each one shows as.
 _WAITING = {"claim": "challenge", "prove": "prove", "block": "block",
@@ -183,6 +187,13 @@ class ClaimEngine:
         them would re-hide or re-deal something already seen. In physical mode
         the app holds no hidden card, so every entry can be undone."""
         return s.keeper and event["type"] in _REVEALING
+
+    def private_choice(self, s: CoupState, command: dict[str, Any]) -> bool:
+        """Whether offering this command would show what only its seat may know:
+        in keeper mode, whether a challenged player can show the card, which
+        cards a player can turn up or keep. Such choices belong on that seat's
+        own device, never on the shared screen."""
+        return s.keeper and command["type"] in _PRIVATE_CHOICES
 
     # -- decide: validate a command, return its events --------------------------
     def decide(self, s: CoupState, command: dict[str, Any]) -> list[dict[str, Any]]:
@@ -353,7 +364,6 @@ class ClaimEngine:
                     s.court.remove(card)
                 s.hands[seat] = list(hands[seat])
         s.living = tuple(range(s.players))
-        s.first = e["first"]
         s.turn = Turn(e["first"])
         s.turn_no = 1
         s.phase = "action"

@@ -45,7 +45,7 @@ class Turn:
 
 
 class CoupState:
-    __slots__ = ("ruleset", "keeper", "players", "step", "first", "coins",
+    __slots__ = ("ruleset", "keeper", "players", "step", "coins",
                  "treasury", "hands", "revealed", "court", "claims", "turn",
                  "turn_no", "phase", "losses", "pending_redraw", "winner",
                  "eliminated", "living", "options")
@@ -58,7 +58,6 @@ class CoupState:
         self.options = options
         # +1 walks the seat list forward (clockwise), -1 backward.
         self.step = 1 if options["direction"] == "clockwise" else -1
-        self.first: int | None = None
         self.coins = [0] * players
         self.treasury = ruleset.coins
         self.hands: list[list[Any]] = [[] for _ in range(players)]
