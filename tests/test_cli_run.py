@@ -1,0 +1,34 @@
+"""`companion run` refuses bad set-ups with a clear message, before any window."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "companion", "run", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "Solo"], "Coup is for 2 to 6 players, not 1."),
+    (["--players", "Ann,ann", "--new"], "Two players are called “ann”."),
+    (["--size", "big"], "--size must look like 1280x720"),
+])
+def test_bad_setups_are_refused_clearly(tmp_path, args, message):
+    done = run("--db", str(tmp_path / "g.sqlite3"), *args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_an_unusable_store_is_refused_clearly(tmp_path):
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_text("not a database")
+    done = run("--db", str(garbage))
+    assert done.returncode == 2 and "file is not a database" in done.stderr
+    done = run("--db", str(tmp_path))            # a directory
+    assert done.returncode == 2 and "cannot open" in done.stderr
+    assert "Traceback" not in done.stderr
