@@ -2,14 +2,17 @@
 for every key the code can produce."""
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 import pytest
 
 from companion.games import GAMES
+from companion.games.base import Fate, Setup
 from companion.games.coup import ENGINE
 from companion.i18n import Messages, catalog, plural_category, translate
+from companion.table import EventStore, Table
 
 ROOT = Path(__file__).resolve().parents[1] / "companion"
 EN = catalog("en")
@@ -28,6 +31,12 @@ def generated_keys() -> set[str]:
     """Keys the code builds from game data and engine vocabulary."""
     rules = ENGINE.rules
     keys = {f"game.{name}" for name in GAMES}
+    keys |= {"policy.liberal", "policy.fascist"}
+    keys |= {f"sh.log.{k}" for k in (
+        "started", "confirm", "nominate", "ballot", "discard", "enact", "chaos", "veto",
+        "veto_agreed", "veto_refused", "reveal_hitler", "reveal_not_hitler", "reshuffled",
+        "investigate", "special_election", "peek", "execute")}
+    keys |= {"log.vote", "log.ballot_abort"}
     keys |= {f"character.{c}" for c in rules.characters}
     keys |= {f"action.{a}" for a in rules.actions}
     keys |= {f"cmd.{a}" for a in rules.actions}
@@ -46,8 +55,26 @@ def generated_keys() -> set[str]:
     return keys
 
 
+def played_keys() -> set[str]:
+    """Every log line key that random games of every game produce."""
+    keys = set()
+    for name in GAMES:
+        engine = GAMES[name]
+        for seed in range(40):
+            players = engine.min_players + seed % (engine.max_players - engine.min_players + 1)
+            mode = ("keeper", "physical")[seed % 2]
+            table = Table.start(EventStore(":memory:"),
+                                Setup(game=name, seats=[f"P{i}" for i in range(players)],
+                                      mode=mode), fate=Fate(seed=seed))
+            rng = random.Random(seed)
+            while not table.is_over:
+                table.execute(rng.choice(table.legal_commands()))
+            keys |= {key for key, _ in table.log_lines()}
+    return keys
+
+
 def test_english_has_every_key_the_code_uses():
-    wanted = literal_keys() | generated_keys()
+    wanted = literal_keys() | generated_keys() | played_keys()
     assert len(wanted) > 100
     missing = sorted(k for k in wanted if k not in EN)
     assert missing == []

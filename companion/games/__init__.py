@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from .base import Engine, RuleError
 from .coup import ENGINE as COUP_ENGINE
+from .secret_hitler import ENGINE as SECRET_HITLER_ENGINE
 
-GAMES: dict[str, Engine] = {COUP_ENGINE.name: COUP_ENGINE}
+GAMES: dict[str, Engine] = {engine.name: engine
+                            for engine in (COUP_ENGINE, SECRET_HITLER_ENGINE)}
 
 
 def engine_for(name: str) -> Engine:

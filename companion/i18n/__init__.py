@@ -21,7 +21,8 @@ _HERE = Path(__file__).parent
 # Arguments that name a seat are shown as the player's name; arguments that
 # name a game term are translated through their own catalog entries.
 _SEAT_ARGS = frozenset(("player", "target", "challenger", "blocker", "seat"))
-_TERM_ARGS = {"character": "character.", "action": "action.", "game": "game."}
+_TERM_ARGS = {"character": "character.", "action": "action.", "game": "game.",
+              "policy": "policy."}
 
 
 @lru_cache(maxsize=None)

@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from ..games import engine_for
 from ..games.base import Engine, Fate, RuleError, Setup
+from .ballot import ABORT, CLOSE, VOTE, BallotBox
 from .seats import normalise_seats, seat_names
 from .store import EventStore, GameRecord
 
@@ -46,6 +47,7 @@ class Table:
         self.undone: set[int] = set()
         self.next_command = 0
         self.state: Any = None
+        self.box = BallotBox()
         self._listeners: list[Listener] = []
 
     # -- creating and resuming ------------------------------------------------
@@ -99,11 +101,19 @@ class Table:
 
     def _rebuild(self) -> None:
         """State is the fold of every event outside undone commands."""
-        state = self.engine.new_state(self.setup)
+        self.state = self.engine.new_state(self.setup)
+        self.box = BallotBox()
         for number, event in self.log:
             if number not in self.undone and event["type"] != "undo":
-                self.engine.apply(state, event)
-        self.state = state
+                self._apply(event)
+
+    def _apply(self, event: dict[str, Any]) -> None:
+        """Fold one event: ballot events into the ballot box, the rest into
+        the game."""
+        if event["type"] in (VOTE, ABORT):
+            self.box.record(event)
+        else:
+            self.engine.apply(self.state, event)
 
     # -- the command entry point ------------------------------------------------
     def execute(self, command: dict[str, Any], source: str = OPERATOR) -> list[dict[str, Any]]:
@@ -114,12 +124,27 @@ class Table:
         if not isinstance(command, dict):
             raise RuleError("command.not_an_object")
         _authorise(command, source)
-        if command.get("type") == "undo":
+        kind = command.get("type")
+        if kind == "undo":
             return self._undo(command, source)
-        events = self.engine.decide(self.state, command)
+        spec = self.engine.ballot(self.state)
+        if kind == VOTE:
+            events = [self.box.vote_event(spec, command, self.setup.players)]
+        elif kind == ABORT:
+            events = [self.box.abort_event(spec)]
+        elif kind == CLOSE:
+            raise RuleError("command.unknown", command=CLOSE)   # only the table closes a ballot
+        else:
+            events = self.engine.decide(self.state, command)
         try:
             for event in events:
-                self.engine.apply(self.state, event)
+                self._apply(event)
+            if kind == VOTE:
+                closing = self.box.closing_command(spec, self.setup.players)
+                if closing is not None:
+                    for event in self.engine.decide(self.state, closing):
+                        self._apply(event)
+                        events.append(event)
             _run_chance(self.engine, self.state, self.fate, events)
             self._commit(command, source, events)
         except BaseException:
@@ -181,23 +206,30 @@ class Table:
         view["game_id"] = self.game_id
         for player, seat in zip(view["players"], self.setup.seats):
             player["name"] = seat["name"]
+        view["ballot"] = self.box.public(self.engine.ballot(self.state))
         view["can_undo"] = self._can_undo()
         return view
 
     def private_view(self, seat: int) -> dict[str, Any]:
         view = self.engine.private_view(self.state, seat)
         view["name"] = self.setup.seats[seat]["name"]
+        mine = self.box.cast(self.engine.ballot(self.state)).get(seat)
+        if mine is not None:
+            view["ballot_vote"] = mine
         return view
 
     def legal_commands(self) -> tuple[dict[str, Any], ...]:
-        """Every command the engine accepts now, for every seat."""
-        return self.engine.legal_commands(self.state)
+        """Every command the table accepts now, for every seat: the game's,
+        and a vote for each seat that has not voted in an open ballot."""
+        votes = self.box.legal_votes(self.engine.ballot(self.state))
+        commands = self.engine.legal_commands(self.state)
+        return commands + tuple(votes) if votes else commands
 
     def shared_commands(self) -> list[dict[str, Any]]:
         """The legal commands a shared screen may offer: none whose presence
         or absence would reveal a hidden card (those go to the seat's phone)."""
-        return [c for c in self.engine.legal_commands(self.state)
-                if not self.engine.private_choice(self.state, c)]
+        return [c for c in self.legal_commands()
+                if c["type"] == VOTE or not self.engine.private_choice(self.state, c)]
 
     def _can_undo(self) -> bool:
         target = self._last_effective_command()
@@ -211,7 +243,12 @@ class Table:
             if event["type"] == "undo":
                 lines.append(("log.undo", {}))
                 continue
-            line = self.engine.describe(event)
+            if event["type"] == VOTE:       # who voted, never what
+                line = ("log.vote", {"player": event["seat"]})
+            elif event["type"] == ABORT:
+                line = ("log.ballot_abort", {})
+            else:
+                line = self.engine.describe(event)
             if line is not None:
                 key, args = line
                 lines.append((key, {**args, "undone": number in self.undone}))

@@ -543,6 +543,10 @@ class ClaimEngine:
     def is_over(self, s: CoupState) -> bool:
         return s.phase == "over"
 
+    def ballot(self, s: CoupState) -> None:
+        """Coup has no simultaneous votes."""
+        return None
+
     def result(self, s: CoupState) -> dict[str, Any] | None:
         return {"winner": s.winner} if s.phase == "over" else None
 

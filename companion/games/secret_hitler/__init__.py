@@ -1,0 +1,4 @@
+"""Secret Hitler (5-10 players)."""
+from .engine import SecretHitlerEngine
+
+ENGINE = SecretHitlerEngine()

@@ -1,0 +1,720 @@
+"""The Secret Hitler referee (5-10 players), in physical and keeper modes.
+
+A round: the candidate nominates a chancellor; every living player votes
+Ja/Nein through the table's ballot; a strict majority elects the government,
+after which (from the 3rd fascist policy) electing Hitler chancellor wins for
+the fascists. The legislative session draws 3 tiles: the president discards
+one, the chancellor enacts one (or, from the 5th fascist policy, requests a
+veto). A fascist policy enacted by a government may give the president a
+power. Three failed governments in a row throw the country into chaos: the top
+tile is enacted, its power ignored, the tracker reset and term limits cleared.
+
+Stages (``state.stage``): ``night`` (keeper: everyone confirms they have seen
+their role), ``nominate``, ``election`` (the ballot is open), ``hitler_reveal``
+(physical: the table says whether the new chancellor is Hitler),
+``president_discard`` and ``chancellor_enact`` (keeper), ``legislative``
+(physical: the table enters the enacted tile), ``veto``, ``chaos`` (physical:
+the table enters the top tile; keeper: the app turns it), ``investigate``,
+``special_election``, ``peek``, ``execute``, ``execution_reveal`` (physical),
+and the passing stages ``new_round`` and ``session``. The public phase is the
+stage, or ``reshuffle`` while the draw pile waits to be reshuffled, or
+``over``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import KEEPER, MODES, Fate, FrozenCommand, RuleError, Setup, seat_of
+from .rules import (BOARDS, CHAOS_AT, DECK, EXECUTE, FASCIST, FASCIST_WIN,
+                    FULL_TERM_LIMITS_ABOVE, HAND, HITLER, HITLER_ZONE, INVESTIGATE, JA,
+                    LIBERAL, LIBERAL_WIN, NEIN, PEEK, POLICIES, ROLE_COUNTS,
+                    SPECIAL_ELECTION, VETO_FROM, hitler_knows_fascists, party_of)
+from .state import SecretHitlerState
+
+_POWER_STAGES = frozenset((INVESTIGATE, SPECIAL_ELECTION, PEEK, EXECUTE))
+# Keeper-mode events after which someone has seen something hidden: roles
+# dealt, the president's draw (it follows the vote), the chancellor's two
+# tiles, a turned tile, an investigated party card.
+_KEEPER_REVEALING = frozenset(("started", "discard", "enact", "chaos", "investigate"))
+# Choices that depend on the tiles in a hand (keeper mode).
+_PRIVATE_CHOICES = frozenset(("discard", "enact"))
+
+
+class SecretHitlerEngine:
+    name = "secret_hitler"
+    min_players = 5
+    max_players = 10
+
+    def __init__(self) -> None:
+        self._decide = {
+            "confirm": self._decide_confirm,
+            "nominate": self._decide_nominate,
+            "ballot": self._decide_ballot,
+            "reveal": self._decide_reveal,
+            "discard": self._decide_discard,
+            "enact": self._decide_enact,
+            "veto": self._decide_veto,
+            "veto_response": self._decide_veto_response,
+            "chaos": self._decide_chaos,
+            "investigate": self._decide_investigate,
+            "special_election": self._decide_special_election,
+            "peek": self._decide_peek,
+            "execute": self._decide_execute,
+        }
+        self._apply = {
+            "started": self._apply_started,
+            "confirm": self._apply_confirm,
+            "nominate": self._apply_nominate,
+            "ballot": self._apply_ballot,
+            "reveal": self._apply_reveal,
+            "discard": self._apply_discard,
+            "enact": self._apply_enact,
+            "veto": self._apply_veto,
+            "veto_response": self._apply_veto_response,
+            "chaos": self._apply_chaos,
+            "reshuffled": self._apply_reshuffled,
+            "investigate": self._apply_investigate,
+            "special_election": self._apply_special_election,
+            "peek": self._apply_peek,
+            "execute": self._apply_execute,
+        }
+
+    # -- setup ---------------------------------------------------------------
+    def default_options(self) -> dict[str, Any]:
+        return {"first": "random"}
+
+    def check_setup(self, setup: Setup) -> None:
+        n = setup.players
+        if not self.min_players <= n <= self.max_players:
+            raise RuleError("setup.player_count", game=self.name,
+                            low=self.min_players, high=self.max_players, count=n)
+        if setup.mode not in MODES:
+            raise RuleError("setup.bad_mode", mode=str(setup.mode))
+        options = {**self.default_options(), **setup.options}
+        unknown = set(options) - set(self.default_options())
+        if unknown:
+            raise RuleError("setup.unknown_option", option=sorted(unknown)[0])
+        first = options["first"]
+        if first != "random" and not (type(first) is int and 0 <= first < n):
+            raise RuleError("setup.bad_option", option="first", value=str(first))
+        setup.options = options
+
+    def new_state(self, setup: Setup) -> SecretHitlerState:
+        self.check_setup(setup)
+        return SecretHitlerState(setup.players, setup.mode == KEEPER, setup.options)
+
+    # -- chance ---------------------------------------------------------------
+    def chance(self, s: SecretHitlerState, fate: Fate) -> dict[str, Any] | None:
+        if s.winner is not None:
+            return None
+        if s.stage == "setup":
+            return self._chance_start(s, fate)
+        if s.reshuffle_due:
+            if not s.keeper:
+                return {"type": "reshuffled"}
+            pool = s.deck + s.discard
+            order = fate.next("decks")
+            if order is None:
+                order = list(pool)
+                fate.rng.shuffle(order)
+            elif sorted(order) != sorted(pool):
+                raise RuleError("setup.bad_deal")
+            return {"type": "reshuffled", "deck": list(order)}
+        if s.stage == "chaos" and s.keeper:
+            return {"type": "chaos", "policy": s.deck[0]}
+        return None
+
+    def _chance_start(self, s: SecretHitlerState, fate: Fate) -> dict[str, Any]:
+        n = s.players
+        first = s.options["first"]
+        if first == "random":
+            first = fate.take("first")
+            if first is None:
+                first = fate.rng.randrange(n)
+            elif type(first) is not int or not 0 <= first < n:
+                raise RuleError("setup.bad_deal")
+        event: dict[str, Any] = {"type": "started", "first": first}
+        if s.keeper:
+            liberals, fascists = ROLE_COUNTS[n]
+            pack = [LIBERAL] * liberals + [FASCIST] * fascists + [HITLER]
+            roles = fate.take("roles")
+            if roles is None:
+                roles = list(pack)
+                fate.rng.shuffle(roles)
+            elif not isinstance(roles, list) or sorted(roles) != sorted(pack):
+                raise RuleError("setup.bad_deal")
+            deck = fate.take("deck")
+            if deck is None:
+                deck = list(DECK)
+                fate.rng.shuffle(deck)
+            elif not isinstance(deck, list) or sorted(deck) != sorted(DECK):
+                raise RuleError("setup.bad_deal")
+            event["roles"] = list(roles)
+            event["deck"] = list(deck)
+        return event
+
+    def reveals_hidden(self, s: SecretHitlerState, event: dict[str, Any]) -> bool:
+        """Whether undoing this event would re-hide something someone has
+        seen: a closed ballot's votes (in every mode), and in keeper mode the
+        roles, the tiles in a hand, a turned tile or an investigated party."""
+        kind = event["type"]
+        return kind == "ballot" or (s.keeper and kind in _KEEPER_REVEALING)
+
+    def private_choice(self, s: SecretHitlerState, command: dict[str, Any]) -> bool:
+        """In keeper mode, which tiles may be discarded or enacted shows the
+        hand: those choices belong on the office holder's phone."""
+        return s.keeper and command["type"] in _PRIVATE_CHOICES
+
+    # -- decide ---------------------------------------------------------------
+    def decide(self, s: SecretHitlerState, command: dict[str, Any]) -> list[dict[str, Any]]:
+        kind = command.get("type")
+        handler = self._decide.get(kind) if type(kind) is str else None
+        if handler is None:
+            raise RuleError("command.unknown", command=str(kind)[:40])
+        if s.winner is not None:
+            raise RuleError("game.over")
+        return [handler(s, command)]
+
+    @staticmethod
+    def _stage(s: SecretHitlerState, *stages: str) -> None:
+        if s.reshuffle_due or s.stage not in stages:
+            raise RuleError("sh.not_now")
+
+    @staticmethod
+    def _target(s: SecretHitlerState, command: dict[str, Any], actor: int) -> int:
+        target = seat_of(command, s.players, "target")
+        if not s.alive[target]:
+            raise RuleError("sh.player_dead", player=target)
+        if target == actor:
+            raise RuleError("sh.target_self")
+        return target
+
+    @staticmethod
+    def _president(s: SecretHitlerState, command: dict[str, Any]) -> int:
+        seat = seat_of(command, s.players)
+        if seat != s.president:
+            raise RuleError("sh.not_president", player=seat)
+        return seat
+
+    @staticmethod
+    def _chancellor(s: SecretHitlerState, command: dict[str, Any]) -> int:
+        seat = seat_of(command, s.players)
+        if seat != s.chancellor:
+            raise RuleError("sh.not_chancellor", player=seat)
+        return seat
+
+    @staticmethod
+    def _policy(command: dict[str, Any]) -> str:
+        policy = command.get("policy")
+        if policy not in POLICIES:
+            raise RuleError("sh.unknown_policy", policy=str(policy)[:20])
+        return policy
+
+    def _decide_confirm(self, s, command):
+        self._stage(s, "night")
+        seat = seat_of(command, s.players)
+        if seat in s.confirmed:
+            raise RuleError("sh.already_confirmed", player=seat)
+        return {"type": "confirm", "seat": seat}
+
+    def _decide_nominate(self, s, command):
+        self._stage(s, "nominate")
+        seat = seat_of(command, s.players)
+        if seat != s.candidate:
+            raise RuleError("sh.not_candidate", player=seat)
+        target = self._target(s, command, seat)
+        if target in self.term_limited(s):
+            raise RuleError("sh.term_limited", player=target)
+        return {"type": "nominate", "seat": seat, "target": target}
+
+    def _decide_ballot(self, s, command):
+        self._stage(s, "election")
+        votes = command.get("votes")
+        if not isinstance(votes, list) or len(votes) != s.players or any(
+                (vote not in (JA, NEIN)) if s.alive[i] else vote is not None
+                for i, vote in enumerate(votes)):
+            raise RuleError("sh.bad_ballot")
+        return {"type": "ballot", "votes": list(votes)}
+
+    def _decide_reveal(self, s, command):
+        self._stage(s, "hitler_reveal", "execution_reveal")
+        seat = seat_of(command, s.players)
+        if seat != s.reveal[0]:
+            raise RuleError("sh.not_revealing", player=seat)
+        hitler = command.get("hitler")
+        if type(hitler) is not bool:
+            raise RuleError("command.bad_field", field="hitler")
+        if hitler and seat in s.not_hitler:
+            raise RuleError("sh.already_not_hitler", player=seat)
+        return {"type": "reveal", "seat": seat, "hitler": hitler}
+
+    def _decide_discard(self, s, command):
+        self._stage(s, "president_discard")
+        seat = self._president(s, command)
+        policy = self._policy(command)
+        if policy not in s.hand:
+            raise RuleError("sh.tile_not_held", policy=policy)
+        return {"type": "discard", "seat": seat, "policy": policy}
+
+    def _decide_enact(self, s, command):
+        self._stage(s, "chancellor_enact", "legislative")
+        seat = self._chancellor(s, command)
+        policy = self._policy(command)
+        if s.keeper and policy not in s.hand:
+            raise RuleError("sh.tile_not_held", policy=policy)
+        return {"type": "enact", "seat": seat, "policy": policy}
+
+    def _decide_veto(self, s, command):
+        self._stage(s, "chancellor_enact", "legislative")
+        seat = self._chancellor(s, command)
+        if s.fascist < VETO_FROM:
+            raise RuleError("sh.veto_locked", count=VETO_FROM)
+        if s.veto_refused:
+            raise RuleError("sh.veto_refused")
+        return {"type": "veto", "seat": seat}
+
+    def _decide_veto_response(self, s, command):
+        self._stage(s, "veto")
+        seat = self._president(s, command)
+        agree = command.get("agree")
+        if type(agree) is not bool:
+            raise RuleError("command.bad_field", field="agree")
+        return {"type": "veto_response", "seat": seat, "agree": agree}
+
+    def _decide_chaos(self, s, command):
+        self._stage(s, "chaos")
+        if s.keeper:
+            raise RuleError("sh.app_turns_tile")
+        return {"type": "chaos", "policy": self._policy(command)}
+
+    def _decide_investigate(self, s, command):
+        self._stage(s, INVESTIGATE)
+        seat = self._president(s, command)
+        target = self._target(s, command, seat)
+        if s.investigated(target):
+            raise RuleError("sh.already_investigated", player=target)
+        return {"type": INVESTIGATE, "seat": seat, "target": target}
+
+    def _decide_special_election(self, s, command):
+        self._stage(s, SPECIAL_ELECTION)
+        seat = self._president(s, command)
+        return {"type": SPECIAL_ELECTION, "seat": seat,
+                "target": self._target(s, command, seat)}
+
+    def _decide_peek(self, s, command):
+        self._stage(s, PEEK)
+        return {"type": PEEK, "seat": self._president(s, command)}
+
+    def _decide_execute(self, s, command):
+        self._stage(s, EXECUTE)
+        seat = self._president(s, command)
+        return {"type": EXECUTE, "seat": seat, "target": self._target(s, command, seat)}
+
+    # -- apply ----------------------------------------------------------------
+    def apply(self, s: SecretHitlerState, event: dict[str, Any]) -> None:
+        self._apply[event["type"]](s, event)
+        if s.winner is None and not s.reshuffle_due:
+            if s.stage == "new_round":
+                self._new_round(s)
+            elif s.stage == "session":
+                self._begin_session(s)
+
+    def _apply_started(self, s, e):
+        if s.keeper:
+            s.roles = list(e["roles"])
+            s.deck = list(e["deck"])
+        else:
+            s.deck = [None] * len(DECK)
+        s.candidate = s.rotation_base = e["first"]
+        s.round = 1
+        s.stage = "night" if s.keeper else "nominate"
+
+    def _apply_confirm(self, s, e):
+        s.confirmed.add(e["seat"])
+        if len(s.confirmed) == s.players:
+            s.stage = "nominate"
+
+    def _apply_nominate(self, s, e):
+        s.nominee = e["target"]
+        s.ballots += 1
+        s.stage = "election"
+
+    def _apply_ballot(self, s, e):
+        votes = e["votes"]
+        s.last_votes = list(votes)
+        living = sum(s.alive)
+        if votes.count(JA) * 2 > living:                 # a strict majority
+            s.president, s.chancellor = s.candidate, s.nominee
+            s.last_president, s.last_chancellor = s.president, s.chancellor
+            s.nominee = None
+            if s.fascist >= HITLER_ZONE and s.chancellor not in s.not_hitler:
+                if not s.keeper:
+                    s.reveal = (s.chancellor, "elected")
+                    s.stage = "hitler_reveal"
+                    return
+                if s.roles[s.chancellor] == HITLER:
+                    self._win(s, FASCIST, "hitler_elected")
+                    return
+                s.not_hitler.add(s.chancellor)
+            s.stage = "session"
+        else:
+            s.nominee = None
+            self._failed_government(s)
+
+    def _failed_government(self, s: SecretHitlerState) -> None:
+        s.tracker += 1
+        s.stage = "chaos" if s.tracker >= CHAOS_AT else "new_round"
+
+    def _apply_reveal(self, s, e):
+        seat, why = s.reveal
+        s.reveal = None
+        if why == "elected":
+            if e["hitler"]:
+                self._win(s, FASCIST, "hitler_elected")
+                return
+            s.not_hitler.add(seat)
+            s.stage = "session"
+        else:
+            if e["hitler"]:
+                self._win(s, LIBERAL, "hitler_executed")
+                return
+            s.stage = "new_round"
+
+    def _begin_session(self, s: SecretHitlerState) -> None:
+        s.veto_refused = s.veto_requested = False
+        if s.keeper:
+            s.hand = s.deck[:HAND]
+            del s.deck[:HAND]
+            s.stage = "president_discard"
+        else:
+            s.stage = "legislative"
+
+    def _apply_discard(self, s, e):
+        s.hand.remove(e["policy"])
+        s.discard.append(e["policy"])
+        s.stage = "chancellor_enact"
+
+    def _apply_enact(self, s, e):
+        policy = e["policy"]
+        if s.keeper:
+            s.hand.remove(policy)
+            s.discard.extend(s.hand)
+            s.hand = []
+        else:
+            del s.deck[:HAND]
+            s.discard.extend([None] * (HAND - 1))
+        self._enacted(s, policy, by_government=True)
+
+    def _apply_veto(self, s, e):
+        s.veto_requested = True
+        s.stage = "veto"
+
+    def _apply_veto_response(self, s, e):
+        s.veto_requested = False
+        if not e["agree"]:
+            s.veto_refused = True
+            s.stage = "chancellor_enact" if s.keeper else "legislative"
+            return
+        if s.keeper:
+            s.discard.extend(s.hand)
+            s.hand = []
+        else:
+            del s.deck[:HAND]
+            s.discard.extend([None] * HAND)
+        if len(s.deck) < HAND:
+            s.reshuffle_due = True
+        self._failed_government(s)
+
+    def _apply_chaos(self, s, e):
+        if s.keeper:
+            s.deck.pop(0)
+        else:
+            s.deck.pop()
+        self._enacted(s, e["policy"], by_government=False)
+
+    def _enacted(self, s: SecretHitlerState, policy: str, by_government: bool) -> None:
+        """A policy goes on its track: reset the tracker, check for a win
+        (the game ends at once), reshuffle a short draw pile, then grant the
+        slot's power (only to a government, never from chaos)."""
+        s.tracker = 0
+        if policy == LIBERAL:
+            s.liberal += 1
+        else:
+            s.fascist += 1
+        if not by_government:
+            s.last_president = s.last_chancellor = None     # chaos clears term limits
+        if s.liberal >= LIBERAL_WIN:
+            self._win(s, LIBERAL, "policies")
+            return
+        if s.fascist >= FASCIST_WIN:
+            self._win(s, FASCIST, "policies")
+            return
+        if len(s.deck) < HAND:
+            s.reshuffle_due = True
+        power = BOARDS[s.board].get(s.fascist) if (
+            by_government and policy == FASCIST) else None
+        if power == INVESTIGATE and not self._investigable(s):
+            power = None                    # nobody is left to investigate
+        s.power = power
+        s.stage = power or "new_round"
+
+    def _apply_reshuffled(self, s, e):
+        if s.keeper:
+            s.deck = list(e["deck"])
+        else:
+            s.deck = [None] * (len(s.deck) + len(s.discard))
+        s.discard = []
+        s.reshuffle_due = False
+
+    def _apply_investigate(self, s, e):
+        president, target = e["seat"], e["target"]
+        s.investigations.append((president, target))
+        if s.keeper:
+            s.knowledge[president].append(
+                {"kind": INVESTIGATE, "target": target, "party": party_of(s.roles[target])})
+        s.power = None
+        s.stage = "new_round"
+
+    def _apply_special_election(self, s, e):
+        s.special_candidate = e["target"]
+        s.special_caller = s.rotation_base = e["seat"]
+        s.power = None
+        s.stage = "new_round"
+
+    def _apply_peek(self, s, e):
+        if s.keeper:
+            s.knowledge[e["seat"]].append({"kind": PEEK, "tiles": s.deck[:HAND]})
+        s.power = None
+        s.stage = "new_round"
+
+    def _apply_execute(self, s, e):
+        target = e["target"]
+        s.alive[target] = False
+        s.executed.append(target)
+        s.power = None
+        if not s.keeper:
+            s.reveal = (target, "executed")
+            s.stage = "execution_reveal"
+        elif s.roles[target] == HITLER:
+            self._win(s, LIBERAL, "hitler_executed")
+        else:
+            s.stage = "new_round"
+
+    def _new_round(self, s: SecretHitlerState) -> None:
+        s.president = s.chancellor = s.nominee = None
+        s.hand = []
+        if s.special_candidate is not None:
+            s.candidate = s.special_candidate
+            s.special_candidate = None
+        else:
+            # Rotation: the seat after the last ordinary candidate, or after
+            # the president who called a special election.
+            s.candidate = s.rotation_base = s.next_alive(s.rotation_base)
+            s.special_caller = None
+        s.round += 1
+        s.stage = "nominate"
+
+    @staticmethod
+    def _win(s: SecretHitlerState, team: str, reason: str) -> None:
+        s.winner, s.win_reason = team, reason
+        s.stage = "over"
+
+    # -- questions --------------------------------------------------------------
+    @staticmethod
+    def _investigable(s: SecretHitlerState) -> list[int]:
+        return [i for i in s.living() if i != s.president and not s.investigated(i)]
+
+    @staticmethod
+    def term_limited(s: SecretHitlerState) -> set[int]:
+        """Who may not be nominated chancellor: the last elected chancellor,
+        and the last elected president while more than 5 players are alive."""
+        limited = {s.last_chancellor}
+        if sum(s.alive) > FULL_TERM_LIMITS_ABOVE:
+            limited.add(s.last_president)
+        limited.discard(None)
+        return limited
+
+    def eligible_chancellors(self, s: SecretHitlerState) -> list[int]:
+        limited = self.term_limited(s)
+        return [i for i in s.living() if i != s.candidate and i not in limited]
+
+    @staticmethod
+    def phase(s: SecretHitlerState) -> str:
+        if s.winner is not None:
+            return "over"
+        if s.reshuffle_due:
+            return "reshuffle"
+        return s.stage
+
+    def is_over(self, s: SecretHitlerState) -> bool:
+        return s.winner is not None
+
+    def result(self, s: SecretHitlerState) -> dict[str, Any] | None:
+        if s.winner is None:
+            return None
+        return {"winner": s.winner, "reason": s.win_reason}
+
+    def next_game_options(self, s: SecretHitlerState) -> dict[str, Any]:
+        return dict(s.options)
+
+    def ballot(self, s: SecretHitlerState) -> dict[str, Any] | None:
+        """The government vote: every living player, Ja or Nein."""
+        if s.stage != "election" or s.winner is not None:
+            return None
+        return {"id": f"election-{s.ballots}", "eligible": s.living(),
+                "choices": (JA, NEIN)}
+
+    def waiting_for(self, s: SecretHitlerState) -> list[int]:
+        phase = self.phase(s)
+        if phase == "night":
+            return [i for i in range(s.players) if i not in s.confirmed]
+        if phase == "nominate":
+            return [s.candidate]
+        if phase == "election":
+            return s.living()
+        if phase in ("hitler_reveal", "execution_reveal"):
+            return [s.reveal[0]]
+        if phase in ("president_discard", "veto") or phase in _POWER_STAGES:
+            return [s.president]
+        if phase in ("chancellor_enact", "legislative"):
+            return [s.chancellor]
+        return []
+
+    def legal_commands(self, s: SecretHitlerState) -> tuple[dict[str, Any], ...]:
+        """Every command the engine accepts now (votes go through the table's
+        ballot and are not listed here)."""
+        phase = self.phase(s)
+        out: list[dict[str, Any]] = []
+        if phase == "night":
+            out = [{"type": "confirm", "seat": i}
+                   for i in range(s.players) if i not in s.confirmed]
+        elif phase == "nominate":
+            out = [{"type": "nominate", "seat": s.candidate, "target": i}
+                   for i in self.eligible_chancellors(s)]
+        elif phase in ("hitler_reveal", "execution_reveal"):
+            seat = s.reveal[0]
+            out = [{"type": "reveal", "seat": seat, "hitler": False}]
+            if seat not in s.not_hitler:
+                out.append({"type": "reveal", "seat": seat, "hitler": True})
+        elif phase == "president_discard":
+            out = [{"type": "discard", "seat": s.president, "policy": p}
+                   for p in POLICIES if p in s.hand]
+        elif phase in ("chancellor_enact", "legislative"):
+            out = [{"type": "enact", "seat": s.chancellor, "policy": p}
+                   for p in POLICIES if not s.keeper or p in s.hand]
+            if s.fascist >= VETO_FROM and not s.veto_refused:
+                out.append({"type": "veto", "seat": s.chancellor})
+        elif phase == "veto":
+            out = [{"type": "veto_response", "seat": s.president, "agree": agree}
+                   for agree in (True, False)]
+        elif phase == "chaos" and not s.keeper:
+            out = [{"type": "chaos", "policy": p} for p in POLICIES]
+        elif phase == INVESTIGATE:
+            out = [{"type": INVESTIGATE, "seat": s.president, "target": i}
+                   for i in self._investigable(s)]
+        elif phase in (SPECIAL_ELECTION, EXECUTE):
+            out = [{"type": phase, "seat": s.president, "target": i}
+                   for i in s.living() if i != s.president]
+        elif phase == PEEK:
+            out = [{"type": PEEK, "seat": s.president}]
+        return tuple(map(FrozenCommand, out))
+
+    # -- views ---------------------------------------------------------------------
+    def public_view(self, s: SecretHitlerState) -> dict[str, Any]:
+        phase = self.phase(s)
+        limited = self.term_limited(s)
+        over = phase == "over"
+        powers = BOARDS[s.board]
+        return {
+            "game": self.name,
+            "mode": "keeper" if s.keeper else "physical",
+            "phase": phase,
+            "round": s.round,
+            "waiting_for": self.waiting_for(s),
+            "players": [
+                {"seat": i, "alive": s.alive[i], "not_hitler": i in s.not_hitler,
+                 "investigated": s.investigated(i), "term_limited": i in limited,
+                 "confirmed": i in s.confirmed,
+                 # When the game is over in keeper mode, every role is shown.
+                 "role": s.roles[i] if over else None}
+                for i in range(s.players)
+            ],
+            "candidate": s.candidate, "nominee": s.nominee,
+            "president": s.president, "chancellor": s.chancellor,
+            "term_limited": {"president": s.last_president if s.last_president in limited
+                             else None, "chancellor": s.last_chancellor},
+            "tracker": s.tracker,
+            "liberal": s.liberal, "fascist": s.fascist,
+            "board": s.board,
+            "powers": [powers.get(slot) for slot in range(1, FASCIST_WIN)],
+            "next_power": powers.get(s.fascist + 1),
+            "veto_unlocked": s.fascist >= VETO_FROM,
+            "veto_requested": s.veto_requested,
+            "veto_refused": s.veto_refused,
+            "hitler_zone": s.fascist >= HITLER_ZONE,
+            "draw": len(s.deck), "discard": len(s.discard),
+            "last_votes": s.last_votes,
+            "investigations": [{"by": by, "target": t} for by, t in s.investigations],
+            "executed": list(s.executed),
+            "special_election": (None if s.special_caller is None else
+                                 {"caller": s.special_caller,
+                                  "candidate": s.special_candidate}),
+            "power": s.power,
+            "winner": s.winner, "reason": s.win_reason,
+        }
+
+    def private_view(self, s: SecretHitlerState, seat: int) -> dict[str, Any]:
+        """What only ``seat`` may know: in keeper mode its role, party and
+        teammates, the tiles in its hand while it holds office, the top tiles
+        during its peek, and what its investigations and peeks showed it."""
+        view: dict[str, Any] = {"seat": seat}
+        if not s.keeper:
+            return view
+        role = s.roles[seat]
+        view["role"] = role
+        view["party"] = party_of(role)
+        view["teammates"] = self._teammates(s, seat)
+        phase = self.phase(s)
+        if (phase == "president_discard" and seat == s.president) or (
+                phase in ("chancellor_enact", "veto") and seat == s.chancellor):
+            view["hand"] = list(s.hand)
+        if phase == PEEK and seat == s.president:
+            view["peek"] = s.deck[:HAND]
+        view["knowledge"] = [dict(k) for k in s.knowledge[seat]]
+        return view
+
+    @staticmethod
+    def _teammates(s: SecretHitlerState, seat: int) -> list[dict[str, Any]]:
+        role = s.roles[seat]
+        if role == LIBERAL or (role == HITLER and not hitler_knows_fascists(s.players)):
+            return []
+        return [{"seat": i, "role": r} for i, r in enumerate(s.roles)
+                if i != seat and r != LIBERAL]
+
+    def describe(self, event: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        """A public log line: votes only once revealed, never a hidden tile,
+        party or role."""
+        kind = event["type"]
+        if kind == "started":
+            return "sh.log.started", {"player": event["first"]}
+        if kind in ("confirm", "veto", PEEK):
+            return f"sh.log.{kind}", {"player": event["seat"]}
+        if kind == "discard":
+            return "sh.log.discard", {"player": event["seat"]}
+        if kind in ("nominate", INVESTIGATE, SPECIAL_ELECTION, EXECUTE):
+            return f"sh.log.{kind}", {"player": event["seat"], "target": event["target"]}
+        if kind == "ballot":
+            ja = event["votes"].count(JA)
+            nein = event["votes"].count(NEIN)
+            return "sh.log.ballot", {"ja": ja, "nein": nein}
+        if kind in ("enact", "chaos"):
+            return f"sh.log.{kind}", {"policy": event["policy"]}
+        if kind == "veto_response":
+            return f"sh.log.veto_{'agreed' if event['agree'] else 'refused'}", {
+                "player": event["seat"]}
+        if kind == "reveal":
+            return f"sh.log.reveal_{'hitler' if event['hitler'] else 'not_hitler'}", {
+                "player": event["seat"]}
+        if kind == "reshuffled":
+            return "sh.log.reshuffled", {}
+        return None
