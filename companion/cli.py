@@ -55,6 +55,9 @@ def _replay(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"companion replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print(f"companion replay: cannot read {args.file}: not UTF-8 text", file=sys.stderr)
+        return 2
     try:
         result = replay(lines, lang=args.lang)
     except ReplayError as exc:
@@ -72,7 +75,7 @@ def _replay(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from .games.base import RuleError, Setup
     from .i18n import Messages
-    from .table import EventStore, StoreError, Table
+    from .table import OPERATOR, EventStore, StoreError, Table
 
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
@@ -86,7 +89,7 @@ def _run(args: argparse.Namespace) -> int:
             options = {} if args.direction is None else {"direction": args.direction}
             names = [n for n in args.players.split(",") if n.strip()]
             setup = Setup(game=args.game, seats=names, mode=args.mode, options=options)
-            table = Table.start(store, setup)
+            table = Table.start(store, setup, source=OPERATOR)
     except StoreError as exc:
         print(f"companion run: {exc}", file=sys.stderr)
         return 2

@@ -77,3 +77,32 @@ def test_a_seed_makes_a_keeper_replay_reproducible():
     hands = [json.loads(out)["private"] for out in (first.stdout, other.stdout)]
     assert all(len(p["hand"]) == 2 for p in hands[0])
     assert hands[0] != hands[1]
+
+
+@pytest.mark.parametrize("header", [
+    {"game": ["coup"], "seats": ["A", "B"]},
+    {"game": "coup", "seats": ["A", "B"], "seed": [1]},
+    {"game": "coup", "seats": ["A", "B"], "deal": [1]},
+    {"game": "coup", "seats": ["A", "B"], "options": "x"},
+    {"game": "coup", "seats": "AB"},
+])
+def test_a_malformed_header_is_a_clear_error(header):
+    done = companion("replay", "-", stdin=json.dumps(header) + "\n")
+    assert done.returncode == 1 and "line 1:" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_malformed_scripted_draws_and_text_are_clear_errors(tmp_path):
+    header = {**HEADER, "mode": "keeper", "deal": {"draws": "duke"}}
+    text = script().replace(json.dumps(HEADER), json.dumps(header))
+    text += json.dumps({"seat": 0, "type": "exchange"}) + "\n" + '{"type": "proceed"}\n'
+    done = companion("replay", "-", stdin=text)
+    assert done.returncode == 1 and "line 3:" in done.stderr and "[setup.bad_deal]" in done.stderr
+    binary = tmp_path / "bad.jsonl"
+    binary.write_bytes(b"\xff\xfe")
+    done = companion("replay", str(binary))
+    assert done.returncode == 2 and "not UTF-8" in done.stderr
+    deep = script() + "[" * 100000 + "\n"
+    done = companion("replay", "-", stdin=deep)
+    assert done.returncode == 1 and "line 2: not valid JSON" in done.stderr
+    assert "Traceback" not in done.stderr

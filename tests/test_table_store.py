@@ -8,7 +8,7 @@ import pytest
 
 from companion.games.base import RuleError
 from companion.i18n import Messages
-from companion.table import EventStore, StoreError, Table, seat_source
+from companion.table import OPERATOR, EventStore, StoreError, Table, seat_source
 from helpers import coins, influence, new_table, run
 
 A, B, C = 0, 1, 2
@@ -155,13 +155,74 @@ def test_a_seat_source_acts_only_for_its_seat(store):
         table.execute({"type": "income", "seat": A}, source=seat_source(B))
     assert err.value.key == "command.not_your_seat"
     run(table, {"type": "tax", "seat": A})
-    for command in ({"type": "proceed"}, {"type": "undo"}):
-        with pytest.raises(RuleError):
+    # Nothing for the table as a whole, whatever seat the command claims.
+    for command in ({"type": "proceed"}, {"type": "proceed", "seat": B},
+                    {"type": "undo"}, {"type": "undo", "seat": B}):
+        with pytest.raises(RuleError) as err:
             table.execute(command, source=seat_source(B))
+        assert err.value.key == "command.not_your_seat"
+    with pytest.raises(RuleError):
+        table.execute({"type": "pass", "seat": B}, source="seat:x")
     table.execute({"type": "challenge", "seat": B}, source=seat_source(B))
     assert table.public_view()["phase"] == "prove"
     sources = [c["source"] for c in store.commands(table.game_id)]
-    assert sources == ["kiosk", "kiosk", "seat:1"]
+    assert sources == ["local", "local", "seat:1"]
+
+
+def test_no_source_can_probe_a_hidden_hand(store):
+    table = new_table(store, NAMES, mode="keeper", deal=DEAL)
+    run(table, {"type": "tax", "seat": A}, {"type": "challenge", "seat": B},
+        {"type": "show", "seat": A, "redraw": False})
+    # Bob loses an influence. Another seat's phone cannot ask about his cards,
+    # and the shared screen gets the same answer whatever card it names.
+    for card in ("duke", "captain"):
+        with pytest.raises(RuleError) as err:
+            table.execute({"type": "lose", "seat": B, "card": card}, source=seat_source(C))
+        assert err.value.key == "command.not_your_seat"
+        with pytest.raises(RuleError) as err:
+            table.execute({"type": "lose", "seat": B, "card": card}, source=OPERATOR)
+        assert err.value.key == "command.private_choice"
+    table.execute({"type": "lose", "seat": B, "card": "captain"}, source=seat_source(B))
+    assert table.public_view()["players"][B]["revealed"] == ["captain"]
+
+
+def test_commands_the_store_cannot_keep_are_refused(store):
+    table = new_table(store, NAMES)
+    for command, key in [({"type": "income", "seat": A, "note": {1, 2}}, "command.not_json"),
+                         ({"type": "income", "seat": A, (1, 2): 0}, "command.not_json"),
+                         ({"type": "income", "seat": A, "pad": "x" * 5000}, "command.too_large"),
+                         ("income", "command.not_an_object")]:
+        with pytest.raises(RuleError) as err:
+            table.execute(command)
+        assert err.value.key == key
+    assert len(table.log) == 1
+
+
+def test_private_views_exist_only_for_real_seats(store):
+    table = new_table(store, NAMES, mode="keeper", deal=DEAL)
+    for seat in (-1, 3, "0", None):
+        with pytest.raises(RuleError) as err:
+            table.private_view(seat)
+        assert err.value.key == "command.bad_seat"
+
+
+def test_a_finished_game_cannot_be_undone_once_a_newer_one_started(store):
+    table = new_table(store, ["Ann", "Bob"])
+    tax = [{"type": "tax", "seat": A}, {"type": "proceed"}]
+    income = {"type": "income", "seat": B}
+    run(table, *tax, income, *tax, income, {"type": "coup", "seat": A, "target": B},
+        {"type": "lose", "seat": B, "card": "duke"}, income, *tax, income, *tax, income,
+        {"type": "coup", "seat": A, "target": B})
+    run(table, {"type": "lose", "seat": B, "card": "duke"})
+    assert table.is_over
+    run(table, {"type": "undo"})                        # a mistaken last entry: fine
+    assert not table.is_over and store.game(table.game_id).status == "active"
+    run(table, {"type": "lose", "seat": B, "card": "captain"})
+    table.next_game()
+    with pytest.raises(RuleError) as err:
+        table.execute({"type": "undo"})
+    assert err.value.key == "undo.newer_game"
+    assert [g.status for g in store.history()] == ["active", "finished"]
 
 
 def test_listeners_hear_only_committed_changes(store):

@@ -103,6 +103,10 @@ class Fate:
         """The next element of the scripted list ``key``, or None when the
         script has none left."""
         queue = self.script.get(key)
+        if queue is None:
+            return None
+        if not isinstance(queue, list):
+            raise RuleError("setup.bad_deal")
         return queue.pop(0) if queue else None
 
 
@@ -126,6 +130,12 @@ class Engine(Protocol):
     def public_view(self, state: Any) -> dict[str, Any]: ...
     def private_view(self, state: Any, seat: int) -> dict[str, Any]: ...
     def describe(self, event: Event) -> tuple[str, dict[str, Any]] | None: ...
+
+
+def same_items(given: Any, expected: list[str]) -> bool:
+    """Whether a scripted list holds exactly the expected strings, in any order."""
+    return (isinstance(given, list) and all(isinstance(x, str) for x in given)
+            and sorted(given) == sorted(expected))
 
 
 def seat_of(command: Command, players: int, key: str = "seat") -> int:

@@ -18,6 +18,9 @@ from .store import EventStore
 from .table import Table
 
 REPLAY_SOURCE = "replay"
+# The header's fields and the JSON types each may take.
+_HEADER_FIELDS = {"game": str, "seats": list, "mode": str, "options": (dict, type(None)),
+                  "seed": (int, type(None)), "deal": (dict, type(None))}
 _SEAT_FIELDS = ("seat", "target")
 
 
@@ -37,6 +40,8 @@ def _parse(number: int, text: str) -> dict[str, Any]:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ReplayError(number, f"not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise ReplayError(number, "not valid JSON (nested too deeply)") from None
     if not isinstance(value, dict):
         raise ReplayError(number, "each line must be a JSON object")
     return value
@@ -54,6 +59,10 @@ def replay(lines: Iterable[str], lang: str = "en",
     header_line, header_text = numbered[0]
     header = _parse(header_line, header_text)
     messages = Messages(lang)
+    for field, kinds in _HEADER_FIELDS.items():
+        if field in header and not isinstance(header[field], kinds):
+            raise ReplayError(header_line, messages("setup.bad_field", field=field),
+                              "setup.bad_field")
     try:
         setup = Setup(game=header.get("game"), seats=header.get("seats"),
                       mode=header.get("mode", "physical"),

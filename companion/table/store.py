@@ -166,6 +166,11 @@ class EventStore:
                                   "ORDER BY id DESC LIMIT 1").fetchone()
         return None if row is None else self._record(row)
 
+    def latest_game_id(self) -> int | None:
+        with self._lock:
+            row = self.db.execute("SELECT MAX(id) FROM games").fetchone()
+        return row[0]
+
     def history(self) -> list[GameRecord]:
         with self._lock:
             rows = self.db.execute("SELECT * FROM games ORDER BY id DESC").fetchall()

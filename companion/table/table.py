@@ -12,6 +12,7 @@ keeper mode a command that showed someone a hidden card cannot be undone.
 """
 from __future__ import annotations
 
+import json
 import time
 from typing import Any, Callable
 
@@ -21,10 +22,15 @@ from .ballot import ABORT, CLOSE, VOTE, BallotBox
 from .seats import normalise_seats, seat_names
 from .store import EventStore, GameRecord
 
-OPERATOR = "kiosk"
-# Sources bound to one seat (a phone, a seat's buttons) look like "seat:3".
-SEAT_SOURCE = "seat:"
+# Where a command comes from decides what it may do:
+LOCAL = "local"        # trusted local callers: scripts, tests, tools
+OPERATOR = "kiosk"     # the shared screen: acts for any seat, but never makes a
+                       # choice that depends on a hidden hand (keeper mode)
+SEAT_SOURCE = "seat:"  # "seat:3": a phone or a seat's buttons, for that seat only
+MAX_COMMAND_BYTES = 4096
 _MAX_CHANCE_STEPS = 64
+
+UNDO = "undo"
 
 Listener = Callable[["Table"], None]
 
@@ -54,7 +60,7 @@ class Table:
     @classmethod
     def start(cls, store: EventStore, setup: Setup, fate: Fate | None = None,
               clock: Callable[[], float] = time.time,
-              source: str = OPERATOR) -> "Table":
+              source: str = LOCAL) -> "Table":
         """Create a new game (any unfinished one is kept as abandoned)."""
         engine = engine_for(setup.game)
         normalise_seats(setup)
@@ -69,13 +75,13 @@ class Table:
         table.next_command = 1
         return table
 
-    def next_game(self, fate: Fate | None = None) -> "Table":
+    def next_game(self, fate: Fate | None = None, source: str = LOCAL) -> "Table":
         """Start the next game at this table: same seats and mode, with the
         options the game carries over (Coup: the winner plays first)."""
         setup = Setup(game=self.setup.game, seats=[dict(s) for s in self.setup.seats],
                       mode=self.setup.mode,
                       options=self.engine.next_game_options(self.state))
-        return Table.start(self.store, setup, fate=fate, clock=self.clock)
+        return Table.start(self.store, setup, fate=fate, clock=self.clock, source=source)
 
     @classmethod
     def resume(cls, store: EventStore, game_id: int | None = None,
@@ -95,7 +101,7 @@ class Table:
         table = cls(store, record.id, setup, engine_for(setup.game), fate, clock)
         table.log = store.events(record.id)
         table.next_command = 1 + max((n for n, _ in table.log), default=0)
-        table.undone = {e["command"] for _, e in table.log if e["type"] == "undo"}
+        table.undone = {e["command"] for _, e in table.log if e["type"] == UNDO}
         table._rebuild()
         return table
 
@@ -104,7 +110,7 @@ class Table:
         self.state = self.engine.new_state(self.setup)
         self.box = BallotBox()
         for number, event in self.log:
-            if number not in self.undone and event["type"] != "undo":
+            if number not in self.undone and event["type"] != UNDO:
                 self._apply(event)
 
     def _apply(self, event: dict[str, Any]) -> None:
@@ -116,16 +122,21 @@ class Table:
             self.engine.apply(self.state, event)
 
     # -- the command entry point ------------------------------------------------
-    def execute(self, command: dict[str, Any], source: str = OPERATOR) -> list[dict[str, Any]]:
+    def execute(self, command: dict[str, Any], source: str = LOCAL) -> list[dict[str, Any]]:
         """Validate and carry out one command; return the events it produced.
 
         Raises RuleError (nothing changed) for an illegal command and
         StoreError (nothing changed) if the store cannot take the write."""
-        if not isinstance(command, dict):
-            raise RuleError("command.not_an_object")
-        _authorise(command, source)
+        _check_storable(command)
+        seat = _bound_seat(source)
         kind = command.get("type")
-        if kind == "undo":
+        if seat is not None and (kind in (UNDO, ABORT) or command.get("seat") != seat):
+            raise RuleError("command.not_your_seat")
+        if source == OPERATOR and self.engine.private_choice(self.state, command):
+            # Refused before the engine looks at the hand, so the refusal
+            # itself tells the table nothing.
+            raise RuleError("command.private_choice")
+        if kind == UNDO:
             return self._undo(command, source)
         spec = self.engine.ballot(self.state)
         if kind == VOTE:
@@ -136,6 +147,8 @@ class Table:
             raise RuleError("command.unknown", command=CLOSE)   # only the table closes a ballot
         else:
             events = self.engine.decide(self.state, command)
+        if seat is not None and any(e.get("seat") != seat for e in events):
+            raise RuleError("command.not_your_seat")      # e.g. closing a window
         try:
             for event in events:
                 self._apply(event)
@@ -156,10 +169,12 @@ class Table:
         target = self._last_effective_command()
         if target is None:
             raise RuleError("undo.nothing")
+        if self.store.latest_game_id() != self.game_id:
+            raise RuleError("undo.newer_game")
         if any(self.engine.reveals_hidden(self.state, e)
                for n, e in self.log if n == target):
             raise RuleError("undo.would_rehide")
-        event = {"type": "undo", "command": target}
+        event = {"type": UNDO, "command": target}
         self.undone.add(target)
         try:
             self._rebuild()
@@ -171,7 +186,7 @@ class Table:
         return [event]
 
     def _last_effective_command(self) -> int | None:
-        undo_commands = {n for n, e in self.log if e["type"] == "undo"}
+        undo_commands = {n for n, e in self.log if e["type"] == UNDO}
         for number in range(self.next_command - 1, 0, -1):
             if number not in self.undone and number not in undo_commands:
                 return number
@@ -211,6 +226,8 @@ class Table:
         return view
 
     def private_view(self, seat: int) -> dict[str, Any]:
+        if type(seat) is not int or not 0 <= seat < self.setup.players:
+            raise RuleError("command.bad_seat", field="seat")
         view = self.engine.private_view(self.state, seat)
         view["name"] = self.setup.seats[seat]["name"]
         mine = self.box.cast(self.engine.ballot(self.state)).get(seat)
@@ -240,7 +257,7 @@ class Table:
         """The public log: one translatable line per event, undone ones marked."""
         lines = []
         for number, event in self.log:
-            if event["type"] == "undo":
+            if event["type"] == UNDO:
                 lines.append(("log.undo", {}))
                 continue
             if event["type"] == VOTE:       # who voted, never what
@@ -255,12 +272,26 @@ class Table:
         return lines
 
 
-def _authorise(command: dict[str, Any], source: str) -> None:
-    """A source bound to one seat may act only for that seat, and never for the
-    table as a whole (closing windows, undo)."""
-    if source.startswith(SEAT_SOURCE):
-        if command.get("seat") != int(source[len(SEAT_SOURCE):]):
-            raise RuleError("command.not_your_seat")
+def _check_storable(command: Any) -> None:
+    """A command must be a JSON object the store can keep as it came."""
+    if not isinstance(command, dict):
+        raise RuleError("command.not_an_object")
+    try:
+        text = json.dumps(command, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        raise RuleError("command.not_json") from None
+    if len(text.encode("utf-8")) > MAX_COMMAND_BYTES:
+        raise RuleError("command.too_large")
+
+
+def _bound_seat(source: str) -> int | None:
+    """The seat a source is bound to, or None for the kiosk and local callers."""
+    if not source.startswith(SEAT_SOURCE):
+        return None
+    number = source[len(SEAT_SOURCE):]
+    if not number.isdigit():
+        raise RuleError("command.not_your_seat")
+    return int(number)
 
 
 def _run_chance(engine: Engine, state: Any, fate: Fate,

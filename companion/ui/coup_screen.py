@@ -14,7 +14,7 @@ from kivy.uix.button import Button
 
 from ..games.base import RuleError
 from ..i18n import Messages
-from ..table import Table
+from ..table import OPERATOR, Table
 from ..table.store import StoreError
 from .present import command_groups, command_label, status_line
 
@@ -70,7 +70,7 @@ class CoupTableScreen(BoxLayout):
     def send(self, command: dict[str, Any]) -> bool:
         """Send a command to the table; show a clear message if it is refused."""
         try:
-            self.table.execute(command)
+            self.table.execute(command, source=OPERATOR)
         except RuleError as exc:
             self.message_text = self.t.error(exc)
             return False
@@ -91,7 +91,7 @@ class CoupTableScreen(BoxLayout):
     def new_game(self) -> bool:
         """Start the next game at the same table: same seats, mode and options."""
         try:
-            table = self.table.next_game()
+            table = self.table.next_game(source=OPERATOR)
         except (RuleError, StoreError) as exc:
             log.warning("could not start a new game: %s", exc)
             self.message_text = self.t.error(exc)

@@ -193,7 +193,8 @@ class ClaimEngine:
         in keeper mode, whether a challenged player can show the card, which
         cards a player can turn up or keep. Such choices belong on that seat's
         own device, never on the shared screen."""
-        return s.keeper and command["type"] in _PRIVATE_CHOICES
+        kind = command.get("type")
+        return s.keeper and type(kind) is str and kind in _PRIVATE_CHOICES
 
     # -- decide: validate a command, return its events --------------------------
     def decide(self, s: CoupState, command: dict[str, Any]) -> list[dict[str, Any]]:
@@ -333,7 +334,7 @@ class ClaimEngine:
             raise RuleError("coup.not_your_turn", player=seat)
         cards = command.get("cards")
         hand = s.hands[seat]
-        if not isinstance(cards, list) or len(cards) != len(hand):
+        if not isinstance(cards, (list, tuple)) or len(cards) != len(hand):
             raise RuleError("coup.keep_count", count=len(hand))
         pool = hand + s.turn.drawn
         for card in cards:
@@ -655,7 +656,7 @@ class ClaimEngine:
             return [{"type": "lose", "seat": key[1], "card": c} for c in key[2]]
         if phase == "exchange":
             _, seat, pool, size = key
-            return [{"type": "keep", "seat": seat, "cards": list(combo)}
+            return [{"type": "keep", "seat": seat, "cards": combo}
                     for combo in dict.fromkeys(combinations(pool, size))]
         return []
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import KEEPER, MODES, Fate, FrozenCommand, RuleError, Setup, seat_of
+from ..base import (KEEPER, MODES, Fate, FrozenCommand, RuleError, Setup, same_items,
+                    seat_of)
 from .rules import (BOARDS, CHAOS_AT, DECK, EXECUTE, FASCIST, FASCIST_WIN,
                     FULL_TERM_LIMITS_ABOVE, HAND, HITLER, HITLER_ZONE, INVESTIGATE, JA,
                     LIBERAL, LIBERAL_WIN, NEIN, PEEK, POLICIES, ROLE_COUNTS,
@@ -117,7 +118,7 @@ class SecretHitlerEngine:
             if order is None:
                 order = list(pool)
                 fate.rng.shuffle(order)
-            elif sorted(order) != sorted(pool):
+            elif not same_items(order, pool):
                 raise RuleError("setup.bad_deal")
             return {"type": "reshuffled", "deck": list(order)}
         if s.stage == "chaos" and s.keeper:
@@ -141,13 +142,13 @@ class SecretHitlerEngine:
             if roles is None:
                 roles = list(pack)
                 fate.rng.shuffle(roles)
-            elif not isinstance(roles, list) or sorted(roles) != sorted(pack):
+            elif not same_items(roles, pack):
                 raise RuleError("setup.bad_deal")
             deck = fate.take("deck")
             if deck is None:
                 deck = list(DECK)
                 fate.rng.shuffle(deck)
-            elif not isinstance(deck, list) or sorted(deck) != sorted(DECK):
+            elif not same_items(deck, list(DECK)):
                 raise RuleError("setup.bad_deal")
             event["roles"] = list(roles)
             event["deck"] = list(deck)
@@ -163,7 +164,8 @@ class SecretHitlerEngine:
     def private_choice(self, s: SecretHitlerState, command: dict[str, Any]) -> bool:
         """In keeper mode, which tiles may be discarded or enacted shows the
         hand: those choices belong on the office holder's phone."""
-        return s.keeper and command["type"] in _PRIVATE_CHOICES
+        kind = command.get("type")
+        return s.keeper and type(kind) is str and kind in _PRIVATE_CHOICES
 
     # -- decide ---------------------------------------------------------------
     def decide(self, s: SecretHitlerState, command: dict[str, Any]) -> list[dict[str, Any]]:

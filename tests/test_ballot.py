@@ -1,0 +1,148 @@
+"""The table's secret ballot, on a Secret Hitler election: nobody learns a
+vote before the last one is in; then every vote is revealed in one event."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.games.base import RuleError
+from companion.i18n import Messages
+from companion.table import EventStore, Table, seat_source
+from sh_helpers import A, B, C, D, E, nominate, sh_table, view
+
+
+def open_ballot(store, mode="keeper"):
+    table = sh_table(store, 5, mode=mode)
+    nominate(table, C)
+    return table
+
+
+def test_an_open_ballot_shows_who_voted_never_what(store):
+    table = open_ballot(store)
+    table.execute({"type": "vote", "seat": B, "choice": "nein"}, source=seat_source(B))
+    table.execute({"type": "vote", "seat": D, "choice": "ja"}, source=seat_source(D))
+    public = view(table)
+    assert public["ballot"] == {"id": "election-1", "eligible": [A, B, C, D, E],
+                                "choices": ["ja", "nein"], "voted": [B, D]}
+    text = json.dumps(public)
+    assert "nein" not in text.replace('"choices": ["ja", "nein"]', "")
+    assert public["last_votes"] is None
+    # Each voter sees their own ballot, and nobody else's.
+    assert table.private_view(B)["ballot_vote"] == "nein"
+    assert table.private_view(D)["ballot_vote"] == "ja"
+    for seat in (A, C, E):
+        assert "ballot_vote" not in table.private_view(seat)
+    t = Messages("en", table.names)
+    lines = [t(key, **args) for key, args in table.log_lines()]
+    assert lines[-2:] == ["B has voted.", "D has voted."]
+    # The votes are stored (a power cut loses none) in the private store.
+    assert [e for _, e in table.log[-2:]] == [
+        {"type": "vote", "ballot": "election-1", "seat": B, "choice": "nein"},
+        {"type": "vote", "ballot": "election-1", "seat": D, "choice": "ja"}]
+
+
+def test_the_last_vote_reveals_every_vote_at_once(store):
+    table = open_ballot(store)
+    for seat, choice in ((A, "ja"), (B, "nein"), (C, "ja"), (D, "nein")):
+        table.execute({"type": "vote", "seat": seat, "choice": choice})
+    events = table.execute({"type": "vote", "seat": E, "choice": "ja"})
+    assert [e["type"] for e in events] == ["vote", "ballot"]
+    assert events[1]["votes"] == ["ja", "nein", "ja", "nein", "ja"]
+    v = view(table)
+    assert v["ballot"] is None and v["last_votes"] == ["ja", "nein", "ja", "nein", "ja"]
+    assert v["president"] == A and v["chancellor"] == C
+    t = Messages("en", table.names)
+    key, args = table.log_lines()[-1]
+    assert t(key, **args) == "The votes are in: 3 Ja, 2 Nein."
+
+
+def test_a_vote_may_change_until_the_last_arrives(store):
+    table = open_ballot(store)
+    table.execute({"type": "vote", "seat": A, "choice": "ja"})
+    with pytest.raises(RuleError) as err:
+        table.execute({"type": "vote", "seat": A, "choice": "ja"})
+    assert err.value.key == "ballot.already_voted"
+    table.execute({"type": "vote", "seat": A, "choice": "nein"})
+    assert view(table)["ballot"]["voted"] == [A]
+    for seat in (B, C, D):
+        table.execute({"type": "vote", "seat": seat, "choice": "ja"})
+    table.execute({"type": "vote", "seat": E, "choice": "nein"})
+    assert view(table)["last_votes"] == ["nein", "ja", "ja", "ja", "nein"]
+
+
+def test_votes_from_the_wrong_seat_or_nobody_are_refused(store):
+    table = open_ballot(store)
+    with pytest.raises(RuleError) as err:
+        table.execute({"type": "vote", "seat": B, "choice": "ja"}, source=seat_source(A))
+    assert err.value.key == "command.not_your_seat"
+    for command, key in [({"type": "vote", "seat": 7, "choice": "ja"}, "command.bad_seat"),
+                         ({"type": "vote", "seat": A, "choice": "yes"}, "ballot.bad_choice"),
+                         ({"type": "vote", "seat": A}, "ballot.bad_choice")]:
+        with pytest.raises(RuleError) as err:
+            table.execute(command)
+        assert err.value.key == key
+    assert view(table)["ballot"]["voted"] == []
+
+
+def test_the_dead_do_not_vote(store):
+    from test_secret_hitler_rules import five_fascists_then_executions
+    table = five_fascists_then_executions(store, [C])
+    nominate(table)
+    assert C not in view(table)["ballot"]["eligible"]
+    with pytest.raises(RuleError) as err:
+        table.execute({"type": "vote", "seat": C, "choice": "ja"})
+    assert err.value.key == "ballot.not_eligible"
+
+
+def test_an_aborted_ballot_runs_again_and_the_log_says_so(store):
+    table = open_ballot(store)
+    table.execute({"type": "vote", "seat": A, "choice": "ja"})
+    table.execute({"type": "vote", "seat": B, "choice": "ja"})
+    with pytest.raises(RuleError):
+        table.execute({"type": "ballot_abort"}, source=seat_source(A))   # operator only
+    table.execute({"type": "ballot_abort"})
+    assert view(table)["ballot"]["voted"] == []
+    assert "ballot_vote" not in table.private_view(A)
+    assert table.log_lines()[-1][0] == "log.ballot_abort"
+    for seat in (A, B, C, D, E):
+        table.execute({"type": "vote", "seat": seat, "choice": "nein"})
+    assert view(table)["last_votes"] == ["nein"] * 5 and view(table)["tracker"] == 1
+    with pytest.raises(RuleError) as err:
+        table.execute({"type": "ballot_abort"})
+    assert err.value.key == "ballot.none_open"
+
+
+def test_votes_survive_a_restart(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    table = open_ballot(EventStore(path))
+    table.execute({"type": "vote", "seat": A, "choice": "nein"})
+    table.execute({"type": "vote", "seat": D, "choice": "ja"})
+    table.store.close()
+    resumed = Table.resume(EventStore(path))
+    assert view(resumed)["ballot"]["voted"] == [A, D]
+    assert resumed.private_view(A)["ballot_vote"] == "nein"
+    for seat in (B, C, E):
+        resumed.execute({"type": "vote", "seat": seat, "choice": "ja"})
+    assert view(resumed)["last_votes"] == ["nein", "ja", "ja", "ja", "ja"]
+
+
+@pytest.mark.parametrize("mode", ["keeper", "physical"])
+def test_undo_takes_back_a_vote_but_never_a_reveal(store, mode):
+    table = open_ballot(store, mode)
+    table.execute({"type": "vote", "seat": A, "choice": "ja"})
+    table.execute({"type": "undo"})
+    assert view(table)["ballot"]["voted"] == []
+    for seat in (A, B, C, D, E):
+        table.execute({"type": "vote", "seat": seat, "choice": "ja"})
+    with pytest.raises(RuleError) as err:
+        table.execute({"type": "undo"})
+    assert err.value.key == "undo.would_rehide"
+
+
+def test_the_kiosk_offers_a_vote_for_each_seat_still_to_vote(store):
+    table = open_ballot(store, "physical")
+    table.execute({"type": "vote", "seat": A, "choice": "ja"})
+    votes = [c for c in table.shared_commands() if c["type"] == "vote"]
+    assert {(c["seat"], c["choice"]) for c in votes} == {
+        (s, c) for s in (B, C, D, E) for c in ("ja", "nein")}
