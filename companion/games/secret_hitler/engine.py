@@ -232,10 +232,11 @@ class SecretHitlerEngine:
     def _decide_ballot(self, s, command):
         self._stage(s, "election")
         votes = command.get("votes")
-        if not isinstance(votes, list) or len(votes) != s.players or any(
-                (vote not in (JA, NEIN)) if s.alive[i] else vote is not None
-                for i, vote in enumerate(votes)):
+        if not isinstance(votes, list) or len(votes) != s.players:
             raise RuleError("sh.bad_ballot")
+        for alive, vote in zip(s.alive, votes):
+            if (vote != JA and vote != NEIN) if alive else vote is not None:
+                raise RuleError("sh.bad_ballot")
         return {"type": "ballot", "votes": list(votes)}
 
     def _decide_reveal(self, s, command):
@@ -344,8 +345,7 @@ class SecretHitlerEngine:
     def _apply_ballot(self, s, e):
         votes = e["votes"]
         s.last_votes = list(votes)
-        living = sum(s.alive)
-        if votes.count(JA) * 2 > living:                 # a strict majority
+        if votes.count(JA) * 2 > len(s.living):           # a strict majority
             s.president, s.chancellor = s.candidate, s.nominee
             s.last_president, s.last_chancellor = s.president, s.chancellor
             s.nominee = None
@@ -492,6 +492,7 @@ class SecretHitlerEngine:
     def _apply_execute(self, s, e):
         target = e["target"]
         s.alive[target] = False
+        s.living = tuple([i for i in s.living if i != target])
         s.executed.append(target)
         s.power = None
         if not s.keeper:
@@ -524,21 +525,21 @@ class SecretHitlerEngine:
     # -- questions --------------------------------------------------------------
     @staticmethod
     def _investigable(s: SecretHitlerState) -> list[int]:
-        return [i for i in s.living() if i != s.president and not s.investigated(i)]
+        return [i for i in s.living if i != s.president and not s.investigated(i)]
 
     @staticmethod
     def term_limited(s: SecretHitlerState) -> set[int]:
         """Who may not be nominated chancellor: the last elected chancellor,
         and the last elected president while more than 5 players are alive."""
         limited = {s.last_chancellor}
-        if sum(s.alive) > FULL_TERM_LIMITS_ABOVE:
+        if len(s.living) > FULL_TERM_LIMITS_ABOVE:
             limited.add(s.last_president)
         limited.discard(None)
         return limited
 
     def eligible_chancellors(self, s: SecretHitlerState) -> list[int]:
         limited = self.term_limited(s)
-        return [i for i in s.living() if i != s.candidate and i not in limited]
+        return [i for i in s.living if i != s.candidate and i not in limited]
 
     @staticmethod
     def phase(s: SecretHitlerState) -> str:
@@ -563,7 +564,7 @@ class SecretHitlerEngine:
         """The government vote: every living player, Ja or Nein."""
         if s.stage != "election" or s.winner is not None:
             return None
-        return {"id": f"election-{s.ballots}", "eligible": s.living(),
+        return {"id": f"election-{s.ballots}", "eligible": s.living,
                 "choices": (JA, NEIN)}
 
     def waiting_for(self, s: SecretHitlerState) -> list[int]:
@@ -573,7 +574,7 @@ class SecretHitlerEngine:
         if phase == "nominate":
             return [s.candidate]
         if phase == "election":
-            return s.living()
+            return list(s.living)
         if phase in ("hitler_reveal", "execution_reveal"):
             return [s.reveal[0]]
         if phase in ("president_discard", "veto") or phase in _POWER_STAGES:
@@ -616,7 +617,7 @@ class SecretHitlerEngine:
                    for i in self._investigable(s)]
         elif phase in (SPECIAL_ELECTION, EXECUTE):
             out = [{"type": phase, "seat": s.president, "target": i}
-                   for i in s.living() if i != s.president]
+                   for i in s.living if i != s.president]
         elif phase == PEEK:
             out = [{"type": PEEK, "seat": s.president}]
         return tuple(map(FrozenCommand, out))

@@ -20,7 +20,7 @@ class SecretHitlerState:
         "special_candidate", "special_caller", "tracker", "liberal", "fascist",
         "deck", "discard", "hand", "veto_refused", "veto_requested", "power",
         "investigations", "knowledge", "not_hitler", "last_votes", "executed",
-        "reveal", "reshuffle_due", "winner", "win_reason")
+        "reveal", "reshuffle_due", "winner", "win_reason", "living")
 
     def __init__(self, players: int, keeper: bool, options: dict[str, Any]) -> None:
         self.players = players
@@ -29,6 +29,8 @@ class SecretHitlerState:
         self.board = board_for(players)
         self.roles: list[str | None] = [None] * players
         self.alive = [True] * players
+        # The living seats in seat order (kept by the engine as players die).
+        self.living: tuple[int, ...] = tuple(range(players))
         self.confirmed: set[int] = set()       # night phase: seen their role
         self.stage = "setup"
         self.round = 0
@@ -62,9 +64,6 @@ class SecretHitlerState:
         self.reshuffle_due = False
         self.winner: str | None = None
         self.win_reason: str | None = None
-
-    def living(self) -> list[int]:
-        return [i for i in range(self.players) if self.alive[i]]
 
     def next_alive(self, seat: int) -> int:
         """The next living seat clockwise after ``seat`` (which may be dead)."""
