@@ -83,8 +83,11 @@ def test_undo_of_a_mistaken_entry_is_recorded_not_erased(tmp_path):
     run(table, {"type": "tax", "seat": A})           # meant to be Income
     assert table.public_view()["can_undo"]
     view = run(table, {"type": "undo"})
-    assert {k: v for k, v in view.items() if k != "can_undo"} == \
-        {k: v for k, v in start.items() if k != "can_undo"}
+    assert {k: v for k, v in view.items() if k not in ("can_undo", "log")} == \
+        {k: v for k, v in start.items() if k not in ("can_undo", "log")}
+    assert [line["key"] for line in view["log"]] == ["log.started", "log.action.tax",
+                                                     "log.undo"]
+    assert view["log"][1]["args"]["undone"] is True
     view = run(table, {"type": "income", "seat": A})
     assert coins(view) == [3, 2, 2]
     kinds = [c["command"]["type"] for c in table.store.commands(table.game_id)]

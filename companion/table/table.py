@@ -28,6 +28,7 @@ OPERATOR = "kiosk"     # the shared screen: acts for any seat, but never makes a
                        # choice that depends on a hidden hand (keeper mode)
 SEAT_SOURCE = "seat:"  # "seat:3": a phone or a seat's buttons, for that seat only
 MAX_COMMAND_BYTES = 4096
+PUBLIC_LOG_LINES = 30      # the latest log lines in the public view
 _MAX_CHANCE_STEPS = 64
 
 UNDO = "undo"
@@ -223,6 +224,8 @@ class Table:
             player["name"] = seat["name"]
         view["ballot"] = self.box.public(self.engine.ballot(self.state))
         view["can_undo"] = self._can_undo()
+        view["log"] = [{"key": key, "args": args}
+                       for key, args in self.log_lines()[-PUBLIC_LOG_LINES:]]
         return view
 
     def private_view(self, seat: int) -> dict[str, Any]:
