@@ -37,6 +37,13 @@ def generated_keys() -> set[str]:
         "veto_agreed", "veto_refused", "reveal_hitler", "reveal_not_hitler", "reshuffled",
         "investigate", "special_election", "peek", "execute")}
     keys |= {"log.vote", "log.ballot_abort"}
+    from companion.games.article27.rules import AGENDAS, ISSUES
+    keys |= {f"issue.{i}" for i in ISSUES} | {f"agenda.{a}" for a in AGENDAS}
+    keys |= {f"a27.log.{k}" for k in (
+        "started", "unused", "round_started", "reveal_disk", "gavel", "vote_called",
+        "move_floor", "move_table", "pause", "resume", "timer_expired", "bribe_accepted",
+        "bribe_withdraw", "bribe_reclaim", "ballot", "announce", "challenge_true",
+        "challenge_false", "final_tally")}
     keys |= {f"character.{c}" for c in rules.characters}
     keys |= {f"action.{a}" for a in rules.actions}
     keys |= {f"cmd.{a}" for a in rules.actions}

@@ -22,7 +22,7 @@ _HERE = Path(__file__).parent
 # name a game term are translated through their own catalog entries.
 _SEAT_ARGS = frozenset(("player", "target", "challenger", "blocker", "seat"))
 _TERM_ARGS = {"character": "character.", "action": "action.", "game": "game.",
-              "policy": "policy."}
+              "policy": "policy.", "issue": "issue.", "agenda": "agenda."}
 
 
 @lru_cache(maxsize=None)

@@ -1,7 +1,8 @@
 """The secret ballot: the table collects the votes, the game decides the rest.
 
 The engine says when a ballot is open and for what (``engine.ballot(state)``
-returns ``{"id", "eligible", "choices"}`` or None). Seats vote with
+returns ``{"id", "eligible", "choices"}``, optionally ``"allowed"``: the
+choices open to a given seat, or None). Seats vote with
 ``{"type": "vote", "seat": s, "choice": c}`` from any input; each vote is a
 table event, stored like any other so a power cut loses none, but while the
 ballot is open the views show only *who* has voted, never what. A seat may
@@ -53,6 +54,9 @@ class BallotBox:
         choice = command.get("choice")
         if choice not in spec["choices"]:
             raise RuleError("ballot.bad_choice", choice=str(choice)[:20])
+        if choice not in spec.get("allowed", {}).get(seat, spec["choices"]):
+            # Said only to the voter: it may reflect what only they know.
+            raise RuleError("ballot.choice_not_allowed", choice=choice)
         if self.cast(spec).get(seat) == choice:
             raise RuleError("ballot.already_voted", player=seat)
         return {"type": VOTE, "ballot": spec["id"], "seat": seat, "choice": choice}
@@ -78,11 +82,15 @@ class BallotBox:
         return {"id": spec["id"], "eligible": list(spec["eligible"]),
                 "choices": list(spec["choices"]), "voted": sorted(self.cast(spec))}
 
-    def legal_votes(self, spec: dict[str, Any] | None) -> list[dict[str, Any]]:
-        """A vote for every choice of every eligible seat that has not voted."""
+    def legal_votes(self, spec: dict[str, Any] | None,
+                    shared: bool = False) -> list[dict[str, Any]]:
+        """A vote for every choice open to every eligible seat that has not
+        voted. For a shared screen (``shared``) every choice is listed, so the
+        buttons do not tell the table which choices a seat may not make."""
         if spec is None:
             return []
         cast = self.cast(spec)
+        allowed = {} if shared else spec.get("allowed", {})
         return [{"type": VOTE, "seat": seat, "choice": choice}
                 for seat in spec["eligible"] if seat not in cast
-                for choice in spec["choices"]]
+                for choice in allowed.get(seat, spec["choices"])]

@@ -27,6 +27,7 @@ LOCAL = "local"        # trusted local callers: scripts, tests, tools
 OPERATOR = "kiosk"     # the shared screen: acts for any seat, but never makes a
                        # choice that depends on a hidden hand (keeper mode)
 SEAT_SOURCE = "seat:"  # "seat:3": a phone or a seat's buttons, for that seat only
+CLOCK = "clock"        # the table itself, when time runs out (see Table.tick)
 MAX_COMMAND_BYTES = 4096
 PUBLIC_LOG_LINES = 30      # the latest log lines in the public view
 _MAX_CHANCE_STEPS = 64
@@ -139,6 +140,8 @@ class Table:
             raise RuleError("command.private_choice")
         if kind == UNDO:
             return self._undo(command, source)
+        # Time comes from the table's clock, never from whoever sent the command.
+        command = {**command, "at": self.clock()}
         spec = self.engine.ballot(self.state)
         if kind == VOTE:
             events = [self.box.vote_event(spec, command, self.setup.players)]
@@ -156,6 +159,7 @@ class Table:
             if kind == VOTE:
                 closing = self.box.closing_command(spec, self.setup.players)
                 if closing is not None:
+                    closing["at"] = command["at"]
                     for event in self.engine.decide(self.state, closing):
                         self._apply(event)
                         events.append(event)
@@ -205,6 +209,15 @@ class Table:
         for listener in list(self._listeners):
             listener(self)
 
+    def tick(self) -> list[dict[str, Any]]:
+        """Let time act: if the game has something due by now (a timer
+        running out), carry it out. The kiosk calls this every second; tests
+        and replays call it after moving their clock."""
+        command = self.engine.due(self.state, self.clock())
+        if command is None:
+            return []
+        return self.execute(command, source=CLOCK)
+
     # -- what leaves the table --------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
@@ -223,6 +236,7 @@ class Table:
         for player, seat in zip(view["players"], self.setup.seats):
             player["name"] = seat["name"]
         view["ballot"] = self.box.public(self.engine.ballot(self.state))
+        view["timer"] = self.engine.timer(self.state, self.clock())
         view["can_undo"] = self._can_undo()
         view["log"] = [{"key": key, "args": args}
                        for key, args in self.log_lines()[-PUBLIC_LOG_LINES:]]
@@ -247,9 +261,11 @@ class Table:
 
     def shared_commands(self) -> list[dict[str, Any]]:
         """The legal commands a shared screen may offer: none whose presence
-        or absence would reveal a hidden card (those go to the seat's phone)."""
-        return [c for c in self.legal_commands()
-                if c["type"] == VOTE or not self.engine.private_choice(self.state, c)]
+        or absence would reveal something hidden (those go to the seat's
+        phone), and every choice of an open ballot."""
+        votes = self.box.legal_votes(self.engine.ballot(self.state), shared=True)
+        return [c for c in self.engine.legal_commands(self.state)
+                if not self.engine.private_choice(self.state, c)] + votes
 
     def _can_undo(self) -> bool:
         target = self._last_effective_command()

@@ -544,6 +544,13 @@ class ClaimEngine:
     def is_over(self, s: CoupState) -> bool:
         return s.phase == "over"
 
+    def timer(self, s: Any, now: float) -> None:
+        """No timers in this game."""
+        return None
+
+    def due(self, s: Any, now: float) -> None:
+        return None
+
     def ballot(self, s: CoupState) -> None:
         """Coup has no simultaneous votes."""
         return None

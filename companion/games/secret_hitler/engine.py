@@ -560,6 +560,13 @@ class SecretHitlerEngine:
     def next_game_options(self, s: SecretHitlerState) -> dict[str, Any]:
         return dict(s.options)
 
+    def timer(self, s: Any, now: float) -> None:
+        """No timers in this game."""
+        return None
+
+    def due(self, s: Any, now: float) -> None:
+        return None
+
     def ballot(self, s: SecretHitlerState) -> dict[str, Any] | None:
         """The government vote: every living player, Ja or Nein."""
         if s.stage != "election" or s.winner is not None:

@@ -1,0 +1,220 @@
+"""Bribes in keeper mode: offers, counter-offers and escrow.
+
+An offer moves the briber's influence into escrow at once, so nobody can
+promise influence they do not have. Either side may answer with new terms;
+the side whose turn it is accepts or refuses. Before acceptance the briber may
+withdraw; after it the recipient may back out (the bribe goes back, N8). When a
+recipient accepts a condition that cannot be honoured together with one
+accepted earlier (two different votes, or including and excluding the same
+issue), the earlier briber may take theirs back (N9); if they leave it, both
+stay and are settled as usual. Everything is settled after the vote.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import RuleError, seat_of
+from .rules import BRIBE_KINDS, EXCLUDE, INCLUDE, ISSUES, OTHER, conflicts
+from .state import Article27State
+
+OPEN = ("offered", "countered")
+MAX_TEXT = 200
+
+
+def find(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+    number = command.get("bribe")
+    for bribe in s.bribes:
+        if bribe["id"] == number and type(number) is int:
+            return bribe
+    raise RuleError("a27.no_such_bribe")
+
+
+def _terms(s: Article27State, command: dict[str, Any], recipient: int) -> dict[str, Any]:
+    """Validated terms of a bribe: amount, condition, and the issue or text."""
+    amount = command.get("amount")
+    if type(amount) is not int or amount < 1:
+        raise RuleError("a27.bad_amount")
+    kind = command.get("kind")
+    if kind not in BRIBE_KINDS:
+        raise RuleError("a27.bad_bribe_kind", kind=str(kind)[:20])
+    issue = command.get("issue")
+    if kind in (INCLUDE, EXCLUDE):
+        if recipient != s.sg:
+            raise RuleError("a27.only_sg_moves_issues", player=recipient)
+        if issue not in ISSUES:
+            raise RuleError("a27.unknown_issue", issue=str(issue)[:20])
+    else:
+        issue = None
+    text = command.get("text") if kind == OTHER else None
+    if text is not None and (not isinstance(text, str) or len(text) > MAX_TEXT):
+        raise RuleError("a27.bad_text", limit=MAX_TEXT)
+    return {"amount": amount, "kind": kind, "issue": issue, "text": text}
+
+
+def decide_offer(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+    seat = seat_of(command, s.players)
+    recipient = seat_of(command, s.players, "to")
+    if recipient == seat:
+        raise RuleError("a27.bribe_self")
+    terms = _terms(s, command, recipient)
+    if terms["amount"] > s.free(seat):
+        raise RuleError("a27.not_enough_influence", amount=terms["amount"])
+    return {"type": "offer", "bribe": s.next_bribe, "seat": seat, "to": recipient, **terms}
+
+
+def apply_offer(s: Article27State, e: dict[str, Any]) -> None:
+    s.influence[e["seat"]] -= e["amount"]
+    s.bribes.append({"id": e["bribe"], "from": e["seat"], "to": e["to"],
+                     "amount": e["amount"], "kind": e["kind"], "issue": e["issue"],
+                     "text": e["text"], "held": e["amount"], "status": "offered",
+                     "awaiting": e["to"], "conflicted": False, "confirmed": {},
+                     "was_accepted": False})
+    s.next_bribe = e["bribe"] + 1
+
+
+def _answering(s: Article27State, command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """The seat whose turn it is to answer an open bribe, and the bribe."""
+    seat = seat_of(command, s.players)
+    bribe = find(s, command)
+    if bribe["status"] not in OPEN or bribe["awaiting"] != seat:
+        raise RuleError("a27.not_your_answer")
+    return seat, bribe
+
+
+def decide_counter(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+    seat, bribe = _answering(s, command)
+    terms = _terms(s, command, bribe["to"])
+    if seat == bribe["from"] and terms["amount"] > s.free(seat) + bribe["held"]:
+        raise RuleError("a27.not_enough_influence", amount=terms["amount"])
+    return {"type": "counter", "bribe": bribe["id"], "seat": seat, **terms}
+
+
+def apply_counter(s: Article27State, e: dict[str, Any]) -> None:
+    bribe = find(s, e)
+    bribe.update(amount=e["amount"], kind=e["kind"], issue=e["issue"], text=e["text"])
+    if e["seat"] == bribe["from"]:
+        _escrow(s, bribe, e["amount"])
+        bribe.update(status="offered", awaiting=bribe["to"])
+    else:
+        bribe.update(status="countered", awaiting=bribe["from"])
+
+
+def _escrow(s: Article27State, bribe: dict[str, Any], amount: int) -> None:
+    """Hold exactly ``amount`` of the briber's influence for this bribe."""
+    s.influence[bribe["from"]] += bribe["held"] - amount
+    bribe["held"] = amount
+
+
+def decide_accept(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+    seat, bribe = _answering(s, command)
+    if seat == bribe["from"] and bribe["amount"] > s.free(seat) + bribe["held"]:
+        raise RuleError("a27.not_enough_influence", amount=bribe["amount"])
+    return {"type": "accept", "bribe": bribe["id"], "seat": seat}
+
+
+def apply_accept(s: Article27State, e: dict[str, Any]) -> None:
+    bribe = find(s, e)
+    _escrow(s, bribe, bribe["amount"])
+    bribe.update(status="accepted", awaiting=None, was_accepted=True)
+    for other in s.bribes:
+        if (other is not bribe and other["status"] == "accepted" and other["to"] == bribe["to"]
+                and conflicts(other["kind"], other["issue"], bribe["kind"], bribe["issue"])):
+            other["conflicted"] = True
+
+
+def decide_refuse(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+    seat, bribe = _answering(s, command)
+    return {"type": "refuse", "bribe": bribe["id"], "seat": seat}
+
+
+def decide_withdraw(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+    """The briber withdraws an open offer; the recipient backs out of an
+    accepted one."""
+    seat = seat_of(command, s.players)
+    bribe = find(s, command)
+    if not ((bribe["status"] in OPEN and seat == bribe["from"])
+            or (bribe["status"] == "accepted" and seat == bribe["to"])):
+        raise RuleError("a27.cannot_withdraw")
+    return {"type": "withdraw", "bribe": bribe["id"], "seat": seat}
+
+
+def decide_reclaim(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+    seat = seat_of(command, s.players)
+    bribe = find(s, command)
+    if bribe["status"] != "accepted" or seat != bribe["from"] or not bribe["conflicted"]:
+        raise RuleError("a27.cannot_reclaim")
+    return {"type": "reclaim", "bribe": bribe["id"], "seat": seat}
+
+
+def give_back(s: Article27State, bribe: dict[str, Any], status: str) -> None:
+    s.influence[bribe["from"]] += bribe["held"]
+    bribe.update(held=0, status=status, awaiting=None)
+
+
+def pay_out(s: Article27State, bribe: dict[str, Any]) -> None:
+    s.influence[bribe["to"]] += bribe["held"]
+    bribe.update(held=0, status="paid")
+
+
+def apply_closing(s: Article27State, e: dict[str, Any]) -> None:
+    """Refuse, withdraw or reclaim: the escrow goes back to the briber."""
+    give_back(s, find(s, e), {"refuse": "refused", "withdraw": "withdrawn",
+                              "reclaim": "reclaimed"}[e["type"]])
+
+
+def decide_confirm(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+    """Both parties of an OTHER bribe say whether its terms were kept."""
+    seat = seat_of(command, s.players)
+    bribe = find(s, command)
+    if (bribe["kind"] != OTHER or bribe["status"] != "accepted"
+            or seat not in (bribe["from"], bribe["to"]) or seat in bribe["confirmed"]):
+        raise RuleError("a27.cannot_confirm")
+    kept = command.get("kept")
+    if type(kept) is not bool:
+        raise RuleError("command.bad_field", field="kept")
+    return {"type": "confirm_other", "bribe": bribe["id"], "seat": seat, "kept": kept}
+
+
+def apply_confirm(s: Article27State, e: dict[str, Any]) -> None:
+    find(s, e)["confirmed"][e["seat"]] = e["kept"]
+
+
+def unconfirmed(s: Article27State) -> list[dict[str, Any]]:
+    """Accepted OTHER bribes still waiting for a party's word."""
+    return [b for b in s.bribes if b["kind"] == OTHER and b["status"] == "accepted"
+            and len(b["confirmed"]) < 2]
+
+
+def kept(s: Article27State, bribe: dict[str, Any]) -> bool:
+    """Whether an accepted bribe's condition was met (P1): a vote against the
+    recipient's actual vote, an issue against the floor at the vote, OTHER by
+    both parties' word."""
+    kind = bribe["kind"]
+    if kind == INCLUDE:
+        return bribe["issue"] in s.floor
+    if kind == EXCLUDE:
+        return bribe["issue"] not in s.floor
+    if kind == OTHER:
+        return len(bribe["confirmed"]) == 2 and all(bribe["confirmed"].values())
+    return s.votes[bribe["to"]] == kind
+
+
+def settle(s: Article27State) -> None:
+    """After the vote: every accepted bribe whose deal was kept goes to its
+    recipient, every other one (and every offer left open) back to its briber."""
+    for bribe in s.bribes:
+        if bribe["status"] == "accepted" and kept(s, bribe):
+            pay_out(s, bribe)
+        elif bribe["status"] in OPEN or bribe["status"] == "accepted":
+            give_back(s, bribe, "returned")
+
+
+def is_public(bribe: dict[str, Any]) -> bool:
+    """An accepted bribe is on the recipient's board for all to see; an offer
+    that was never accepted stays between the two players."""
+    return bribe["was_accepted"]
+
+
+def public(bribe: dict[str, Any]) -> dict[str, Any]:
+    return {k: bribe[k] for k in ("id", "from", "to", "amount", "kind", "issue", "text",
+                                  "status", "conflicted")}

@@ -1,0 +1,78 @@
+"""The state of an Article 27 table.
+
+In keeper mode the app holds the agendas, every player's slots and influence
+(the bank) and the bribes in escrow. In physical mode those stay behind the
+screens: ``agendas``, ``slots`` and ``influence`` are ``None``, and the app
+keeps what is public on the board.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .rules import AGENDAS, ISSUES, rounds_for, unused_agendas_removed
+
+
+class Article27State:
+    __slots__ = (
+        "players", "keeper", "options", "rounds", "round", "sg", "stage",
+        "agendas", "unused", "in_play", "areas", "revealed", "floor",
+        "privilege", "influence", "bank", "slots", "timer_started",
+        "timer_paused", "timer_paused_total", "votes", "outcome", "vetoers",
+        "bribes", "next_bribe", "track", "passed_as_sg", "history",
+        "announcements", "announcer", "challenge", "passed", "tally", "results")
+
+    def __init__(self, players: int, keeper: bool, options: dict[str, Any]) -> None:
+        self.players = players
+        self.keeper = keeper
+        self.options = options
+        self.rounds = rounds_for(players)
+        self.round = 0
+        self.sg: int | None = None
+        self.stage = "setup"
+        self.agendas: list[str | None] = [None] * players
+        self.unused: list[str] = []            # shown with 4-5 players
+        self.in_play: tuple[str, ...] = AGENDAS  # agendas whose disks are in play
+        # The disks still face down in each issue area, by agenda (the set is
+        # public: a disk's agenda is known once revealed; the order is not).
+        self.areas: dict[str, list[str]] = {issue: list(AGENDAS) for issue in ISSUES}
+        self.revealed: dict[str, str] = {}     # this round's disk per issue
+        self.floor: list[str] = []             # issues in the proposal, in order placed
+        self.privilege = False                 # the Success Privilege is on the floor
+        self.influence: list[int] | None = None
+        self.bank = 0
+        self.slots: list[list[str]] | None = None
+        self.timer_started: float | None = None
+        self.timer_paused: float | None = None
+        self.timer_paused_total = 0.0
+        self.votes: list[str] | None = None     # the last ballot, revealed
+        self.outcome: str | None = None
+        self.vetoers: list[int] = []
+        self.bribes: list[dict[str, Any]] = []  # this round's bribes
+        self.next_bribe = 1
+        self.track = {agenda: {"up": 0, "down": 0} for agenda in AGENDAS}
+        self.passed_as_sg: set[int] = set()
+        self.history: list[dict[str, Any]] = []
+        # Lie, Cheat and Steal: this round's announcements, whose turn, the
+        # open challenge window.
+        self.announcements: list[dict[str, Any]] = []
+        self.announcer: int | None = None
+        self.challenge: dict[str, Any] | None = None
+        self.passed: set[int] = set()
+        self.tally: dict[int, dict[str, Any]] = {}   # physical: what each player enters at the end
+        self.results: list[dict[str, Any]] | None = None
+
+    @property
+    def table(self) -> list[str]:
+        """Issues revealed this round and not on the floor."""
+        return [issue for issue in ISSUES if issue in self.revealed and issue not in self.floor]
+
+    def removes_unused(self) -> bool:
+        return unused_agendas_removed(self.players)
+
+    def free(self, seat: int) -> int:
+        """Influence behind the screen (keeper): what the seat may spend."""
+        return self.influence[seat] if self.influence is not None else 0
+
+    def held(self) -> int:
+        """Influence in escrow: offered or accepted, not yet settled."""
+        return sum(b["held"] for b in self.bribes)
