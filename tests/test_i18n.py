@@ -43,7 +43,7 @@ def generated_keys() -> set[str]:
         "started", "unused", "round_started", "reveal_disk", "gavel", "vote_called",
         "move_floor", "move_table", "pause", "resume", "timer_expired", "bribe_accepted",
         "bribe_withdraw", "bribe_reclaim", "ballot", "announce", "challenge_true",
-        "challenge_false", "final_tally")}
+        "challenge_false", "final_tally", "next_round")}
     keys |= {f"character.{c}" for c in rules.characters}
     keys |= {f"action.{a}" for a in rules.actions}
     keys |= {f"cmd.{a}" for a in rules.actions}

@@ -15,7 +15,8 @@ table enters the agendas it put aside); ``deal`` (keeper: the app draws the
 slots and the disks); ``reveal`` (physical: the table enters each disk);
 ``ready``; ``negotiation``; ``place_one``; ``voting``; ``settle_other``
 (keeper: both parties of each OTHER bribe say whether it was kept);
-``announce`` and ``challenge`` (keeper, "Lie, Cheat and Steal"); ``final``
+``announce`` and ``challenge`` (keeper, "Lie, Cheat and Steal"); ``scored``
+(the round's result is shown until the next SG starts the next round); ``final``
 (physical: each player enters their influence and agenda); ``over``.
 
 The timer is state: the gavel, pauses and expiry are events stamped with the
@@ -71,6 +72,7 @@ class Article27Engine:
             "pass": self._decide_pass,
             "proceed": self._decide_proceed,
             "final_tally": self._decide_final_tally,
+            "next_round": self._decide_next_round,
         }
         self._apply = {
             "started": self._apply_started,
@@ -96,6 +98,7 @@ class Article27Engine:
             "pass": self._apply_pass,
             "proceed": self._apply_proceed,
             "final_tally": self._apply_final_tally,
+            "next_round": self._apply_next_round,
         }
 
     # -- setup ------------------------------------------------------------------
@@ -413,6 +416,14 @@ class Article27Engine:
         self._stage(s, "challenge")
         return {"type": "proceed"}
 
+    def _decide_next_round(self, s, command):
+        """The gavel passes to the left: the new SG (or the kiosk) starts the
+        next round once the table has taken in the result."""
+        self._stage(s, "scored")
+        if "seat" in command and seat_of(command, s.players) != (s.sg + 1) % s.players:
+            raise RuleError("a27.not_sg", player=command["seat"])
+        return {"type": "next_round", "seat": (s.sg + 1) % s.players}
+
     def _decide_final_tally(self, s, command):
         self._stage(s, "final")
         seat = seat_of(command, s.players)
@@ -597,12 +608,15 @@ class Article27Engine:
                           "floor": list(s.floor), "votes": list(s.votes),
                           "disks": dict(s.revealed)})
         if s.round < s.rounds:
-            self._begin_round(s)
+            s.stage = "scored"          # the round's result stays up until the next round
         elif s.keeper:
             s.results = scoring.final_entries(s)
             s.stage = "over"
         else:
             s.stage = "final"
+
+    def _apply_next_round(self, s, e):
+        self._begin_round(s)
 
     def _apply_final_tally(self, s, e):
         s.tally[e["seat"]] = {"influence": e["influence"], "agenda": e["agenda"]}
@@ -615,6 +629,8 @@ class Article27Engine:
         stage = s.stage
         if stage in ("ready", "negotiation", "place_one"):
             return [s.sg]
+        if stage == "scored":
+            return [(s.sg + 1) % s.players]
         if stage == "voting":
             return list(range(s.players))
         if stage == "settle_other":
@@ -655,6 +671,8 @@ class Article27Engine:
         elif stage == "place_one":
             out = [{"type": "move", "seat": s.sg, "issue": issue, "to": "floor"}
                    for issue in ISSUES]
+        elif stage == "scored":
+            out = [{"type": "next_round", "seat": (s.sg + 1) % s.players}]
         elif stage == "settle_other":
             out = [{"type": "confirm_other", "bribe": b["id"], "seat": p, "kept": kept}
                    for b in bribes.unconfirmed(s) for p in (b["from"], b["to"])
@@ -791,6 +809,8 @@ class Article27Engine:
             return key, {"player": event["seat"], "penalty": result["penalty"]}
         if kind == "final_tally":
             return "a27.log.final_tally", {"player": event["seat"]}
+        if kind == "next_round":
+            return "a27.log.next_round", {"player": event["seat"]}
         return None
 
 
