@@ -46,7 +46,7 @@ def conserved(table: Table) -> None:
     total = sum(s.influence) + s.bank + s.held() + (PRIVILEGE if s.privilege else 0)
     assert total == INFLUENCE_IN_THE_BOX
     assert min(s.influence) >= 0
-    assert all(b["held"] >= 0 for b in s.bribes)
+    assert all(b["held"] >= 0 for b in s.bribes.values())
 
 
 def _perturbed(table: Table, rng: random.Random, keep: int | None):
@@ -66,7 +66,7 @@ def _perturbed(table: Table, rng: random.Random, keep: int | None):
             s.slots[i] = list(reversed(row)) if rng.random() < 0.5 else row
     for i in others:
         s.influence[i] += rng.randint(0, 7)
-    for bribe in s.bribes:
+    for bribe in s.bribes.values():
         if keep not in (bribe["from"], bribe["to"]) and not bribe["was_accepted"]:
             bribe["amount"] += 1
             bribe["held"] += 1

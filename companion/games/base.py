@@ -17,7 +17,9 @@ randomness:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Protocol
 
 PHYSICAL = "physical"
@@ -39,6 +41,46 @@ class FrozenCommand(dict):
 
     __setitem__ = __delitem__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
+
+    def __copy__(self) -> "FrozenCommand":
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "FrozenCommand":
+        return self
+
+    def __reduce__(self):
+        return (FrozenCommand, (dict(self),))
+
+
+class Menu(Sequence):
+    """Legal commands kept as blocks of shared, cached tuples, read without
+    copying them into one: a game with hundreds of possible bribes can offer
+    its whole menu at every step of a random playout at little cost."""
+
+    __slots__ = ("blocks", "length")
+
+    def __init__(self, blocks: list[tuple[Command, ...]]) -> None:
+        self.blocks = [block for block in blocks if block]
+        self.length = sum(map(len, self.blocks))
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        if index < 0:
+            index += self.length
+        if not 0 <= index < self.length:
+            raise IndexError(index)
+        for block in self.blocks:
+            if index < len(block):
+                return block[index]
+            index -= len(block)
+        raise IndexError(index)
+
+    def __iter__(self):
+        return chain.from_iterable(self.blocks)
 
 
 class RuleError(Exception):
@@ -121,7 +163,7 @@ class Engine(Protocol):
     def apply(self, state: Any, event: Event) -> None: ...
     def chance(self, state: Any, fate: Fate) -> Event | None: ...
     def reveals_hidden(self, state: Any, event: Event) -> bool: ...
-    def legal_commands(self, state: Any) -> tuple[Command, ...]: ...
+    def legal_commands(self, state: Any) -> Sequence[Command]: ...
     def private_choice(self, state: Any, command: Command) -> bool: ...
     def is_over(self, state: Any) -> bool: ...
     def ballot(self, state: Any) -> dict[str, Any] | None: ...

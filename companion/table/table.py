@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from typing import Any, Callable
 
 from ..games import engine_for
@@ -252,12 +253,12 @@ class Table:
             view["ballot_vote"] = mine
         return view
 
-    def legal_commands(self) -> tuple[dict[str, Any], ...]:
+    def legal_commands(self) -> Sequence[dict[str, Any]]:
         """Every command the table accepts now, for every seat: the game's,
         and a vote for each seat that has not voted in an open ballot."""
         votes = self.box.legal_votes(self.engine.ballot(self.state))
         commands = self.engine.legal_commands(self.state)
-        return commands + tuple(votes) if votes else commands
+        return tuple(commands) + tuple(votes) if votes else commands
 
     def shared_commands(self) -> list[dict[str, Any]]:
         """The legal commands a shared screen may offer: none whose presence

@@ -22,11 +22,12 @@ MAX_TEXT = 200
 
 
 def find(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+    """A live bribe (open or accepted) by its number."""
     number = command.get("bribe")
-    for bribe in s.bribes:
-        if bribe["id"] == number and type(number) is int:
-            return bribe
-    raise RuleError("a27.no_such_bribe")
+    bribe = s.bribes.get(number) if type(number) is int else None
+    if bribe is None:
+        raise RuleError("a27.no_such_bribe")
+    return bribe
 
 
 def _terms(s: Article27State, command: dict[str, Any], recipient: int) -> dict[str, Any]:
@@ -51,8 +52,16 @@ def _terms(s: Article27State, command: dict[str, Any], recipient: int) -> dict[s
     return {"amount": amount, "kind": kind, "issue": issue, "text": text}
 
 
+def waiting_offer(s: Article27State, seat: int) -> bool:
+    """Whether the seat has an offer still waiting for an answer: a player
+    makes one offer at a time (and may withdraw it to make another)."""
+    return any(b["from"] == seat and b["status"] in OPEN for b in s.bribes.values())
+
+
 def decide_offer(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
     seat = seat_of(command, s.players)
+    if waiting_offer(s, seat):
+        raise RuleError("a27.offer_waiting")
     recipient = seat_of(command, s.players, "to")
     if recipient == seat:
         raise RuleError("a27.bribe_self")
@@ -64,11 +73,11 @@ def decide_offer(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
 
 def apply_offer(s: Article27State, e: dict[str, Any]) -> None:
     s.influence[e["seat"]] -= e["amount"]
-    s.bribes.append({"id": e["bribe"], "from": e["seat"], "to": e["to"],
-                     "amount": e["amount"], "kind": e["kind"], "issue": e["issue"],
-                     "text": e["text"], "held": e["amount"], "status": "offered",
-                     "awaiting": e["to"], "conflicted": False, "confirmed": {},
-                     "was_accepted": False})
+    s.bribes[e["bribe"]] = {"id": e["bribe"], "from": e["seat"], "to": e["to"],
+                            "amount": e["amount"], "kind": e["kind"], "issue": e["issue"],
+                            "text": e["text"], "held": e["amount"], "status": "offered",
+                            "awaiting": e["to"], "conflicted": False, "confirmed": {},
+                            "was_accepted": False}
     s.next_bribe = e["bribe"] + 1
 
 
@@ -91,6 +100,7 @@ def decide_counter(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
 
 def apply_counter(s: Article27State, e: dict[str, Any]) -> None:
     bribe = find(s, e)
+    s.answers.pop(bribe["id"], None)
     bribe.update(amount=e["amount"], kind=e["kind"], issue=e["issue"], text=e["text"])
     if e["seat"] == bribe["from"]:
         _escrow(s, bribe, e["amount"])
@@ -116,10 +126,12 @@ def apply_accept(s: Article27State, e: dict[str, Any]) -> None:
     bribe = find(s, e)
     _escrow(s, bribe, bribe["amount"])
     bribe.update(status="accepted", awaiting=None, was_accepted=True)
-    for other in s.bribes:
+    s.answers.pop(bribe["id"], None)
+    for other in s.bribes.values():
         if (other is not bribe and other["status"] == "accepted" and other["to"] == bribe["to"]
                 and conflicts(other["kind"], other["issue"], bribe["kind"], bribe["issue"])):
             other["conflicted"] = True
+            s.answers.pop(other["id"], None)
 
 
 def decide_refuse(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
@@ -149,11 +161,19 @@ def decide_reclaim(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
 def give_back(s: Article27State, bribe: dict[str, Any], status: str) -> None:
     s.influence[bribe["from"]] += bribe["held"]
     bribe.update(held=0, status=status, awaiting=None)
+    _close(s, bribe)
 
 
 def pay_out(s: Article27State, bribe: dict[str, Any]) -> None:
     s.influence[bribe["to"]] += bribe["held"]
     bribe.update(held=0, status="paid")
+    _close(s, bribe)
+
+
+def _close(s: Article27State, bribe: dict[str, Any]) -> None:
+    del s.bribes[bribe["id"]]
+    s.answers.pop(bribe["id"], None)
+    s.closed[bribe["id"]] = bribe
 
 
 def apply_closing(s: Article27State, e: dict[str, Any]) -> None:
@@ -181,7 +201,7 @@ def apply_confirm(s: Article27State, e: dict[str, Any]) -> None:
 
 def unconfirmed(s: Article27State) -> list[dict[str, Any]]:
     """Accepted OTHER bribes still waiting for a party's word."""
-    return [b for b in s.bribes if b["kind"] == OTHER and b["status"] == "accepted"
+    return [b for b in s.bribes.values() if b["kind"] == OTHER and b["status"] == "accepted"
             and len(b["confirmed"]) < 2]
 
 
@@ -202,10 +222,10 @@ def kept(s: Article27State, bribe: dict[str, Any]) -> bool:
 def settle(s: Article27State) -> None:
     """After the vote: every accepted bribe whose deal was kept goes to its
     recipient, every other one (and every offer left open) back to its briber."""
-    for bribe in s.bribes:
+    for bribe in list(s.bribes.values()):
         if bribe["status"] == "accepted" and kept(s, bribe):
             pay_out(s, bribe)
-        elif bribe["status"] in OPEN or bribe["status"] == "accepted":
+        else:
             give_back(s, bribe, "returned")
 
 
@@ -213,6 +233,11 @@ def is_public(bribe: dict[str, Any]) -> bool:
     """An accepted bribe is on the recipient's board for all to see; an offer
     that was never accepted stays between the two players."""
     return bribe["was_accepted"]
+
+
+def this_round(s: Article27State) -> list[dict[str, Any]]:
+    """Every bribe of the round, settled or not, in the order offered."""
+    return sorted([*s.closed.values(), *s.bribes.values()], key=lambda b: b["id"])
 
 
 def public(bribe: dict[str, Any]) -> dict[str, Any]:

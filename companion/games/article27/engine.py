@@ -24,10 +24,11 @@ table's clock, so a restarted table knows how much time is left.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from ..base import KEEPER, MODES, Fate, FrozenCommand, RuleError, Setup, seat_of
+from ..base import KEEPER, MODES, Fate, FrozenCommand, Menu, RuleError, Setup, seat_of
 from . import bribes, scoring
 from .rules import (ABSTAIN, AGENDAS, BRIBE_KINDS, COME_AND_GO_INFLUENCE, EXCLUDE,
                     FAILED, INCLUDE, INFLUENCE_IN_THE_BOX, ISSUES, OTHER, PASSED, PRIVILEGE,
@@ -51,6 +52,9 @@ class Article27Engine:
     max_players = 6
 
     def __init__(self) -> None:
+        # Negotiation menus shared by every table, built once per situation.
+        self._moves: dict[tuple, tuple[dict[str, Any], ...]] = {}
+        self._offers: dict[tuple, tuple[dict[str, Any], ...]] = {}
         self._decide = {
             "unused": self._decide_unused,
             "reveal_disk": self._decide_reveal_disk,
@@ -478,7 +482,9 @@ class Article27Engine:
             s.bank -= PRIVILEGE
         s.votes = s.outcome = None
         s.vetoers = []
-        s.bribes = []
+        s.bribes = {}
+        s.closed = {}
+        s.answers = {}
         s.announcements = []
         s.announcer = s.challenge = None
         s.timer_started = s.timer_paused = None
@@ -644,7 +650,7 @@ class Article27Engine:
             return [i for i in range(s.players) if i not in s.tally]
         return []
 
-    def legal_commands(self, s: Article27State) -> tuple[dict[str, Any], ...]:
+    def legal_commands(self, s: Article27State) -> Sequence[dict[str, Any]]:
         """The commands the engine accepts now. Bribes are listed for the
         smallest amount, 1 influence; any amount the briber can cover is
         accepted. Votes go through the table's ballot."""
@@ -661,13 +667,11 @@ class Article27Engine:
         elif stage == "ready":
             out = [{"type": "gavel", "seat": s.sg}]
         elif stage == "negotiation":
-            out = [{"type": "move", "seat": s.sg, "issue": issue,
-                    "to": "table" if issue in s.floor else "floor"} for issue in ISSUES]
-            if s.floor:
-                out.append({"type": "gavel", "seat": s.sg})
-            out.append({"type": "resume" if s.timer_paused is not None else "pause"})
-            if s.keeper:
-                out += self._bribe_menu(s)
+            # The menus below are shared by every table and built once per
+            # situation (a few hundred situations in all).
+            if not s.keeper:
+                return self._sg_menu(s)
+            return Menu([self._sg_menu(s), self._offer_menu(s), *self._answer_blocks(s)])
         elif stage == "place_one":
             out = [{"type": "move", "seat": s.sg, "issue": issue, "to": "floor"}
                    for issue in ISSUES]
@@ -695,37 +699,65 @@ class Article27Engine:
                    for influence in (0, START_INFLUENCE)]
         return tuple(map(FrozenCommand, out))
 
-    def _bribe_menu(self, s: Article27State) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for seat in range(s.players):
-            if s.free(seat) < 1:
-                continue
-            for to in range(s.players):
-                if to == seat:
+    def _sg_menu(self, s: Article27State) -> tuple[dict[str, Any], ...]:
+        """During negotiation: the SG's moves, "Vote!" once the floor holds an
+        issue, and the operator's pause or resume."""
+        on_floor = tuple([issue in s.floor for issue in ISSUES])
+        key = (s.sg, on_floor, s.timer_paused is not None)
+        menu = self._moves.get(key)
+        if menu is None:
+            out = [{"type": "move", "seat": s.sg, "issue": issue,
+                    "to": "table" if there else "floor"}
+                   for issue, there in zip(ISSUES, on_floor)]
+            if any(on_floor):
+                out.append({"type": "gavel", "seat": s.sg})
+            out.append({"type": "resume" if s.timer_paused is not None else "pause"})
+            menu = self._moves[key] = tuple(map(FrozenCommand, out))
+        return menu
+
+    def _offer_menu(self, s: Article27State) -> tuple[dict[str, Any], ...]:
+        """Keeper mode: offers of 1 influence from every player who may make
+        one, to every other player, of every kind (the issue kinds only to the
+        SG)."""
+        waiting = ({b["from"] for b in s.bribes.values() if b["status"] in bribes.OPEN}
+                   if s.bribes else ())
+        able = tuple([s.influence[seat] >= 1 and seat not in waiting
+                      for seat in range(s.players)])
+        key = (s.players, s.sg, able)
+        menu = self._offers.get(key)
+        if menu is None:
+            out = []
+            for seat in range(s.players):
+                if not able[seat]:
                     continue
-                for kind in BRIBE_KINDS:
-                    if kind in (INCLUDE, EXCLUDE):
-                        if to == s.sg:
+                for to in range(s.players):
+                    if to == seat:
+                        continue
+                    for kind in BRIBE_KINDS:
+                        if kind not in (INCLUDE, EXCLUDE):
+                            out.append({"type": "offer", "seat": seat, "to": to,
+                                        "amount": 1, "kind": kind})
+                        elif to == s.sg:
                             out.extend({"type": "offer", "seat": seat, "to": to, "amount": 1,
                                         "kind": kind, "issue": issue} for issue in ISSUES)
-                    else:
-                        out.append({"type": "offer", "seat": seat, "to": to, "amount": 1,
-                                    "kind": kind})
-        for b in s.bribes:
-            if b["status"] in bribes.OPEN:
-                who = b["awaiting"]
-                if who != b["from"] or b["amount"] <= s.free(who) + b["held"]:
-                    out.append({"type": "accept", "seat": who, "bribe": b["id"]})
-                out.append({"type": "refuse", "seat": who, "bribe": b["id"]})
-                out.append({"type": "counter", "seat": who, "bribe": b["id"],
-                            "amount": b["amount"] + 1 if who == b["to"] else max(1, b["amount"] - 1),
-                            "kind": b["kind"], "issue": b["issue"]})
-                out.append({"type": "withdraw", "seat": b["from"], "bribe": b["id"]})
-            elif b["status"] == "accepted":
-                out.append({"type": "withdraw", "seat": b["to"], "bribe": b["id"]})
-                if b["conflicted"]:
-                    out.append({"type": "reclaim", "seat": b["from"], "bribe": b["id"]})
-        return out
+            menu = self._offers[key] = tuple(map(FrozenCommand, out))
+        return menu
+
+    @staticmethod
+    def _answer_blocks(s: Article27State) -> list[tuple[dict[str, Any], ...]]:
+        """What the parties of each live bribe may do with it, per bribe,
+        cached until the bribe changes. A bribe waiting for its briber's
+        answer also depends on whether the briber can still cover the terms."""
+        blocks = []
+        for b in s.bribes.values():
+            fits = (b["status"] != "countered"
+                    or b["amount"] <= s.influence[b["from"]] + b["held"])
+            cached = s.answers.get(b["id"])
+            if cached is None or cached[0] != fits:
+                cached = s.answers[b["id"]] = (fits, tuple(map(FrozenCommand,
+                                                               _answers_to(s, b))))
+            blocks.append(cached[1])
+        return blocks
 
     # -- views ------------------------------------------------------------------------
     def public_view(self, s: Article27State) -> dict[str, Any]:
@@ -751,7 +783,7 @@ class Article27Engine:
             "privilege": s.privilege,
             "unused_agendas": list(s.unused),
             "track": scoring.track_view(s),
-            "bribes": [bribes.public(b) for b in s.bribes if bribes.is_public(b)],
+            "bribes": [bribes.public(b) for b in bribes.this_round(s) if bribes.is_public(b)],
             "votes": s.votes, "outcome": s.outcome, "vetoers": list(s.vetoers),
             "announcements": [dict(a) for a in s.announcements],
             "announcer": s.announcer,
@@ -773,7 +805,7 @@ class Article27Engine:
             view["slots"] = [{"value": v, "issue": i} for v, i in zip(SLOT_VALUES, s.slots[seat])]
             view["if_passed"] = scoring.issue_score(s.slots[seat], s.floor)
         view["bribes"] = [bribes.public(b) | {"awaiting": b["awaiting"], "held": b["held"]}
-                          for b in s.bribes if seat in (b["from"], b["to"])]
+                          for b in bribes.this_round(s) if seat in (b["from"], b["to"])]
         return view
 
     def describe(self, event: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
@@ -825,3 +857,25 @@ def _valid_slots(slots: Any, players: int) -> bool:
         drawn += row
     return all(d in ISSUES for d in drawn) and all(
         drawn.count(issue) <= TOKENS_PER_ISSUE for issue in ISSUES)
+
+
+def _answers_to(s: Article27State, b: dict[str, Any]) -> list[dict[str, Any]]:
+    """The commands a live bribe allows: the answering side accepts (if the
+    briber can cover the terms), refuses or counters; the briber withdraws
+    an open offer; the recipient backs out of an accepted one; after a
+    conflicting deal the briber may take theirs back."""
+    out: list[dict[str, Any]] = []
+    if b["status"] in bribes.OPEN:
+        who = b["awaiting"]
+        if who != b["from"] or b["amount"] <= s.free(who) + b["held"]:
+            out.append({"type": "accept", "seat": who, "bribe": b["id"]})
+        out.append({"type": "refuse", "seat": who, "bribe": b["id"]})
+        raise_to = b["amount"] + 1 if who == b["to"] else max(1, b["amount"] - 1)
+        out.append({"type": "counter", "seat": who, "bribe": b["id"],
+                    "amount": raise_to, "kind": b["kind"], "issue": b["issue"]})
+        out.append({"type": "withdraw", "seat": b["from"], "bribe": b["id"]})
+    else:
+        out.append({"type": "withdraw", "seat": b["to"], "bribe": b["id"]})
+        if b["conflicted"]:
+            out.append({"type": "reclaim", "seat": b["from"], "bribe": b["id"]})
+    return out

@@ -16,7 +16,7 @@ class Article27State:
     __slots__ = (
         "players", "keeper", "options", "rounds", "round", "sg", "stage",
         "agendas", "unused", "in_play", "areas", "revealed", "floor",
-        "privilege", "influence", "bank", "slots", "timer_started",
+        "privilege", "influence", "bank", "slots", "timer_started", "closed", "answers",
         "timer_paused", "timer_paused_total", "votes", "outcome", "vetoers",
         "bribes", "next_bribe", "track", "passed_as_sg", "history",
         "announcements", "announcer", "challenge", "passed", "tally", "results")
@@ -47,7 +47,13 @@ class Article27State:
         self.votes: list[str] | None = None     # the last ballot, revealed
         self.outcome: str | None = None
         self.vetoers: list[int] = []
-        self.bribes: list[dict[str, Any]] = []  # this round's bribes
+        # This round's bribes: live ones (open or accepted) and closed ones,
+        # each by number.
+        self.bribes: dict[int, dict[str, Any]] = {}
+        self.closed: dict[int, dict[str, Any]] = {}
+        # A cache, not state: the commands each live bribe offers its parties
+        # (with whether its terms fit), dropped whenever the bribe changes.
+        self.answers: dict[int, tuple[bool, tuple[dict[str, Any], ...]]] = {}
         self.next_bribe = 1
         self.track = {agenda: {"up": 0, "down": 0} for agenda in AGENDAS}
         self.passed_as_sg: set[int] = set()
@@ -75,4 +81,4 @@ class Article27State:
 
     def held(self) -> int:
         """Influence in escrow: offered or accepted, not yet settled."""
-        return sum(b["held"] for b in self.bribes)
+        return sum(b["held"] for b in self.bribes.values())
