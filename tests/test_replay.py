@@ -106,3 +106,20 @@ def test_malformed_scripted_draws_and_text_are_clear_errors(tmp_path):
     done = companion("replay", "-", stdin=deep)
     assert done.returncode == 1 and "line 2: not valid JSON" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_wait_lines_move_the_clock_and_let_time_act():
+    header = {"game": "article27", "seats": ["A", "B", "C"], "mode": "physical",
+              "options": {"first": 0, "timer_seconds": 60}}
+    lines = [json.dumps(header)]
+    for issue, agenda in zip(("peacekeeping", "smuggling", "diplomatic", "humanitarian",
+                              "nuclear"), ("wealth", "peace", "power", "justice", "prestige")):
+        lines.append(json.dumps({"type": "reveal_disk", "issue": issue, "agenda": agenda}))
+    lines += [json.dumps({"type": "gavel"}), json.dumps({"wait": 59})]
+    done = companion("replay", "-", stdin="\n".join(lines) + "\n")
+    assert json.loads(done.stdout)["public"]["timer"]["remaining"] == 1.0
+    done = companion("replay", "-", stdin="\n".join(lines + [json.dumps({"wait": 1})]) + "\n")
+    public = json.loads(done.stdout)["public"]
+    assert public["phase"] == "place_one" and public["privilege"] is False
+    done = companion("replay", "-", stdin="\n".join(lines + ['{"wait": "soon"}']) + "\n")
+    assert done.returncode == 1 and "wait needs a number of seconds" in done.stderr

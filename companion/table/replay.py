@@ -3,7 +3,9 @@
 The first line names the game, the seats, the mode, the options, and
 optionally a seed and a fixed deal; every following line is one command
 with its seat. Seats and targets may be given by index or by player name.
-Blank lines and lines starting with ``#`` are ignored.
+Blank lines and lines starting with ``#`` are ignored. A line
+``{"wait": seconds}`` moves the script's clock on (and lets the table act on
+time, such as a timer running out).
 """
 from __future__ import annotations
 
@@ -21,7 +23,21 @@ REPLAY_SOURCE = "replay"
 # The header's fields and the JSON types each may take.
 _HEADER_FIELDS = {"game": str, "seats": list, "mode": str, "options": (dict, type(None)),
                   "seed": (int, type(None)), "deal": (dict, type(None))}
-_SEAT_FIELDS = ("seat", "target")
+_SEAT_FIELDS = ("seat", "target", "to")
+
+
+class ScriptClock:
+    """A replay's time: it starts at 0 and moves only with ``{"wait": s}``
+    lines, so a script that runs a timer out replays the same every time."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
 
 
 @dataclass
@@ -68,13 +84,24 @@ def replay(lines: Iterable[str], lang: str = "en",
                       mode=header.get("mode", "physical"),
                       options=dict(header.get("options") or {}))
         fate = Fate(seed=header.get("seed"), script=header.get("deal"))
+        clock = ScriptClock()
         table = Table.start(store or EventStore(":memory:"), setup, fate=fate,
-                            source=REPLAY_SOURCE)
+                            clock=clock, source=REPLAY_SOURCE)
     except RuleError as exc:
         raise ReplayError(header_line, messages.error(exc), exc.key) from None
     messages = Messages(lang, table.names)
     for number, text in numbered[1:]:
         command = _parse(number, text)
+        if "wait" in command and "type" not in command:
+            seconds = command["wait"]
+            if type(seconds) not in (int, float) or not 0 <= seconds <= 86400:
+                raise ReplayError(number, "wait needs a number of seconds")
+            clock.advance(seconds)
+            try:
+                table.tick()
+            except RuleError as exc:
+                raise ReplayError(number, messages.error(exc), exc.key) from None
+            continue
         for field in _SEAT_FIELDS:
             if field in command:
                 command[field] = resolve_seat(table.setup, command[field])
