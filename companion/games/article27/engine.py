@@ -702,14 +702,12 @@ class Article27Engine:
     def _sg_menu(self, s: Article27State) -> tuple[dict[str, Any], ...]:
         """During negotiation: the SG's moves, "Vote!" once the floor holds an
         issue, and the operator's pause or resume."""
-        on_floor = tuple([issue in s.floor for issue in ISSUES])
-        key = (s.sg, on_floor, s.timer_paused is not None)
+        key = (s.sg, tuple(s.floor), s.timer_paused is not None)
         menu = self._moves.get(key)
         if menu is None:
             out = [{"type": "move", "seat": s.sg, "issue": issue,
-                    "to": "table" if there else "floor"}
-                   for issue, there in zip(ISSUES, on_floor)]
-            if any(on_floor):
+                    "to": "table" if issue in s.floor else "floor"} for issue in ISSUES]
+            if s.floor:
                 out.append({"type": "gavel", "seat": s.sg})
             out.append({"type": "resume" if s.timer_paused is not None else "pause"})
             menu = self._moves[key] = tuple(map(FrozenCommand, out))
