@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 import time
 
-from companion.games.base import Fate, Setup
 from companion.games.coup import ENGINE
 
+from .playout import playouts
 from .report import figure
 
 ROUNDS = 7
@@ -21,29 +21,7 @@ GAMES = {2: 2500, 4: 1000, 6: 600}
 
 
 def ours(players: int, games: int, seed: int) -> tuple[int, float]:
-    engine = ENGINE
-    pick = random.Random(seed)
-    setup = Setup(game="coup", seats=[f"P{i}" for i in range(players)], mode="keeper")
-    engine.check_setup(setup)
-    actions = 0
-    start = time.perf_counter()
-    for g in range(games):
-        fate = Fate(seed=seed * 100003 + g)
-        state = engine.new_state(setup)
-        event = engine.chance(state, fate)
-        while event is not None:
-            engine.apply(state, event)
-            event = engine.chance(state, fate)
-        while not engine.is_over(state):
-            command = pick.choice(engine.legal_commands(state))
-            for event in engine.decide(state, command):
-                engine.apply(state, event)
-            event = engine.chance(state, fate)
-            while event is not None:
-                engine.apply(state, event)
-                event = engine.chance(state, fate)
-            actions += 1
-    return actions, time.perf_counter() - start
+    return playouts(ENGINE, "coup", players, games, seed)
 
 
 class _NumpyStyleRandom(random.Random):

@@ -38,3 +38,11 @@ def cards_on_table(table) -> int:
 def coins_in_game(table) -> int:
     s = table.state
     return sum(s.coins) + s.treasury
+
+
+def replays_exactly(table) -> None:
+    """The table rebuilt from its store shows exactly the same views."""
+    rebuilt = Table.resume(table.store, table.game_id)
+    assert rebuilt.public_view() == table.public_view()
+    for seat in range(table.state.players):
+        assert rebuilt.private_view(seat) == table.private_view(seat)

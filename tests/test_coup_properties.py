@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from companion.games.base import Fate, RuleError, Setup
 from companion.table import EventStore, Table
-from helpers import cards_on_table, coins_in_game
+from helpers import cards_on_table, coins_in_game, replays_exactly
 
 MAX_COMMANDS = 3000
 
@@ -81,13 +81,6 @@ def secret(table: Table) -> None:
     for seat in range(table.state.players):
         mine = engine.private_view(table.state, seat)
         assert engine.private_view(_shuffled_hidden(table, seat, rng), seat) == mine
-
-
-def replays_exactly(table: Table) -> None:
-    rebuilt = Table.resume(table.store, table.game_id)
-    assert rebuilt.public_view() == table.public_view()
-    for seat in range(table.state.players):
-        assert rebuilt.private_view(seat) == table.private_view(seat)
 
 
 @playouts

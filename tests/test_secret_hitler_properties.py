@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from companion.games.base import Fate, Setup
 from companion.games.secret_hitler.rules import HITLER, LIBERAL, party_of
 from companion.table import EventStore, Table
+from helpers import replays_exactly
 
 MAX_COMMANDS = 4000
 playouts = settings(max_examples=40, deadline=None,
@@ -109,13 +110,6 @@ def secret(table: Table) -> None:
         for other in range(table.state.players):
             if other not in _known_roles(table.state, seat) and other != seat:
                 assert f'"seat": {other}, "role"' not in text
-
-
-def replays_exactly(table: Table) -> None:
-    rebuilt = Table.resume(table.store, table.game_id)
-    assert rebuilt.public_view() == table.public_view()
-    for seat in range(table.state.players):
-        assert rebuilt.private_view(seat) == table.private_view(seat)
 
 
 @playouts

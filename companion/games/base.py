@@ -176,6 +176,40 @@ class Engine(Protocol):
     def describe(self, event: Event) -> tuple[str, dict[str, Any]] | None: ...
 
 
+def checked_options(setup: Setup, name: str, low: int, high: int,
+                    defaults: dict[str, Any]) -> dict[str, Any]:
+    """The checks every game makes of a setup: player count, mode, known
+    options, and the ``first`` option (a seat or "random"). Returns the
+    options with the defaults filled in."""
+    n = setup.players
+    if not low <= n <= high:
+        raise RuleError("setup.player_count", game=name, low=low, high=high, count=n)
+    if setup.mode not in MODES:
+        raise RuleError("setup.bad_mode", mode=str(setup.mode))
+    if not isinstance(setup.options, dict):
+        raise RuleError("setup.bad_field", field="options")
+    options = {**defaults, **setup.options}
+    unknown = set(options) - set(defaults)
+    if unknown:
+        raise RuleError("setup.unknown_option", option=sorted(unknown)[0])
+    first = options.get("first", "random")
+    if first != "random" and not (type(first) is int and 0 <= first < n):
+        raise RuleError("setup.bad_option", option="first", value=str(first))
+    return options
+
+
+def first_seat(option: Any, fate: Fate, players: int) -> int:
+    """The seat that starts: the option's, else a scripted one, else random."""
+    if option != "random":
+        return option
+    first = fate.take("first")
+    if first is None:
+        return fate.rng.randrange(players)
+    if type(first) is not int or not 0 <= first < players:
+        raise RuleError("setup.bad_deal")
+    return first
+
+
 def same_items(given: Any, expected: list[str]) -> bool:
     """Whether a scripted list holds exactly the expected strings, in any order."""
     return (isinstance(given, list) and all(isinstance(x, str) for x in given)

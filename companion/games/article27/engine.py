@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from ..base import KEEPER, MODES, Fate, FrozenCommand, Menu, RuleError, Setup, seat_of
+from ..base import (KEEPER, Fate, FrozenCommand, Menu, RuleError, Setup, checked_options,
+                    first_seat, seat_of)
 from . import bribes, scoring
 from .rules import (ABSTAIN, AGENDAS, BRIBE_KINDS, COME_AND_GO_INFLUENCE, EXCLUDE,
                     FAILED, INCLUDE, INFLUENCE_IN_THE_BOX, ISSUES, OTHER, PASSED, PRIVILEGE,
@@ -111,19 +112,8 @@ class Article27Engine:
                 "timer_seconds": TIMER_SECONDS}
 
     def check_setup(self, setup: Setup) -> None:
-        n = setup.players
-        if not self.min_players <= n <= self.max_players:
-            raise RuleError("setup.player_count", game=self.name,
-                            low=self.min_players, high=self.max_players, count=n)
-        if setup.mode not in MODES:
-            raise RuleError("setup.bad_mode", mode=str(setup.mode))
-        options = {**self.default_options(), **setup.options}
-        unknown = set(options) - set(self.default_options())
-        if unknown:
-            raise RuleError("setup.unknown_option", option=sorted(unknown)[0])
-        first = options["first"]
-        if first != "random" and not (type(first) is int and 0 <= first < n):
-            raise RuleError("setup.bad_option", option="first", value=str(first))
+        options = checked_options(setup, self.name, self.min_players, self.max_players,
+                                  self.default_options())
         for flag in ("come_and_go", "lie_cheat_steal"):
             if type(options[flag]) is not bool:
                 raise RuleError("setup.bad_option", option=flag, value=str(options[flag]))
@@ -146,14 +136,8 @@ class Article27Engine:
 
     def _chance_start(self, s: Article27State, fate: Fate) -> dict[str, Any]:
         n = s.players
-        first = s.options["first"]
-        if first == "random":
-            first = fate.take("first")
-            if first is None:
-                first = fate.rng.randrange(n)
-            elif type(first) is not int or not 0 <= first < n:
-                raise RuleError("setup.bad_deal")
-        event: dict[str, Any] = {"type": "started", "first": first}
+        event: dict[str, Any] = {"type": "started",
+                                 "first": first_seat(s.options["first"], fate, n)}
         if s.keeper:
             agendas = fate.take("agendas")
             if agendas is None:

@@ -26,7 +26,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from ..base import KEEPER, MODES, Fate, FrozenCommand, RuleError, Setup, seat_of
+from ..base import (KEEPER, Fate, FrozenCommand, RuleError, Setup, checked_options,
+                    first_seat, seat_of)
 from .rules import Ruleset
 from .state import CoupState, Turn
 
@@ -96,25 +97,14 @@ class ClaimEngine:
                 "redraw": "optional"}
 
     def check_setup(self, setup: Setup) -> None:
-        n = setup.players
-        if not self.min_players <= n <= self.max_players:
-            raise RuleError("setup.player_count", game=self.name,
-                            low=self.min_players, high=self.max_players, count=n)
-        if setup.mode not in MODES:
-            raise RuleError("setup.bad_mode", mode=str(setup.mode))
-        options = {**self.default_options(), **setup.options}
-        unknown = set(options) - set(self.default_options())
-        if unknown:
-            raise RuleError("setup.unknown_option", option=sorted(unknown)[0])
+        options = checked_options(setup, self.name, self.min_players, self.max_players,
+                                  self.default_options())
         if options["direction"] not in DIRECTIONS:
             raise RuleError("setup.bad_option", option="direction",
                             value=str(options["direction"]))
         if options["redraw"] not in REDRAW_RULES:
             raise RuleError("setup.bad_option", option="redraw",
                             value=str(options["redraw"]))
-        first = options["first"]
-        if first != "random" and not (type(first) is int and 0 <= first < n):
-            raise RuleError("setup.bad_option", option="first", value=str(first))
         setup.options = options
 
     def new_state(self, setup: Setup) -> CoupState:
@@ -143,14 +133,8 @@ class ClaimEngine:
 
     def _chance_start(self, s: CoupState, fate: Fate) -> dict[str, Any]:
         n, size = s.players, self.rules.hand_size
-        first = s.options["first"]
-        if first == "random":
-            first = fate.take("first")
-            if first is None:
-                first = fate.rng.randrange(n)
-            elif type(first) is not int or not 0 <= first < n:
-                raise RuleError("setup.bad_deal")
-        event: dict[str, Any] = {"type": "started", "first": first}
+        event: dict[str, Any] = {"type": "started",
+                                 "first": first_seat(s.options["first"], fate, n)}
         if s.keeper:
             hands = fate.take("hands")
             if hands is None:

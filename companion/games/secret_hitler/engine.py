@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import (KEEPER, MODES, Fate, FrozenCommand, RuleError, Setup, same_items,
-                    seat_of)
+from ..base import (KEEPER, Fate, FrozenCommand, RuleError, Setup, checked_options,
+                    first_seat, same_items, seat_of)
 from .rules import (BOARDS, CHAOS_AT, DECK, EXECUTE, FASCIST, FASCIST_WIN,
                     FULL_TERM_LIMITS_ABOVE, HAND, HITLER, HITLER_ZONE, INVESTIGATE, JA,
                     LIBERAL, LIBERAL_WIN, NEIN, PEEK, POLICIES, ROLE_COUNTS,
@@ -85,20 +85,8 @@ class SecretHitlerEngine:
         return {"first": "random"}
 
     def check_setup(self, setup: Setup) -> None:
-        n = setup.players
-        if not self.min_players <= n <= self.max_players:
-            raise RuleError("setup.player_count", game=self.name,
-                            low=self.min_players, high=self.max_players, count=n)
-        if setup.mode not in MODES:
-            raise RuleError("setup.bad_mode", mode=str(setup.mode))
-        options = {**self.default_options(), **setup.options}
-        unknown = set(options) - set(self.default_options())
-        if unknown:
-            raise RuleError("setup.unknown_option", option=sorted(unknown)[0])
-        first = options["first"]
-        if first != "random" and not (type(first) is int and 0 <= first < n):
-            raise RuleError("setup.bad_option", option="first", value=str(first))
-        setup.options = options
+        setup.options = checked_options(setup, self.name, self.min_players,
+                                        self.max_players, self.default_options())
 
     def new_state(self, setup: Setup) -> SecretHitlerState:
         self.check_setup(setup)
@@ -127,14 +115,8 @@ class SecretHitlerEngine:
 
     def _chance_start(self, s: SecretHitlerState, fate: Fate) -> dict[str, Any]:
         n = s.players
-        first = s.options["first"]
-        if first == "random":
-            first = fate.take("first")
-            if first is None:
-                first = fate.rng.randrange(n)
-            elif type(first) is not int or not 0 <= first < n:
-                raise RuleError("setup.bad_deal")
-        event: dict[str, Any] = {"type": "started", "first": first}
+        event: dict[str, Any] = {"type": "started",
+                                 "first": first_seat(s.options["first"], fate, n)}
         if s.keeper:
             liberals, fascists = ROLE_COUNTS[n]
             pack = [LIBERAL] * liberals + [FASCIST] * fascists + [HITLER]
