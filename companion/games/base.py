@@ -60,23 +60,23 @@ class Menu(Sequence):
     __slots__ = ("blocks", "length")
 
     def __init__(self, blocks: list[tuple[Command, ...]]) -> None:
-        self.blocks = [block for block in blocks if block]
-        self.length = sum(map(len, self.blocks))
+        self.blocks = blocks
+        self.length = sum(map(len, blocks))
 
     def __len__(self) -> int:
         return self.length
 
     def __getitem__(self, index):
-        if isinstance(index, slice):
-            return tuple(self)[index]
+        if type(index) is not int:
+            return tuple(self)[index]          # a slice
         if index < 0:
             index += self.length
-        if not 0 <= index < self.length:
-            raise IndexError(index)
-        for block in self.blocks:
-            if index < len(block):
-                return block[index]
-            index -= len(block)
+        if 0 <= index < self.length:
+            for block in self.blocks:
+                size = len(block)
+                if index < size:
+                    return block[index]
+                index -= size
         raise IndexError(index)
 
     def __iter__(self):

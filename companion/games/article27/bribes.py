@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, seat_of
+from ..base import FrozenCommand, RuleError, seat_of
 from .rules import BRIBE_KINDS, EXCLUDE, INCLUDE, ISSUES, OTHER, conflicts
 from .state import Article27State
 
@@ -52,15 +52,10 @@ def _terms(s: Article27State, command: dict[str, Any], recipient: int) -> dict[s
     return {"amount": amount, "kind": kind, "issue": issue, "text": text}
 
 
-def waiting_offer(s: Article27State, seat: int) -> bool:
-    """Whether the seat has an offer still waiting for an answer: a player
-    makes one offer at a time (and may withdraw it to make another)."""
-    return any(b["from"] == seat and b["status"] in OPEN for b in s.bribes.values())
-
-
 def decide_offer(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
     seat = seat_of(command, s.players)
-    if waiting_offer(s, seat):
+    if seat in s.offering:
+        # One offer at a time: withdraw the waiting one to make another.
         raise RuleError("a27.offer_waiting")
     recipient = seat_of(command, s.players, "to")
     if recipient == seat:
@@ -73,12 +68,14 @@ def decide_offer(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
 
 def apply_offer(s: Article27State, e: dict[str, Any]) -> None:
     s.influence[e["seat"]] -= e["amount"]
-    s.bribes[e["bribe"]] = {"id": e["bribe"], "from": e["seat"], "to": e["to"],
+    s.offering.add(e["seat"])
+    bribe = s.bribes[e["bribe"]] = {"id": e["bribe"], "from": e["seat"], "to": e["to"],
                             "amount": e["amount"], "kind": e["kind"], "issue": e["issue"],
                             "text": e["text"], "held": e["amount"], "status": "offered",
                             "awaiting": e["to"], "conflicted": False, "confirmed": {},
                             "was_accepted": False}
     s.next_bribe = e["bribe"] + 1
+    _refresh(s, bribe)
 
 
 def _answering(s: Article27State, command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -100,13 +97,13 @@ def decide_counter(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
 
 def apply_counter(s: Article27State, e: dict[str, Any]) -> None:
     bribe = find(s, e)
-    s.answers.pop(bribe["id"], None)
     bribe.update(amount=e["amount"], kind=e["kind"], issue=e["issue"], text=e["text"])
     if e["seat"] == bribe["from"]:
         _escrow(s, bribe, e["amount"])
         bribe.update(status="offered", awaiting=bribe["to"])
     else:
         bribe.update(status="countered", awaiting=bribe["from"])
+    _refresh(s, bribe)
 
 
 def _escrow(s: Article27State, bribe: dict[str, Any], amount: int) -> None:
@@ -126,12 +123,13 @@ def apply_accept(s: Article27State, e: dict[str, Any]) -> None:
     bribe = find(s, e)
     _escrow(s, bribe, bribe["amount"])
     bribe.update(status="accepted", awaiting=None, was_accepted=True)
-    s.answers.pop(bribe["id"], None)
+    s.offering.discard(bribe["from"])
+    _refresh(s, bribe)
     for other in s.bribes.values():
         if (other is not bribe and other["status"] == "accepted" and other["to"] == bribe["to"]
                 and conflicts(other["kind"], other["issue"], bribe["kind"], bribe["issue"])):
             other["conflicted"] = True
-            s.answers.pop(other["id"], None)
+            _refresh(s, other)
 
 
 def decide_refuse(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
@@ -159,9 +157,14 @@ def decide_reclaim(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
 
 
 def give_back(s: Article27State, bribe: dict[str, Any], status: str) -> None:
-    s.influence[bribe["from"]] += bribe["held"]
+    payer = bribe["from"]
+    s.influence[payer] += bribe["held"]
     bribe.update(held=0, status=status, awaiting=None)
     _close(s, bribe)
+    # The briber may now cover terms they could not: refresh their open deal.
+    for other in s.bribes.values():
+        if other["from"] == payer and other["status"] == "countered":
+            _refresh(s, other)
 
 
 def pay_out(s: Article27State, bribe: dict[str, Any]) -> None:
@@ -172,8 +175,34 @@ def pay_out(s: Article27State, bribe: dict[str, Any]) -> None:
 
 def _close(s: Article27State, bribe: dict[str, Any]) -> None:
     del s.bribes[bribe["id"]]
-    s.answers.pop(bribe["id"], None)
+    del s.answers[bribe["id"]]
+    if not any(b["from"] == bribe["from"] and b["status"] in OPEN for b in s.bribes.values()):
+        s.offering.discard(bribe["from"])
     s.closed[bribe["id"]] = bribe
+
+
+def _refresh(s: Article27State, bribe: dict[str, Any]) -> None:
+    """Rebuild the commands a live bribe offers its parties (kept with the
+    state so the negotiation menu never walks every bribe): the answering
+    side accepts (if the briber can cover the terms), refuses or counters;
+    the briber withdraws an open offer; the recipient backs out of an
+    accepted one; after a conflicting deal the briber may take theirs back."""
+    number = bribe["id"]
+    if bribe["status"] in OPEN:
+        who = bribe["awaiting"]
+        raise_to = bribe["amount"] + 1 if who == bribe["to"] else max(1, bribe["amount"] - 1)
+        answers = [
+            FrozenCommand(type="refuse", seat=who, bribe=number),
+            FrozenCommand(type="counter", seat=who, bribe=number, amount=raise_to,
+                          kind=bribe["kind"], issue=bribe["issue"]),
+            FrozenCommand(type="withdraw", seat=bribe["from"], bribe=number)]
+        if who != bribe["from"] or bribe["amount"] <= s.free(who) + bribe["held"]:
+            answers.append(FrozenCommand(type="accept", seat=who, bribe=number))
+    else:
+        answers = [FrozenCommand(type="withdraw", seat=bribe["to"], bribe=number)]
+        if bribe["conflicted"]:
+            answers.append(FrozenCommand(type="reclaim", seat=bribe["from"], bribe=number))
+    s.answers[number] = tuple(answers)
 
 
 def apply_closing(s: Article27State, e: dict[str, Any]) -> None:

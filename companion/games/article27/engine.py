@@ -469,6 +469,7 @@ class Article27Engine:
         s.bribes = {}
         s.closed = {}
         s.answers = {}
+        s.offering = set()
         s.announcements = []
         s.announcer = s.challenge = None
         s.timer_started = s.timer_paused = None
@@ -639,6 +640,12 @@ class Article27Engine:
         smallest amount, 1 influence; any amount the briber can cover is
         accepted. Votes go through the table's ballot."""
         stage = s.stage
+        if stage == "negotiation":          # by far the most frequent
+            # The menus are shared by every table and built once per
+            # situation (a few hundred situations in all).
+            if not s.keeper:
+                return self._sg_menu(s)
+            return Menu([self._sg_menu(s), self._offer_menu(s), *s.answers.values()])
         out: list[dict[str, Any]] = []
         if stage == "unused":
             count = len(AGENDAS) - s.players
@@ -650,12 +657,6 @@ class Article27Engine:
                    if self._third_allowed(s, s.revealed, a, s.areas[issue])]
         elif stage == "ready":
             out = [{"type": "gavel", "seat": s.sg}]
-        elif stage == "negotiation":
-            # The menus below are shared by every table and built once per
-            # situation (a few hundred situations in all).
-            if not s.keeper:
-                return self._sg_menu(s)
-            return Menu([self._sg_menu(s), self._offer_menu(s), *self._answer_blocks(s)])
         elif stage == "place_one":
             out = [{"type": "move", "seat": s.sg, "issue": issue, "to": "floor"}
                    for issue in ISSUES]
@@ -701,8 +702,7 @@ class Article27Engine:
         """Keeper mode: offers of 1 influence from every player who may make
         one, to every other player, of every kind (the issue kinds only to the
         SG)."""
-        waiting = ({b["from"] for b in s.bribes.values() if b["status"] in bribes.OPEN}
-                   if s.bribes else ())
+        waiting = s.offering
         able = tuple([s.influence[seat] >= 1 and seat not in waiting
                       for seat in range(s.players)])
         key = (s.players, s.sg, able)
@@ -724,22 +724,6 @@ class Article27Engine:
                                         "kind": kind, "issue": issue} for issue in ISSUES)
             menu = self._offers[key] = tuple(map(FrozenCommand, out))
         return menu
-
-    @staticmethod
-    def _answer_blocks(s: Article27State) -> list[tuple[dict[str, Any], ...]]:
-        """What the parties of each live bribe may do with it, per bribe,
-        cached until the bribe changes. A bribe waiting for its briber's
-        answer also depends on whether the briber can still cover the terms."""
-        blocks = []
-        for b in s.bribes.values():
-            fits = (b["status"] != "countered"
-                    or b["amount"] <= s.influence[b["from"]] + b["held"])
-            cached = s.answers.get(b["id"])
-            if cached is None or cached[0] != fits:
-                cached = s.answers[b["id"]] = (fits, tuple(map(FrozenCommand,
-                                                               _answers_to(s, b))))
-            blocks.append(cached[1])
-        return blocks
 
     # -- views ------------------------------------------------------------------------
     def public_view(self, s: Article27State) -> dict[str, Any]:
@@ -840,24 +824,3 @@ def _valid_slots(slots: Any, players: int) -> bool:
     return all(d in ISSUES for d in drawn) and all(
         drawn.count(issue) <= TOKENS_PER_ISSUE for issue in ISSUES)
 
-
-def _answers_to(s: Article27State, b: dict[str, Any]) -> list[dict[str, Any]]:
-    """The commands a live bribe allows: the answering side accepts (if the
-    briber can cover the terms), refuses or counters; the briber withdraws
-    an open offer; the recipient backs out of an accepted one; after a
-    conflicting deal the briber may take theirs back."""
-    out: list[dict[str, Any]] = []
-    if b["status"] in bribes.OPEN:
-        who = b["awaiting"]
-        if who != b["from"] or b["amount"] <= s.free(who) + b["held"]:
-            out.append({"type": "accept", "seat": who, "bribe": b["id"]})
-        out.append({"type": "refuse", "seat": who, "bribe": b["id"]})
-        raise_to = b["amount"] + 1 if who == b["to"] else max(1, b["amount"] - 1)
-        out.append({"type": "counter", "seat": who, "bribe": b["id"],
-                    "amount": raise_to, "kind": b["kind"], "issue": b["issue"]})
-        out.append({"type": "withdraw", "seat": b["from"], "bribe": b["id"]})
-    else:
-        out.append({"type": "withdraw", "seat": b["to"], "bribe": b["id"]})
-        if b["conflicted"]:
-            out.append({"type": "reclaim", "seat": b["from"], "bribe": b["id"]})
-    return out

@@ -17,6 +17,7 @@ class Article27State:
         "players", "keeper", "options", "rounds", "round", "sg", "stage",
         "agendas", "unused", "in_play", "areas", "revealed", "floor",
         "privilege", "influence", "bank", "slots", "timer_started", "closed", "answers",
+        "offering",
         "timer_paused", "timer_paused_total", "votes", "outcome", "vetoers",
         "bribes", "next_bribe", "track", "passed_as_sg", "history",
         "announcements", "announcer", "challenge", "passed", "tally", "results")
@@ -51,9 +52,11 @@ class Article27State:
         # each by number.
         self.bribes: dict[int, dict[str, Any]] = {}
         self.closed: dict[int, dict[str, Any]] = {}
-        # A cache, not state: the commands each live bribe offers its parties
-        # (with whether its terms fit), dropped whenever the bribe changes.
-        self.answers: dict[int, tuple[bool, tuple[dict[str, Any], ...]]] = {}
+        # Indexes kept by the bribe events, so that the negotiation menu never
+        # walks every bribe: the commands each live bribe offers its parties,
+        # and the players whose offer is waiting for an answer.
+        self.answers: dict[int, tuple[dict[str, Any], ...]] = {}
+        self.offering: set[int] = set()
         self.next_bribe = 1
         self.track = {agenda: {"up": 0, "down": 0} for agenda in AGENDAS}
         self.passed_as_sg: set[int] = set()
