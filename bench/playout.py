@@ -28,16 +28,19 @@ def playouts(engine: Engine, game: str, players: int, games: int, seed: int,
         state = engine.new_state(setup)
         _settle(engine, state, fate)
         while not engine.is_over(state):
-            ballot = engine.ballot(state) if vote is not None else None
-            if ballot is None:
-                command = pick.choice(engine.legal_commands(state))
+            commands = engine.legal_commands(state)
+            if commands:
+                command = pick.choice(commands)
                 if timed and command["type"] in timed:
                     command = dict(command, at=0.0)
-            else:
-                command = vote(ballot, pick, players)
+            else:                        # the engine waits for a ballot
+                command = vote(engine.ballot(state), pick, players)
             for event in engine.decide(state, command):
                 engine.apply(state, event)
-            _settle(engine, state, fate)
+            event = engine.chance(state, fate)
+            if event is not None:
+                engine.apply(state, event)
+                _settle(engine, state, fate)
             actions += 1
     return actions, time.perf_counter() - start
 

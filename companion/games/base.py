@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any, Protocol
 
 PHYSICAL = "physical"
@@ -50,37 +49,6 @@ class FrozenCommand(dict):
 
     def __reduce__(self):
         return (FrozenCommand, (dict(self),))
-
-
-class Menu(Sequence):
-    """Legal commands kept as blocks of shared, cached tuples, read without
-    copying them into one: a game with hundreds of possible bribes can offer
-    its whole menu at every step of a random playout at little cost."""
-
-    __slots__ = ("blocks", "length")
-
-    def __init__(self, blocks: list[tuple[Command, ...]]) -> None:
-        self.blocks = blocks
-        self.length = sum(map(len, blocks))
-
-    def __len__(self) -> int:
-        return self.length
-
-    def __getitem__(self, index):
-        if type(index) is not int:
-            return tuple(self)[index]          # a slice
-        if index < 0:
-            index += self.length
-        if 0 <= index < self.length:
-            for block in self.blocks:
-                size = len(block)
-                if index < size:
-                    return block[index]
-                index -= size
-        raise IndexError(index)
-
-    def __iter__(self):
-        return chain.from_iterable(self.blocks)
 
 
 class RuleError(Exception):

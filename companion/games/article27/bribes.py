@@ -159,25 +159,25 @@ def decide_reclaim(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
 def give_back(s: Article27State, bribe: dict[str, Any], status: str) -> None:
     payer = bribe["from"]
     s.influence[payer] += bribe["held"]
-    bribe.update(held=0, status=status, awaiting=None)
-    _close(s, bribe)
-    # The briber may now cover terms they could not: refresh their open deal.
-    for other in s.bribes.values():
-        if other["from"] == payer and other["status"] == "countered":
-            _refresh(s, other)
+    _close(s, bribe, status)
+    if payer in s.offering:
+        # The briber may now cover terms they could not: refresh their open deal.
+        for other in s.bribes.values():
+            if other["from"] == payer and other["status"] == "countered":
+                _refresh(s, other)
 
 
 def pay_out(s: Article27State, bribe: dict[str, Any]) -> None:
     s.influence[bribe["to"]] += bribe["held"]
-    bribe.update(held=0, status="paid")
-    _close(s, bribe)
+    _close(s, bribe, "paid")
 
 
-def _close(s: Article27State, bribe: dict[str, Any]) -> None:
+def _close(s: Article27State, bribe: dict[str, Any], status: str) -> None:
+    if bribe["status"] in OPEN:
+        s.offering.discard(bribe["from"])     # a player has one open offer at most
+    bribe.update(held=0, status=status, awaiting=None)
     del s.bribes[bribe["id"]]
     del s.answers[bribe["id"]]
-    if not any(b["from"] == bribe["from"] and b["status"] in OPEN for b in s.bribes.values()):
-        s.offering.discard(bribe["from"])
     s.closed[bribe["id"]] = bribe
 
 

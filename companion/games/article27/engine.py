@@ -25,10 +25,10 @@ table's clock, so a restarted table knows how much time is left.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Any
 
-from ..base import (KEEPER, Fate, FrozenCommand, Menu, RuleError, Setup, checked_options,
+from ..base import (KEEPER, Fate, FrozenCommand, RuleError, Setup, checked_options,
                     first_seat, seat_of)
 from . import bribes, scoring
 from .rules import (ABSTAIN, AGENDAS, BRIBE_KINDS, COME_AND_GO_INFLUENCE, EXCLUDE,
@@ -64,12 +64,12 @@ class Article27Engine:
             "pause": self._decide_pause,
             "resume": self._decide_resume,
             "timer_expired": self._decide_timer_expired,
-            "offer": self._bribe(bribes.decide_offer),
-            "counter": self._bribe(bribes.decide_counter),
-            "accept": self._bribe(bribes.decide_accept),
-            "refuse": self._bribe(bribes.decide_refuse),
-            "withdraw": self._bribe(bribes.decide_withdraw),
-            "reclaim": self._bribe(bribes.decide_reclaim),
+            "offer": bribes.decide_offer,
+            "counter": bribes.decide_counter,
+            "accept": bribes.decide_accept,
+            "refuse": bribes.decide_refuse,
+            "withdraw": bribes.decide_withdraw,
+            "reclaim": bribes.decide_reclaim,
             "ballot": self._decide_ballot,
             "confirm_other": self._decide_confirm_other,
             "announce": self._decide_announce,
@@ -260,6 +260,9 @@ class Article27Engine:
             raise RuleError("command.unknown", command=str(kind)[:40])
         if s.stage == "over":
             raise RuleError("game.over")
+        if kind in _BRIBE_COMMANDS and (s.stage != "negotiation" or not s.keeper):
+            # Bribes: keeper mode, during negotiation only.
+            raise RuleError("a27.not_now" if s.keeper else "a27.keeper_only")
         return [handler(s, command)]
 
     @staticmethod
@@ -282,14 +285,6 @@ class Article27Engine:
             if seat != s.sg:
                 raise RuleError("a27.not_sg", player=seat)
         return s.sg
-
-    def _bribe(self, decide):
-        def handler(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
-            if not s.keeper:
-                raise RuleError("a27.keeper_only")
-            self._stage(s, "negotiation")
-            return decide(s, command)
-        return handler
 
     def _decide_unused(self, s, command):
         self._stage(s, "unused")
@@ -642,10 +637,19 @@ class Article27Engine:
         stage = s.stage
         if stage == "negotiation":          # by far the most frequent
             # The menus are shared by every table and built once per
-            # situation (a few hundred situations in all).
+            # situation (a few hundred situations in all); the lookups are
+            # spelled out here because random playouts ask at every step.
+            moves = (self._moves.get((s.sg, tuple(s.floor), s.timer_paused is not None))
+                     or self._sg_menu(s))
             if not s.keeper:
-                return self._sg_menu(s)
-            return Menu([self._sg_menu(s), self._offer_menu(s), *s.answers.values()])
+                return moves
+            influence, offering = s.influence, s.offering
+            able = tuple([influence[seat] >= 1 and seat not in offering
+                          for seat in range(s.players)])
+            offers = self._offers.get((s.sg, able)) or self._offer_menu(s)
+            if not s.answers:
+                return moves + offers
+            return moves + offers + tuple(chain.from_iterable(s.answers.values()))
         out: list[dict[str, Any]] = []
         if stage == "unused":
             count = len(AGENDAS) - s.players
@@ -705,7 +709,7 @@ class Article27Engine:
         waiting = s.offering
         able = tuple([s.influence[seat] >= 1 and seat not in waiting
                       for seat in range(s.players)])
-        key = (s.players, s.sg, able)
+        key = (s.sg, able)
         menu = self._offers.get(key)
         if menu is None:
             out = []
