@@ -639,14 +639,17 @@ class Article27Engine:
             # The menus are shared by every table and built once per
             # situation (a few hundred situations in all); the lookups are
             # spelled out here because random playouts ask at every step.
-            moves = (self._moves.get((s.sg, tuple(s.floor), s.timer_paused is not None))
-                     or self._sg_menu(s))
+            moves = self._moves.get((s.sg, tuple(s.floor), s.timer_paused is not None))
+            if moves is None:
+                moves = self._sg_menu(s)
             if not s.keeper:
                 return moves
             influence, offering = s.influence, s.offering
             able = tuple([influence[seat] >= 1 and seat not in offering
                           for seat in range(s.players)])
-            offers = self._offers.get((s.sg, able)) or self._offer_menu(s)
+            offers = self._offers.get((s.sg, able))
+            if offers is None:
+                offers = self._offer_menu(s)
             if not s.answers:
                 return moves + offers
             return moves + offers + tuple(chain.from_iterable(s.answers.values()))
