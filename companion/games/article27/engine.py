@@ -128,10 +128,11 @@ class Article27Engine:
 
     # -- chance -------------------------------------------------------------------
     def chance(self, s: Article27State, fate: Fate) -> dict[str, Any] | None:
-        if s.stage == "setup":
-            return self._chance_start(s, fate)
-        if s.stage == "deal":
+        stage = s.stage
+        if stage == "deal":
             return self._chance_round(s, fate)
+        if stage == "setup":
+            return self._chance_start(s, fate)
         return None
 
     def _chance_start(self, s: Article27State, fate: Fate) -> dict[str, Any]:
@@ -455,7 +456,7 @@ class Article27Engine:
             s.sg = (s.sg + 1) % s.players          # the gavel passes to the left
         s.round += 1
         s.revealed = {}
-        s.floor = []
+        s.floor = ()
         s.privilege = True
         if s.keeper:
             s.bank -= PRIVILEGE
@@ -495,9 +496,9 @@ class Article27Engine:
 
     def _apply_move(self, s, e):
         if e["to"] == "floor":
-            s.floor.append(e["issue"])
+            s.floor += (e["issue"],)
         else:
-            s.floor.remove(e["issue"])
+            s.floor = tuple([issue for issue in s.floor if issue != e["issue"]])
         if s.stage == "place_one":
             s.stage = "voting"
 
@@ -639,17 +640,20 @@ class Article27Engine:
             # The menus are shared by every table and built once per
             # situation (a few hundred situations in all); the lookups are
             # spelled out here because random playouts ask at every step.
-            moves = self._moves.get((s.sg, tuple(s.floor), s.timer_paused is not None))
+            moves = self._moves.get((s.sg, s.floor, s.timer_paused is not None))
             if moves is None:
                 moves = self._sg_menu(s)
             if not s.keeper:
                 return moves
-            influence, offering = s.influence, s.offering
-            able = tuple([influence[seat] >= 1 and seat not in offering
-                          for seat in range(s.players)])
-            offers = self._offers.get((s.sg, able))
+            # Who may make an offer, a bit per seat: influence left behind the
+            # screen, and no offer of theirs waiting for an answer.
+            influence, offering, able = s.influence, s.offering, 0
+            for seat in range(s.players):
+                if influence[seat] >= 1 and seat not in offering:
+                    able |= 1 << seat
+            offers = self._offers.get((s.players, s.sg, able))
             if offers is None:
-                offers = self._offer_menu(s)
+                offers = self._offer_menu(s, able)
             if not s.answers:
                 return moves + offers
             return moves + offers + tuple(chain.from_iterable(s.answers.values()))
@@ -694,7 +698,7 @@ class Article27Engine:
     def _sg_menu(self, s: Article27State) -> tuple[dict[str, Any], ...]:
         """During negotiation: the SG's moves, "Vote!" once the floor holds an
         issue, and the operator's pause or resume."""
-        key = (s.sg, tuple(s.floor), s.timer_paused is not None)
+        key = (s.sg, s.floor, s.timer_paused is not None)
         menu = self._moves.get(key)
         if menu is None:
             out = [{"type": "move", "seat": s.sg, "issue": issue,
@@ -705,19 +709,16 @@ class Article27Engine:
             menu = self._moves[key] = tuple(map(FrozenCommand, out))
         return menu
 
-    def _offer_menu(self, s: Article27State) -> tuple[dict[str, Any], ...]:
+    def _offer_menu(self, s: Article27State, able: int) -> tuple[dict[str, Any], ...]:
         """Keeper mode: offers of 1 influence from every player who may make
-        one, to every other player, of every kind (the issue kinds only to the
-        SG)."""
-        waiting = s.offering
-        able = tuple([s.influence[seat] >= 1 and seat not in waiting
-                      for seat in range(s.players)])
-        key = (s.sg, able)
+        one (``able``, a bit per seat), to every other player, of every kind
+        (the issue kinds only to the SG)."""
+        key = (s.players, s.sg, able)
         menu = self._offers.get(key)
         if menu is None:
             out = []
             for seat in range(s.players):
-                if not able[seat]:
+                if not able >> seat & 1:
                     continue
                 for to in range(s.players):
                     if to == seat:

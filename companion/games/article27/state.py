@@ -37,7 +37,7 @@ class Article27State:
         # public: a disk's agenda is known once revealed; the order is not).
         self.areas: dict[str, list[str]] = {issue: list(AGENDAS) for issue in ISSUES}
         self.revealed: dict[str, str] = {}     # this round's disk per issue
-        self.floor: list[str] = []             # issues in the proposal, in order placed
+        self.floor: tuple[str, ...] = ()       # issues in the proposal, in order placed
         self.privilege = False                 # the Success Privilege is on the floor
         self.influence: list[int] | None = None
         self.bank = 0
