@@ -56,6 +56,7 @@ def _shuffled_hidden(table: Table, keep_seat: int | None, rng: random.Random):
     """A copy of the state where every hidden card the given seat may not see
     is dealt again at random (hand sizes and court size unchanged)."""
     state = copy.deepcopy(table.state)
+    state.turn.drawn = list(state.turn.drawn)
     slots = [(state.court, i) for i in range(len(state.court))]
     for seat, hand in enumerate(state.hands):
         if seat != keep_seat:

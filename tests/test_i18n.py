@@ -29,7 +29,7 @@ def literal_keys() -> set[str]:
 
 def generated_keys() -> set[str]:
     """Keys the code builds from game data and engine vocabulary."""
-    rules = ENGINE.rules
+    rules = ENGINE.catalog
     keys = {f"game.{name}" for name in GAMES}
     keys |= {"policy.liberal", "policy.fascist"}
     keys |= {f"sh.log.{k}" for k in (

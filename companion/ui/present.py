@@ -63,7 +63,7 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
                  action=pending["action"])
     if phase == "prove":
         return t("status.prove", player=claim["seat"], character=claim["character"],
-                 challenger=pending["challenger"])
+                 challenger=claim["challenger"])
     if phase == "exchange":
         return t("status.exchange", player=current)
     return t(f"status.{phase}")

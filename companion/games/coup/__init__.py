@@ -2,4 +2,8 @@
 from .engine import ClaimEngine
 from .rules import COUP
 
-ENGINE = ClaimEngine(COUP)
+# The Greek rulebook: play passes counter-clockwise, and a defender "may"
+# return and redraw the shown card.
+ENGINE = ClaimEngine("coup", COUP, lambda options: COUP,
+                     defaults={"direction": "counterclockwise", "first": "random",
+                               "redraw": "optional"})

@@ -1,116 +1,133 @@
 """The claim / challenge / block referee shared by Coup and its relatives.
 
-Flow of one turn (the stages of :class:`~.state.Turn`)::
+Flow of one action (the stages of :class:`~.state.Turn`)::
 
-    declare ─┬─ general action, no block ───────────────────────────> resolve
-             ├─ general action, blockable ─────────────> block window
-             └─ character claim ─> claim window ─┬─ all pass ─> upheld ─┤
-                                                 └─ challenge ─> prove ─┤
-                                                  show: upheld (challenger loses)
-                                                  concede: failed (claimant loses)
-    upheld action: block window if blockable, else resolve
-    failed action: refund the cost, done
-    block window ─┬─ nobody blocks ─> resolve
-                  └─ block claim ─> claim window ... upheld: blocked (done);
-                                                      failed: resolve
-    resolve ─> (keeper exchange: draw, keep) ─> done ─> next living seat
+    declare (pay the cost) ─┬─ general action ──────────────> block window or resolve
+                            └─ character claim ─> claim ─┬─ upheld ─┐
+                                                          └─ failed ─> refund, done
+    upheld action claim ─> join window (Capitalist, Protestor) ─> block window ─> resolve
+    block window: one target, or anyone (Foreign Aid): the first block is a
+        claim; upheld, the action is blocked (no refund), failed, it goes on.
+        Every other player (General, Priest): each may block for themselves;
+        the blocks are then settled one by one, clockwise from the player
+        after the actor, and the action spares whoever's block stood.
+    resolve ─> (a choice, a draw from the court, an exchange) ─> done
+    done ─> (Spy: another action) ─> Disappear tokens due ─> next living seat
 
-Before any stage goes on, pending influence losses are settled (the loser
-picks the card) and a pending redraw is drawn, so a challenge is always
-settled before the action or a block takes effect, and "challenge loss first,
-then the action's effect" holds. A player eliminated mid-action keeps their
-coins until the action has resolved (the rulebook's example, step 8).
+A claim is open to challenge by every other living player; challenged, the
+claimant shows the card (the challenger loses a life, the card goes back and
+a new one is drawn) or concedes (the claimant loses a life). Before any stage
+goes on, pending losses are settled (the loser picks the card, and may first
+claim a reaction: the Intellectual, the Missionary), redraws are drawn, and
+Lawyer windows on eliminations are held: so a challenge is always settled
+before the action or a block takes effect, and "challenge loss first, then
+the action's effect" holds. A player eliminated mid-action keeps their coins
+until the action has resolved (the Coup rulebook's example, step 8).
 """
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, Callable
 
 from ..base import (KEEPER, Fate, FrozenCommand, RuleError, Setup, checked_options,
                     first_seat, seat_of)
 from .rules import Ruleset
-from .state import CoupState, Turn
+from .state import Claim, CoupState, Turn, Window
 
 DIRECTIONS = ("clockwise", "counterclockwise")
 REDRAW_RULES = ("optional", "mandatory")
 
 # Phases in which the engine itself may have to produce the next event.
-_CHANCE_PHASES = frozenset(("setup", "redraw", "exchange_draw", "lose"))
+_CHANCE_PHASES = frozenset(("setup", "redraw", "exchange_draw", "lose", "new_life"))
 # Keeper-mode events that show a hidden card to someone.
-_REVEALING = frozenset(("started", "redrawn", "exchange_drawn", "show", "lose"))
+_REVEALING = frozenset(("started", "redrawn", "exchange_drawn", "show", "lose",
+                        "new_life", "choose", "keep"))
 # Choices that depend on a hidden hand in keeper mode.
-_PRIVATE_CHOICES = frozenset(("show", "concede", "lose", "keep"))
+_PRIVATE_CHOICES = frozenset(("show", "concede", "lose", "keep", "react"))
 # Distinct situations whose legal commands are kept (a few thousand in practice).
 _LEGAL_CACHE_LIMIT = 20000
-
-# Stages that wait for a person, and the public phase each one shows as.
-_WAITING = {"claim": "challenge", "prove": "prove", "block": "block",
-            "exchange": "exchange", "exchange_draw": "exchange_draw"}
+# The phases of a claim still being settled, by its stage.
+_CLAIM_PHASES = {"open": "challenge", "prove": "prove"}
+# Phases in which the table waits on a window (a window's kind names its phase).
+_WINDOW_PHASES = frozenset(("block", "join", "lawyer", "disappear"))
 
 
 class ClaimEngine:
-    """A Coup-family engine over a :class:`Ruleset`."""
+    """A Coup-family engine. ``ruleset_for`` gives a game's ruleset from its
+    options (Coup: always the same; G54: the five roles chosen)."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
-        self.rules = ruleset
-        self.name = ruleset.name
-        self.min_players = ruleset.min_players
-        self.max_players = ruleset.max_players
+    def __init__(self, name: str, catalog: Ruleset,
+                 ruleset_for: Callable[[dict[str, Any]], Ruleset | None],
+                 defaults: dict[str, Any],
+                 check_options: Callable[[dict[str, Any], int], None] | None = None,
+                 choose_set: Callable[[CoupState, Fate], dict[str, Any]] | None = None
+                 ) -> None:
+        # ``catalog`` holds every character and action the game may use;
+        # ``ruleset_for`` picks a game's own from its options (None: decided by
+        # chance at the start, with ``choose_set``).
+        self.name = name
+        self.catalog = catalog
+        self.ruleset_for = ruleset_for
+        self.defaults = defaults
+        self.check_options = check_options
+        self.choose_set = choose_set
+        self.min_players = catalog.min_players
+        self.max_players = catalog.max_players
         self._decide = {
             "challenge": self._decide_challenge,
             "pass": self._decide_pass,
             "proceed": self._decide_proceed,
             "block": self._decide_block,
+            "join": self._decide_join,
             "show": self._decide_show,
             "concede": self._decide_concede,
             "lose": self._decide_lose,
+            "react": self._decide_react,
             "keep": self._decide_keep,
+            "choose": self._decide_choose,
         }
-        for action in ruleset.actions:
-            self._decide[action] = self._decide_declare
         self._apply = {
             "started": self._apply_started,
             "challenge": self._apply_challenge,
             "pass": self._apply_pass,
             "proceed": self._apply_proceed,
             "block": self._apply_block,
+            "join": self._apply_join,
             "show": self._apply_show,
             "concede": self._apply_concede,
             "lose": self._apply_lose,
+            "react": self._apply_react,
             "redrawn": self._apply_redrawn,
+            "new_life": self._apply_new_life,
             "exchange_drawn": self._apply_exchange_drawn,
             "keep": self._apply_keep,
+            "choose": self._apply_choose,
         }
-        for action in ruleset.actions:
+        for action in catalog.actions:
+            self._decide[action] = self._decide_declare
             self._apply[action] = self._apply_declare
-        self._legal_cache: dict[tuple, tuple[dict[str, Any], ...]] = {}
-        self._forced = ruleset.forced_coup_at
-        # The actions in menu order, as (name, cost, targeted).
-        self._menu = tuple((a.name, a.cost, a.targeted) for a in
-                           (ruleset.actions[n] for n in ruleset.action_order))
 
     # -- setup ---------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
-        # The Greek rulebook: play passes counter-clockwise, and a defender
-        # "may" return and redraw the shown card.
-        return {"direction": "counterclockwise", "first": "random",
-                "redraw": "optional"}
+        return dict(self.defaults)
 
     def check_setup(self, setup: Setup) -> None:
         options = checked_options(setup, self.name, self.min_players, self.max_players,
                                   self.default_options())
-        if options["direction"] not in DIRECTIONS:
+        if options.get("direction", "clockwise") not in DIRECTIONS:
             raise RuleError("setup.bad_option", option="direction",
                             value=str(options["direction"]))
-        if options["redraw"] not in REDRAW_RULES:
+        if options.get("redraw", "mandatory") not in REDRAW_RULES:
             raise RuleError("setup.bad_option", option="redraw",
                             value=str(options["redraw"]))
+        if self.check_options is not None:
+            self.check_options(options, setup.players)
         setup.options = options
 
     def new_state(self, setup: Setup) -> CoupState:
         self.check_setup(setup)
-        return CoupState(self.rules, setup.players, setup.mode == KEEPER,
-                         setup.options)
+        ruleset = self.ruleset_for(setup.options) or self.catalog
+        return CoupState(ruleset, setup.players, setup.mode == KEEPER, setup.options)
 
     # -- chance: random or forced outcomes nobody at the table decides ---------
     def chance(self, s: CoupState, fate: Fate) -> dict[str, Any] | None:
@@ -122,34 +139,47 @@ class ClaimEngine:
         if phase == "redraw":
             return {"type": "redrawn", "seat": s.pending_redraw,
                     "card": self._draw(s, fate, 1)[0]}
+        if phase == "new_life":
+            return {"type": "new_life", "seat": s.new_life[0],
+                    "card": self._draw(s, fate, 1)[0] if s.court else None}
         if phase == "exchange_draw":
-            k = min(self.rules.exchange_draw, len(s.court))
+            k = min(s.turn.choice["draw"], len(s.court))
             return {"type": "exchange_drawn", "seat": s.turn.actor,
                     "cards": self._draw(s, fate, k)}
-        if phase == "lose" and s.keeper and len(s.hands[s.losses[0]]) == 1:
-            seat = s.losses[0]
-            return {"type": "lose", "seat": seat, "card": s.hands[seat][0]}
+        if phase == "lose" and s.keeper:
+            seat = s.losses[0][0]
+            if len(s.hands[seat]) == 1 and (not s.ruleset.reactions or not self._reactions(s)):
+                return {"type": "lose", "seat": seat, "card": s.hands[seat][0]}
         return None
 
     def _chance_start(self, s: CoupState, fate: Fate) -> dict[str, Any]:
-        n, size = s.players, self.rules.hand_size
+        n = s.players
         event: dict[str, Any] = {"type": "started",
                                  "first": first_seat(s.options["first"], fate, n)}
+        if self.choose_set is not None:
+            event.update(self.choose_set(s, fate))
+            ruleset = self.ruleset_for({**s.options, "set": event["set"]})
+            court = ruleset.deck() if s.keeper else [None] * len(ruleset.deck())
+        else:
+            court = s.court
         if s.keeper:
+            size = s.ruleset.hand_size
             hands = fate.take("hands")
             if hands is None:
-                deck = list(s.court)
+                deck = list(court)
                 fate.rng.shuffle(deck)
                 hands = [sorted(deck[i * size:(i + 1) * size]) for i in range(n)]
             else:
-                hands = _checked_deal(hands, n, size, s.court)
+                hands = _checked_deal(hands, n, size, court)
             event["hands"] = hands
         return event
 
     @staticmethod
-    def _draw(s: CoupState, fate: Fate, k: int) -> list[str]:
+    def _draw(s: CoupState, fate: Fate, k: int) -> list[Any]:
         """k cards at random from the court (scripted draws first)."""
         court = s.court
+        if not s.keeper:
+            return [None] * k
         taken: list[int] = []
         for _ in range(k):
             card = fate.next("draws")
@@ -167,25 +197,30 @@ class ClaimEngine:
 
     def reveals_hidden(self, s: CoupState, event: dict[str, Any]) -> bool:
         """True for keeper-mode events that showed a hidden card to someone (a
-        deal or draw to its owner, a shown or lost card to the table): undoing
-        them would re-hide or re-deal something already seen. In physical mode
-        the app holds no hidden card, so every entry can be undone."""
+        deal or draw to its owner, a card handed over, a shown or lost card to
+        the table): undoing them would re-hide or re-deal something already
+        seen. In physical mode the app holds no hidden card."""
         return s.keeper and event["type"] in _REVEALING
 
     def private_choice(self, s: CoupState, command: dict[str, Any]) -> bool:
         """Whether offering this command would show what only its seat may know:
         in keeper mode, whether a challenged player can show the card, which
-        cards a player can turn up or keep. Such choices belong on that seat's
-        own device, never on the shared screen."""
+        cards a player can turn up, keep or hand over. Such choices belong on
+        that seat's own device, never on the shared screen."""
         kind = command.get("type")
-        return s.keeper and type(kind) is str and kind in _PRIVATE_CHOICES
+        if not s.keeper or type(kind) is not str:
+            return False
+        if kind == "choose":
+            choice = s.turn.choice
+            return choice is not None and choice.get("private", False)
+        return kind in _PRIVATE_CHOICES
 
     # -- decide: validate a command, return its events --------------------------
     def decide(self, s: CoupState, command: dict[str, Any]) -> list[dict[str, Any]]:
-        kind = command.get("type")
-        handler = self._decide.get(kind) if type(kind) is str else None
-        if handler is None:
-            raise RuleError("command.unknown", command=str(kind)[:40])
+        try:
+            handler = self._decide[command["type"]]
+        except (KeyError, TypeError):
+            raise RuleError("command.unknown", command=str(command.get("type"))[:40]) from None
         try:
             return [handler(s, command)]
         except RuleError:
@@ -200,280 +235,670 @@ class ClaimEngine:
             raise RuleError("coup.player_out", player=seat)
         return seat
 
+    def _tax_due(self, s: CoupState, seat: int, character: str | None) -> int:
+        """Customs Officer: every other player pays the taxer 1 before
+        claiming the taxed character."""
+        tax = s.tax
+        return 1 if tax is not None and character == tax[1] and seat != tax[0] else 0
+
+    def _check_tax(self, s: CoupState, seat: int, character: str) -> None:
+        if self._tax_due(s, seat, character) > s.coins[seat]:
+            raise RuleError("g54.tax_unpaid", character=character)
+
     def _decide_declare(self, s, command):
         if s.phase != "action":
             raise RuleError("coup.not_now")
-        seat = seat_of(command, s.players)
-        if seat != s.turn.actor:
-            raise RuleError("coup.not_your_turn", player=seat)
-        action = self.rules.actions[command["type"]]
-        coins = s.coins[seat]
-        if coins >= self.rules.forced_coup_at and action.name != self.rules.coup_action:
-            raise RuleError("coup.must_coup", coins=coins)
-        if coins < action.cost:
-            raise RuleError("coup.cannot_afford", action=action.name,
-                            cost=action.cost, coins=coins)
-        event = {"type": action.name, "seat": seat}
-        if action.targeted:
-            target = self._living_seat(s, command, "target")
-            if target == seat:
-                raise RuleError("coup.target_self")
-            event["target"] = target
-        return event
-
-    @staticmethod
-    def _responders(s: CoupState) -> list[int]:
-        """Seats that may still answer the open claim or block window."""
-        t = s.turn
-        if t.stage != "claim" and t.stage != "block":
-            return []
-        passed = t.passed
-        return [i for i in t.eligible if i not in passed] if passed else list(t.eligible)
-
-    def _responder(self, s: CoupState, command: dict[str, Any]) -> int:
-        """The seat answering the open window, if it may."""
         seat = command.get("seat")
         t = s.turn
-        if type(seat) is int and seat in t.eligible and seat not in t.passed:
+        if seat != t.actor or type(seat) is not int:
+            seat = seat_of(command, s.players)
+            raise RuleError("coup.not_your_turn", player=seat)
+        rules = s.ruleset
+        action = rules.actions.get(command["type"])
+        if action is None:                  # a character not in this game's set
+            raise RuleError("command.unknown", command=command["type"])
+        coins = s.coins[seat]
+        if t.again and action.again:
+            raise RuleError("g54.spy_twice")
+        if (not t.again and coins >= rules.forced_coup_at
+                and action.name != rules.coup_action):
+            raise RuleError("coup.must_coup", coins=coins)
+        needed = action.price
+        if s.tax is not None:
+            needed += self._tax_due(s, seat, action.character)
+        if coins < needed:
+            raise RuleError("coup.cannot_afford", action=action.name,
+                            cost=needed, coins=coins)
+        event = {"type": action.name, "seat": seat}
+        if action.targeted:
+            target = command.get("target")
+            if type(target) is not int or not 0 <= target < s.players or not s.hands[target]:
+                target = self._living_seat(s, command, "target")
+            if target == seat and not action.self_target:
+                raise RuleError("coup.target_self")
+            if s.peacekeeper is not None or s.treaty is not None:
+                self._check_targeting(s, action, seat, target)
+            event["target"] = target
+        if action.extra:
+            for field in action.extra:
+                event[field] = self._extra_field(s, action, seat, command, field)
+        if action.check is not None:
+            action.check(s, event)
+        return event
+
+    def _check_targeting(self, s: CoupState, action: Any, seat: int, target: int) -> None:
+        """Tokens that keep a player out of reach: Peacekeeping (from anything
+        but a Coup) and a Treaty (the two holders, Coup included; with two
+        players left it binds only if the table chose so)."""
+        if target == seat:
+            return
+        if target == s.peacekeeper and not action.untargeted_by_tokens:
+            raise RuleError("g54.peacekept", player=target)
+        if (s.treaty is not None and {seat, target} == set(s.treaty)
+                and (len(s.living) > 2 or s.options.get("treaty_two_players") == "binding")):
+            raise RuleError("g54.treaty", player=target)
+
+    def _extra_field(self, s: CoupState, action: Any, seat: int, command: dict[str, Any],
+                     field: str) -> Any:
+        if field == "to":
+            to = self._living_seat(s, command, "to")
+            if to == seat and not action.self_target:
+                raise RuleError("coup.target_self")
+            return to
+        if field == "role":
+            role = command.get("role")
+            if role not in s.ruleset.characters:
+                raise RuleError("coup.unknown_character", character=str(role)[:20])
+            return role
+        raise RuleError("command.bad_field", field=field)
+
+    @staticmethod
+    def _awaited(s: CoupState, kind: type) -> Any:
+        """The claim or the window (by ``kind``) the table is settling, if any:
+        an interrupt first, then the turn's own."""
+        current = s.interrupt
+        if current is None:
+            t = s.turn
+            current = (t.claim if t.stage == "claim" else
+                       t.window if t.stage == "window" else None)
+        return current if type(current) is kind else None
+
+    @staticmethod
+    def _still_to_answer(eligible: tuple[int, ...], passed: set[int]) -> tuple[int, ...]:
+        return tuple([i for i in eligible if i not in passed]) if passed else eligible
+
+    def _responders(self, s: CoupState) -> list[int]:
+        """Seats that may still answer the open claim or window."""
+        claim = self._awaited(s, Claim)
+        if claim is not None:
+            return (list(self._still_to_answer(claim.eligible, claim.passed))
+                    if claim.stage == "open" else [])
+        window = self._awaited(s, Window)
+        if window is not None:
+            return list(self._still_to_answer(window.eligible, window.passed))
+        return []
+
+    def _responder(self, s: CoupState, command: dict[str, Any], eligible: tuple[int, ...],
+                   passed: set[int], claimant: int | None = None) -> int:
+        """The seat answering the open claim or window, if it may."""
+        seat = command.get("seat")
+        if type(seat) is int and seat in eligible and seat not in passed:
             return seat
         seat = self._living_seat(s, command)
-        if s.phase == "challenge" and seat == t.claimant:
+        if seat == claimant:
             raise RuleError("coup.own_claim")
-        if seat in t.passed:
+        if seat in passed:
             raise RuleError("coup.already_passed", player=seat)
         raise RuleError("coup.not_your_block", player=seat)
 
+    # The phase says what the table waits on: in "challenge" an open claim,
+    # in a window phase a window; an interrupt comes before the turn's own.
     def _decide_challenge(self, s, command):
         if s.phase != "challenge":
             raise RuleError("coup.nothing_to_challenge")
-        return {"type": "challenge", "seat": self._responder(s, command)}
+        claim = s.interrupt or s.turn.claim
+        seat = command.get("seat")
+        if type(seat) is not int or seat not in claim.eligible or seat in claim.passed:
+            seat = self._responder(s, command, claim.eligible, claim.passed, claim.seat)
+        return {"type": "challenge", "seat": seat}
 
     def _decide_pass(self, s, command):
-        if s.phase not in ("challenge", "block"):
+        phase = s.phase
+        if phase == "challenge":
+            claim = s.interrupt or s.turn.claim
+            eligible, passed, claimant = claim.eligible, claim.passed, claim.seat
+        elif phase in _WINDOW_PHASES:
+            window = s.interrupt or s.turn.window
+            eligible, passed, claimant = window.eligible, window.passed, None
+        else:
             raise RuleError("coup.not_now")
-        return {"type": "pass", "seat": self._responder(s, command)}
+        seat = command.get("seat")
+        if type(seat) is not int or seat not in eligible or seat in passed:
+            seat = self._responder(s, command, eligible, passed, claimant)
+        return {"type": "pass", "seat": seat}
 
     def _decide_proceed(self, s, command):
-        if s.phase not in ("challenge", "block"):
+        if s.phase != "challenge" and s.phase not in _WINDOW_PHASES:
             raise RuleError("coup.not_now")
         return {"type": "proceed"}
 
     def _decide_block(self, s, command):
-        if s.phase != "block":
+        window = self._awaited(s, Window)
+        if window is None or window.kind not in ("block", "disappear"):
             raise RuleError("coup.cannot_block_now")
-        seat = self._responder(s, command)
+        seat = self._responder(s, command, window.eligible, window.passed)
         character = command.get("character")
-        if character not in s.turn.action.blockers:
-            raise RuleError("coup.cannot_block_with", action=s.turn.action.name,
-                            character=str(character))
+        if character not in window.blockers:
+            action = s.turn.action.name if s.turn.action else "disappear"
+            raise RuleError("coup.cannot_block_with", action=action,
+                            character=str(character)[:20])
+        self._check_tax(s, seat, character)
         return {"type": "block", "seat": seat, "character": character}
 
-    def _claimant(self, s: CoupState, command: dict[str, Any]) -> int:
+    def _decide_join(self, s, command):
+        window = self._awaited(s, Window)
+        if window is None or window.kind != "join":
+            raise RuleError("coup.not_now")
+        seat = self._responder(s, command, window.eligible, window.passed)
+        action = s.turn.action
+        if action.join == "pay":
+            if s.coins[seat] < 3:
+                raise RuleError("coup.cannot_afford", action="join", cost=3,
+                                coins=s.coins[seat])
+        else:
+            self._check_tax(s, seat, action.character)
+        return {"type": "join", "seat": seat}
+
+    def _claimant(self, s: CoupState, command: dict[str, Any]) -> tuple[int, Claim]:
         if s.phase != "prove":
             raise RuleError("coup.not_now")
-        seat = seat_of(command, s.players)
-        if seat != s.turn.claimant:
+        claim = s.interrupt or s.turn.claim
+        seat = command.get("seat")
+        if seat != claim.seat or type(seat) is not int:
+            seat = seat_of(command, s.players)
             raise RuleError("coup.not_challenged", player=seat)
-        return seat
+        return seat, claim
 
     def _decide_show(self, s, command):
-        seat = self._claimant(s, command)
-        claim = s.turn.claim
+        seat, claim = self._claimant(s, command)
+        character = claim.character
         if s.keeper:
-            if claim not in s.hands[seat]:
-                raise RuleError("coup.card_not_held", character=claim)
-        elif s.face_up(claim) >= self.rules.copies:
-            raise RuleError("coup.all_copies_face_up", character=claim)
+            if character not in s.hands[seat]:
+                raise RuleError("coup.card_not_held", character=character)
+        elif s.face_up(character) >= s.ruleset.copies:
+            raise RuleError("coup.all_copies_face_up", character=character)
         redraw = command.get("redraw", True)
         if type(redraw) is not bool:
             raise RuleError("command.bad_field", field="redraw")
-        if not redraw and s.options["redraw"] == "mandatory":
+        if not redraw and s.options.get("redraw", "mandatory") == "mandatory":
             raise RuleError("coup.redraw_mandatory")
-        return {"type": "show", "seat": seat, "character": claim, "redraw": redraw}
+        return {"type": "show", "seat": seat, "character": character, "redraw": redraw}
 
     def _decide_concede(self, s, command):
-        return {"type": "concede", "seat": self._claimant(s, command)}
+        seat, _ = self._claimant(s, command)
+        return {"type": "concede", "seat": seat}
+
+    def _card(self, s: CoupState, seat: int, command: dict[str, Any]) -> str:
+        """A card the seat turns up or hands over: one it holds (keeper), one
+        of which a copy is still hidden somewhere (physical)."""
+        card = command.get("card")
+        if card not in s.ruleset.characters:
+            raise RuleError("coup.unknown_character", character=str(card)[:20])
+        if s.keeper:
+            if card not in s.hands[seat]:
+                raise RuleError("coup.card_not_held", character=card)
+        elif s.face_up(card) >= s.ruleset.copies:
+            raise RuleError("coup.all_copies_face_up", character=card)
+        return card
 
     def _decide_lose(self, s, command):
         if s.phase != "lose":
             raise RuleError("coup.not_now")
-        seat = seat_of(command, s.players)
-        if seat != s.losses[0]:
+        seat = command.get("seat")
+        if seat != s.losses[0][0] or type(seat) is not int:
+            seat = seat_of(command, s.players)
             raise RuleError("coup.not_your_loss", player=seat)
         card = command.get("card")
-        if card not in self.rules.characters:
-            raise RuleError("coup.unknown_character", character=str(card))
-        if s.keeper:
-            if card not in s.hands[seat]:
-                raise RuleError("coup.card_not_held", character=card)
-        elif s.face_up(card) >= self.rules.copies:
-            raise RuleError("coup.all_copies_face_up", character=card)
+        if not (s.keeper and card in s.hands[seat]):     # else: a card held, surely fine
+            card = self._card(s, seat, command)
         return {"type": "lose", "seat": seat, "card": card}
+
+    def _reactions(self, s: CoupState) -> tuple[str, ...]:
+        """The reactions open to the player losing a life now."""
+        if not s.ruleset.reactions or s.phase != "lose" or s.reacted:
+            return ()
+        seat, reason = s.losses[0]
+        reactions = s.ruleset.reactions
+        return tuple(c for c, when in reactions.items()
+                     if (when == "life" or (when == "life_not_coup" and reason != "coup"))
+                     and self._tax_due(s, seat, c) <= s.coins[seat])
+
+    def _decide_react(self, s, command):
+        """Claim a reaction: the Intellectual or the Missionary on losing a
+        life, the Lawyer on another player's elimination."""
+        character = command.get("character")
+        window = self._awaited(s, Window)
+        if window is not None and window.kind == "lawyer":
+            seat = self._responder(s, command, window.eligible, window.passed)
+            if character != "lawyer":
+                raise RuleError("g54.not_a_reaction", character=str(character)[:20])
+            self._check_tax(s, seat, character)
+            return {"type": "react", "seat": seat, "character": character}
+        if s.phase != "lose":
+            raise RuleError("coup.not_now")
+        seat = seat_of(command, s.players)
+        if seat != s.losses[0][0]:
+            raise RuleError("coup.not_your_loss", player=seat)
+        if character not in self._reactions(s):
+            if character in s.ruleset.reactions:
+                self._check_tax(s, seat, character)
+            raise RuleError("g54.not_a_reaction", character=str(character)[:20])
+        return {"type": "react", "seat": seat, "character": character}
 
     def _decide_keep(self, s, command):
         if s.phase != "exchange":
             raise RuleError("coup.not_now")
         seat = seat_of(command, s.players)
-        if seat != s.turn.actor:
+        t = s.turn
+        if seat != t.actor:
             raise RuleError("coup.not_your_turn", player=seat)
         cards = command.get("cards")
         hand = s.hands[seat]
         if not isinstance(cards, (list, tuple)) or len(cards) != len(hand):
             raise RuleError("coup.keep_count", count=len(hand))
-        pool = hand + s.turn.drawn
+        pool = hand + list(t.drawn)
         for card in cards:
             if card not in pool:
                 raise RuleError("coup.keep_not_offered")
             pool.remove(card)
-        return {"type": "keep", "seat": seat, "cards": sorted(cards)}
+        event = {"type": "keep", "seat": seat, "cards": sorted(cards)}
+        if t.choice and t.choice.get("give_back"):
+            give = command.get("give")
+            if give not in pool:
+                raise RuleError("g54.give_not_offered")
+            event["give"] = give
+        return event
+
+    def _decide_choose(self, s, command):
+        if s.phase != "choice":
+            raise RuleError("coup.not_now")
+        choice = s.turn.choice
+        seat = seat_of(command, s.players)
+        if seat != choice["seat"]:
+            raise RuleError("g54.not_your_choice", player=seat)
+        option = command.get("option")
+        if option not in choice["options"]:
+            raise RuleError("g54.bad_option", option=str(option)[:20])
+        return {"type": "choose", "seat": seat, "option": option}
 
     # -- apply: fold one event into the state -------------------------------------
     def apply(self, s: CoupState, event: dict[str, Any]) -> None:
-        self._apply[event["type"]](s, event)
-        if s.winner is None and s.pending_redraw is None and not s.losses:
-            waiting = _WAITING.get(s.turn.stage)
-            if waiting is not None:          # the common case: a window stays open
-                s.phase = waiting
-                return
-        self._advance(s)
+        # A handler returns True when it has set the phase itself: the common
+        # events (a pass, a challenge, a claim opened) leave nothing to settle.
+        if not self._apply[event["type"]](s, event):
+            self._advance(s)
 
     def _apply_started(self, s, e):
+        if self.choose_set is not None:
+            s.ruleset = self.ruleset_for({**s.options, "set": e["set"]})
+            deck = s.ruleset.deck()
+            s.court = deck if s.keeper else [None] * len(deck)
         for seat in range(s.players):
-            s.gain(seat, self.rules.start_coins)
+            s.gain(seat, s.ruleset.start_coins)
         hands = e.get("hands")
         for seat in range(s.players):
             if hands is None:
-                s.hands[seat] = [s.court.pop() for _ in range(self.rules.hand_size)]
+                s.hands[seat] = [s.court.pop() for _ in range(s.ruleset.hand_size)]
             else:
                 for card in hands[seat]:
                     s.court.remove(card)
                 s.hands[seat] = list(hands[seat])
-        s.living = tuple(range(s.players))
+        s.set_living(tuple(range(s.players)))
         s.turn = Turn(e["first"])
         s.turn_no = 1
         s.phase = "action"
 
     def _apply_declare(self, s, e):
         t = s.turn
-        action = self.rules.actions[e["type"]]
+        action = s.ruleset.actions[e["type"]]
         t.action = action
         t.target = e.get("target")
-        if action.cost:
-            s.pay(t.actor, action.cost)
-            t.paid = action.cost
+        if action.extra:
+            t.extra = {field: e[field] for field in action.extra}
+        if s.tax is not None:
+            self._pay_tax(s, t.actor, action.character)
+        cost = action.cost
+        if cost:
+            if action.pay_to_target:
+                s.transfer(t.actor, t.target, cost)
+            else:
+                s.coins[t.actor] -= cost
+                s.treasury += cost
+            t.paid = cost
         if action.character:
-            self._open_claim(s, t.actor, action.character, "action")
-        elif action.blockable:
-            self._open_block(s, t)
-        else:
-            t.stage = "resolve"
+            t.claim = self._new_claim(s, t.actor, action.character, "action")
+            t.stage = "claim"
+            s.phase = "challenge"
+            return True
+        self._after_action_claim(s, t)
+        if t.stage == "window":
+            s.phase = t.window.kind
+            return True
+        return False
 
-    @staticmethod
-    def _open_claim(s: CoupState, seat: int, character: str, kind: str) -> None:
-        """Open the window in which any other living player may challenge."""
-        t = s.turn
-        t.claimant, t.claim, t.kind = seat, character, kind
-        t.passed = set()
-        t.challenger = None
-        t.eligible = tuple([i for i in s.living if i != seat])
-        t.record = {"turn": s.turn_no, "character": character, "kind": kind,
-                    "result": "open"}
-        s.claims[seat].append(t.record)
-        t.stage = "claim"
+    def _pay_tax(self, s: CoupState, seat: int, character: str | None) -> None:
+        if self._tax_due(s, seat, character):
+            s.transfer(seat, s.tax[0], 1)
 
-    @staticmethod
-    def _open_block(s: CoupState, t: Turn) -> None:
-        """Open the block window: the target alone, or every other living
-        player; with nobody able to block (the target is out) the action
-        resolves at once."""
-        if t.action.target_blocks_only:
-            t.eligible = (t.target,) if s.hands[t.target] else ()
-        else:
-            actor = t.actor
-            t.eligible = tuple([i for i in s.living if i != actor])
-        t.passed = set()
-        t.stage = "block" if t.eligible else "resolve"
+    def _new_claim(self, s: CoupState, seat: int, character: str, kind: str) -> Claim:
+        record = {"turn": s.turn_no, "character": character, "kind": kind,
+                  "result": "open"}
+        s.claims[seat].append(record)
+        return Claim(seat, character, kind, s.others[seat], record)
 
     def _apply_challenge(self, s, e):
-        t = s.turn
-        t.challenger = e["seat"]
-        t.record["result"] = "challenged"
-        t.record["challenger"] = e["seat"]
-        t.stage = "prove"
-
-    def _close_window(self, s: CoupState) -> None:
-        t = s.turn
-        if t.stage == "claim":
-            t.record["result"] = "unchallenged"
-            t.stage = "claim_upheld"
-        else:
-            t.stage = "resolve"
+        claim = s.interrupt or s.turn.claim       # the open claim
+        claim.challenger = e["seat"]
+        claim.record["result"] = "challenged"
+        claim.record["challenger"] = e["seat"]
+        claim.stage = "prove"
+        s.phase = "prove"
+        return True
 
     def _apply_pass(self, s, e):
         t = s.turn
-        t.passed.add(e["seat"])
-        if len(t.passed) == len(t.eligible):
-            self._close_window(s)
+        answered = s.interrupt or (t.claim if s.phase == "challenge" else t.window)
+        answered.passed.add(e["seat"])
+        if len(answered.passed) < len(answered.eligible):
+            return True
+        return self._apply_proceed(s, e)        # everyone has answered
 
     def _apply_proceed(self, s, e):
-        self._close_window(s)
+        if s.phase == "challenge":
+            self._close_claim(s, s.interrupt or s.turn.claim)
+        else:
+            self._close_window(s, s.interrupt or s.turn.window)
+        return False
+
+    @staticmethod
+    def _close_claim(s: CoupState, claim: Claim) -> None:
+        """Nobody (else) challenges: the claim stands."""
+        claim.record["result"] = "unchallenged"
+        claim.stage = "upheld"
+
+    def _close_window(self, s: CoupState, window: Window) -> None:
+        """Everyone who may answer has answered (or the table says nobody else)."""
+        if s.interrupt is window:
+            s.interrupt = None
+            if window.kind == "lawyer":
+                s.probate.pop(0)
+            elif window.kind == "disappear":
+                # Nobody stopped the token: its holder loses a life.
+                holder = window.eligible[0]
+                self._spend_token(s, holder)
+                s.queue_loss(holder, "disappear")
+            return
+        t = s.turn
+        t.window = None
+        if window.kind == "join":
+            self._after_join(s, t)
+        elif t.blocks:
+            t.stage = "blocks"
+        else:
+            t.stage = "resolve"
+
+    @staticmethod
+    def _spend_token(s: CoupState, holder: int) -> None:
+        s.disappear[holder] -= 1
+        if not s.disappear[holder]:
+            del s.disappear[holder]
 
     def _apply_block(self, s, e):
-        s.turn.blocker = e["seat"]
-        self._open_claim(s, e["seat"], e["character"], "block")
+        seat, character = e["seat"], e["character"]
+        if s.tax is not None:
+            self._pay_tax(s, seat, character)
+        if s.interrupt is not None:               # a Disappear token coming due
+            s.interrupt = self._new_claim(s, seat, character, "disappear")
+            return False
+        t = s.turn
+        window = t.window
+        if t.action.every_other:
+            t.blocks += ((seat, character),)
+            window.passed.add(seat)
+            if len(window.passed) == len(window.eligible):
+                self._close_window(s, window)
+            return
+        t.window = None
+        t.claim = self._new_claim(s, seat, character, "block")
+        t.stage = "claim"
+        s.phase = "challenge"
+        return True
+
+    def _apply_join(self, s, e):
+        t = s.turn
+        seat = e["seat"]
+        if t.action.join == "pay":              # Protestor: pay 3 to see the target fall
+            s.pay(seat, 3)
+            t.joiners += (seat,)
+            t.window = None
+            self._after_join(s, t)
+            return
+        self._pay_tax(s, seat, t.action.character)
+        t.window.passed.add(seat)
+        t.claim = self._new_claim(s, seat, t.action.character, "join")
+        t.stage = "claim"
 
     def _apply_show(self, s, e):
-        t = s.turn
-        t.record["result"] = "upheld"
-        if s.keeper and e["redraw"]:
-            s.hands[t.claimant].remove(t.claim)
-            s.court.append(t.claim)
-            s.pending_redraw = t.claimant
-        s.queue_loss(t.challenger)
-        t.stage = "claim_upheld"
+        claim = s.interrupt or s.turn.claim       # the claim being proved
+        claim.record["result"] = "upheld"
+        claim.stage = "upheld"
+        seat, character = claim.seat, claim.character
+        if claim.kind == "react" and s.losses and s.losses[0][0] == seat:
+            # The card shown is the life being lost: it is turned up.
+            self._apply_lose(s, {"seat": seat, "card": character})
+        elif s.keeper and e["redraw"]:
+            s.hands[seat].remove(character)
+            s.court.append(character)
+            s.pending_redraw = seat
+        s.losses.append((claim.challenger, "challenge"))
 
     def _apply_concede(self, s, e):
-        t = s.turn
-        t.record["result"] = "failed"
-        s.queue_loss(t.claimant)
-        t.stage = "claim_failed"
+        claim = s.interrupt or s.turn.claim
+        claim.record["result"] = "failed"
+        claim.stage = "failed"
+        s.losses.append((claim.seat, "challenge"))
 
     def _apply_lose(self, s, e):
-        seat = e["seat"]
+        """The loss at the head of the queue: the card goes face up."""
+        seat, card = e["seat"], e["card"]
         s.losses.pop(0)
+        s.reacted = False
         hand = s.hands[seat]
         if s.keeper:
-            hand.remove(e["card"])
+            hand.remove(card)
         else:
             hand.pop()
-        s.revealed[seat].append(e["card"])
+        s.revealed[seat].append(card)
         if not hand:
-            # Out: the coins go back once the action has resolved (example, step 8).
-            s.eliminated.append(seat)
-            s.living = tuple([i for i in s.living if i != seat])
-            if len(s.living) == 1:
-                s.winner = s.living[0]
+            self._eliminate(s, seat)
+
+    def _eliminate(self, s: CoupState, seat: int) -> None:
+        """Out: the coins go back (or to a Lawyer) once the action has resolved
+        (the Coup rulebook's example, step 8); tokens held lapse."""
+        s.eliminated.append(seat)
+        s.set_living(tuple([i for i in s.living if i != seat]))
+        if len(s.living) == 1:
+            s.winner = s.living[0]
+            return
+        if s.peacekeeper == seat:
+            s.peacekeeper = None
+        if s.tax is not None and s.tax[0] == seat:
+            s.tax = None
+        if s.treaty is not None and seat in s.treaty:
+            s.treaty = None
+        s.disappear.pop(seat, None)
+        if "lawyer" in s.ruleset.reactions:
+            s.probate.append(seat)
+
+    def _apply_react(self, s, e):
+        seat, character = e["seat"], e["character"]
+        self._pay_tax(s, seat, character)
+        window = self._awaited(s, Window)
+        if window is not None and window.kind == "lawyer":
+            window.passed.add(seat)
+            s.window_after = window
+            s.interrupt = self._new_claim(s, seat, character, "lawyer")
+            return
+        s.reacted = True
+        s.interrupt = self._new_claim(s, seat, character, "react")
 
     def _apply_redrawn(self, s, e):
         s.court.remove(e["card"])
         s.hands[e["seat"]].append(e["card"])
         s.pending_redraw = None
 
+    def _apply_new_life(self, s, e):
+        """The Missionary draws a card from the court as a new life."""
+        s.new_life.pop(0)
+        if s.court:
+            if s.keeper:
+                s.court.remove(e["card"])
+            else:
+                s.court.pop()
+            s.hands[e["seat"]].append(e["card"])
+
     def _apply_exchange_drawn(self, s, e):
+        t = s.turn
         for card in e["cards"]:
             s.court.remove(card)
-        s.turn.drawn = list(e["cards"])
-        s.turn.stage = "exchange"
+        t.drawn += tuple(e["cards"])
+        after = t.choice.get("after_draw", "exchange")
+        if after != "exchange":
+            t.action.choose(s, t, after)
+            return False
+        t.stage = s.phase = "exchange"
+        return True
 
     def _apply_keep(self, s, e):
         t = s.turn
-        pool = s.hands[t.actor] + t.drawn
+        pool = s.hands[t.actor] + list(t.drawn)
         for card in e["cards"]:
             pool.remove(card)
         s.hands[t.actor] = list(e["cards"])
+        if "give" in e:                        # Producer: one card back to the target
+            pool.remove(e["give"])
+            s.hands[t.target].append(e["give"])
         s.court.extend(pool)
-        t.drawn = []
+        t.drawn = ()
+        t.choice = None
         t.stage = "done"
+
+    def _apply_choose(self, s, e):
+        t = s.turn
+        t.action.choose(s, t, e["option"])
+
+    # -- continuations ---------------------------------------------------------------
+    def _after_action_claim(self, s: CoupState, t: Turn) -> None:
+        action = t.action
+        if action.join:
+            eligible = s.others[t.actor]
+            t.window = Window("join", eligible)
+            t.stage = "window" if eligible else "resolve"
+        elif action.blockers:
+            self._open_block(s, t)
+        else:
+            t.stage = "resolve"
+
+    def _after_join(self, s: CoupState, t: Turn) -> None:
+        if t.action.join == "pay" and not t.joiners:
+            t.stage = "done"          # nobody paid: the Protestor's 2 are spent
+        else:
+            self._open_block(s, t)
+
+    def _open_block(self, s: CoupState, t: Turn) -> None:
+        """Open the block window: the target alone, every other living player
+        (each for themselves), or anyone for the whole action; with nobody
+        able to block the action resolves at once."""
+        action = t.action
+        if not action.blockers:
+            t.stage = "resolve"
+            return
+        if action.every_other or not action.target_blocks_only:
+            eligible = s.others[t.actor]
+        elif t.target is not None and t.target != t.actor and s.hands[t.target]:
+            eligible = (t.target,)
+        else:
+            eligible = ()
+        if eligible:
+            t.window = Window("block", eligible, action.blockers)
+            t.stage = "window"
+        else:
+            t.stage = "resolve"
+
+    def _claim_settled(self, s: CoupState, claim: Claim) -> None:
+        """What a settled claim leads to, by what it was for."""
+        upheld = claim.stage == "upheld"
+        t = s.turn
+        kind = claim.kind
+        if kind == "action":
+            t.claim = None
+            if upheld:
+                self._after_action_claim(s, t)
+                return
+            if t.action.on_failed is not None:
+                t.action.on_failed(s, t)
+            if t.paid:                          # a failed action claim gets its coins back
+                if t.action.pay_to_target:
+                    s.transfer(t.target, t.actor, t.paid)
+                else:
+                    s.gain(t.actor, t.paid)
+            t.stage = "done"
+        elif kind == "block":
+            t.claim = None
+            if upheld:
+                if t.action.every_other:
+                    t.protected |= {claim.seat}
+                else:
+                    t.stage = "done"            # the action is blocked; no refund
+                    return
+            t.stage = "blocks" if t.action.every_other else "resolve"
+        elif kind == "join":
+            t.claim = None
+            if upheld:
+                t.joiners += (claim.seat,)
+            window = t.window
+            if len(window.passed) == len(window.eligible):
+                self._close_window(s, window)
+            else:
+                t.stage = "window"
+        elif kind == "react":
+            s.interrupt = None
+            if upheld:
+                self._reward(s, claim.seat, claim.character)
+        elif kind == "lawyer":
+            if upheld:
+                s.lawyers.setdefault(s.probate[0], []).append(claim.seat)
+            # Back to the Lawyer window, unless everyone still in has answered.
+            window, s.window_after = s.window_after, None
+            window.eligible = tuple([i for i in window.eligible if s.hands[i]])
+            window.passed &= set(window.eligible)
+            if len(window.passed) == len(window.eligible):
+                s.interrupt = None
+                s.probate.pop(0)
+            else:
+                s.interrupt = window
+        elif kind == "disappear":
+            s.interrupt = None
+            self._spend_token(s, claim.seat)
+            if not upheld:
+                s.queue_loss(claim.seat, "disappear")
+
+    @staticmethod
+    def _reward(s: CoupState, seat: int, character: str) -> None:
+        if character == "intellectual":
+            s.gain(seat, 5)
+        elif character == "missionary":
+            s.new_life.append(seat)
 
     # -- the deterministic steps between events -------------------------------------
     def _advance(self, s: CoupState) -> None:
@@ -486,38 +911,67 @@ class ClaimEngine:
             if s.pending_redraw is not None:
                 s.phase = "redraw"
                 return
+            if s.new_life:
+                s.phase = "new_life"
+                return
+            current = s.interrupt
+            if current is not None:
+                if type(current) is Claim:
+                    waiting = _CLAIM_PHASES.get(current.stage)
+                    if waiting is not None:
+                        s.phase = waiting
+                        return
+                    self._claim_settled(s, current)
+                    continue
+                s.phase = current.kind   # a window's kind names its phase
+                return
             if s.losses:
-                if s.hands[s.losses[0]]:
+                if s.hands[s.losses[0][0]]:
                     s.phase = "lose"
                     return
                 s.losses.pop(0)     # already out: nothing left to lose
+                s.reacted = False
+                continue
+            if s.probate:
+                eliminated = s.probate[0]
+                s.interrupt = Window("lawyer", s.others[eliminated])
                 continue
             stage = t.stage
-            waiting = _WAITING.get(stage)
-            if waiting is not None:
-                s.phase = waiting
+            if stage == "claim":
+                waiting = _CLAIM_PHASES.get(t.claim.stage)
+                if waiting is not None:
+                    s.phase = waiting
+                    return
+                self._claim_settled(s, t.claim)
+            elif stage == "window":
+                s.phase = t.window.kind
                 return
-            if stage == "claim_upheld":
-                if t.kind == "block":
-                    t.stage = "done"         # the action is blocked; no refund
-                elif t.action.blockable:
-                    self._open_block(s, t)
-                else:
-                    t.stage = "resolve"
-            elif stage == "claim_failed":
-                if t.kind == "block":
-                    t.stage = "resolve"
-                else:
-                    if t.paid:               # a failed action claim gets its coins back
-                        s.gain(t.actor, t.paid)
-                    t.stage = "done"
             elif stage == "resolve":
                 t.action.resolve(s, t)
+            elif stage == "blocks":
+                if t.blocks:
+                    seat, character = _first_clockwise(s, t.actor, t.blocks)
+                    t.blocks = tuple(b for b in t.blocks if b != (seat, character))
+                    t.claim = self._new_claim(s, seat, character, "block")
+                    t.stage = "claim"
+                else:
+                    t.stage = "resolve"
+            elif stage in ("choice", "exchange", "exchange_draw"):
+                s.phase = stage
+                return
             elif stage == "done":
+                spy_again = t.action.again and not t.again and s.hands[t.actor]
+                if s.disappear and s.disappear.get(t.actor) and not spy_again:
+                    # A Disappear token comes due at the end of its holder's turn.
+                    s.interrupt = Window("disappear", (t.actor,), ("mercenary",))
+                    continue
                 if s.eliminated:
                     _settle_the_eliminated(s)
-                s.turn = Turn(s.next_alive(t.actor))
-                s.turn_no += 1
+                if spy_again:
+                    s.turn = t = Turn(t.actor, again=True)
+                else:
+                    s.turn = t = Turn(s.after[t.actor])
+                    s.turn_no += 1
                 s.phase = "action"
                 return
             else:
@@ -528,23 +982,23 @@ class ClaimEngine:
     def is_over(self, s: CoupState) -> bool:
         return s.phase == "over"
 
+    def result(self, s: CoupState) -> dict[str, Any] | None:
+        return {"winner": s.winner} if s.phase == "over" else None
+
+    def ballot(self, s: CoupState) -> None:
+        """No simultaneous votes in this family."""
+        return None
+
     def timer(self, s: Any, now: float) -> None:
-        """No timers in this game."""
+        """No timers in this family."""
         return None
 
     def due(self, s: Any, now: float) -> None:
         return None
 
-    def ballot(self, s: CoupState) -> None:
-        """Coup has no simultaneous votes."""
-        return None
-
-    def result(self, s: CoupState) -> dict[str, Any] | None:
-        return {"winner": s.winner} if s.phase == "over" else None
-
     def next_game_options(self, s: CoupState) -> dict[str, Any]:
         """Options for the next game at the same table: the winner of the
-        previous game plays first (S5)."""
+        previous game plays first."""
         options = dict(s.options)
         if s.winner is not None:
             options["first"] = s.winner
@@ -556,12 +1010,14 @@ class ClaimEngine:
         t = s.turn
         if phase == "action" or phase == "exchange":
             return [t.actor]
-        if phase in ("challenge", "block"):
+        if phase in ("challenge", "block", "join", "lawyer", "disappear"):
             return self._responders(s)
         if phase == "prove":
-            return [t.claimant]
+            return [(s.interrupt or t.claim).seat]
         if phase == "lose":
-            return [s.losses[0]]
+            return [s.losses[0][0]]
+        if phase == "choice":
+            return [t.choice["seat"]]
         return []
 
     def legal_commands(self, s: CoupState) -> tuple[dict[str, Any], ...]:
@@ -570,70 +1026,79 @@ class ClaimEngine:
         What may be done depends on a handful of values (whose turn, what they
         can afford, who may still answer, which cards are possible), so the
         commands are built once per such situation and shared, as commands
-        that refuse changes: random playouts ask at every step."""
-        key = self._situation(s)
-        commands = self._legal_cache.get(key)
+        that refuse changes. Random playouts ask at every step, so the key is
+        made here in one function, the commonest situations first."""
+        phase = s.phase
+        if phase == "challenge":            # the commonest: who may still challenge
+            claim = s.interrupt or s.turn.claim
+            passed = claim.passed
+            key = ("challenge", tuple([i for i in claim.eligible if i not in passed])
+                   if passed else claim.eligible)
+        elif phase == "action":             # whose turn, what they can afford, who is in
+            t = s.turn
+            seat = t.actor
+            rules = s.ruleset
+            coins = s.coins[seat]
+            forced = rules.forced_coup_at
+            key = ("action", seat, coins if coins < forced else forced, s.living)
+            if rules.unlimited_treasury:    # G54: tokens and the Spy matter too
+                key += (t.again, s.peacekeeper, s.treaty, s.tax)
+        elif phase == "prove":
+            claim = s.interrupt or s.turn.claim
+            seat = claim.seat
+            can_show = (claim.character in s.hands[seat] if s.keeper
+                        else s.face_up(claim.character) < s.ruleset.copies)
+            key = (phase, seat, can_show)
+        elif phase == "lose":
+            rules = s.ruleset
+            seat = s.losses[0][0]
+            cards = (set(s.hands[seat]) if s.keeper else
+                     [c for c in rules.characters if s.face_up(c) < rules.copies])
+            key = (phase, seat, tuple(sorted(cards)),
+                   self._reactions(s) if rules.reactions else ())
+        elif phase in _WINDOW_PHASES:
+            window = s.interrupt or s.turn.window
+            passed = window.passed
+            responders = (tuple([i for i in window.eligible if i not in passed])
+                          if passed else window.eligible)
+            if phase == "join":
+                key = (phase, responders, tuple(s.coins[i] >= 3 for i in responders),
+                       s.turn.action.join)
+            else:
+                key = (phase, responders, window.blockers)
+        elif phase == "exchange":
+            t = s.turn
+            give_back = bool(t.choice and t.choice.get("give_back"))
+            key = (phase, t.actor, tuple(sorted(s.hands[t.actor] + list(t.drawn))),
+                   len(s.hands[t.actor]), give_back)
+        elif phase == "choice":
+            choice = s.turn.choice
+            key = (phase, choice["seat"], tuple(choice["options"]))
+        else:
+            key = (phase,)
+        cache = s.ruleset.legal_cache
+        commands = cache.get(key)
         if commands is None:
-            if len(self._legal_cache) >= _LEGAL_CACHE_LIMIT:
-                self._legal_cache.clear()
-            commands = self._legal_cache[key] = tuple(
-                map(FrozenCommand, self._commands_for(key)))
+            if len(cache) >= _LEGAL_CACHE_LIMIT:
+                cache.clear()
+            commands = cache[key] = tuple(
+                map(FrozenCommand, self._commands_for(s, key)))
         return commands
 
-    def _situation(self, s: CoupState) -> tuple:
-        """Everything the legal commands depend on, as a hashable key."""
-        phase = s.phase
-        t = s.turn
-        if phase == "challenge":
-            passed = t.passed
-            return (phase, tuple([i for i in t.eligible if i not in passed])
-                    if passed else t.eligible)
-        if phase == "action":
-            seat = t.actor
-            # The key holds every living seat; the actor is left out of the targets.
-            return (phase, seat, min(s.coins[seat], self._forced), s.living)
-        if phase == "block":
-            passed = t.passed
-            return (phase, tuple([i for i in t.eligible if i not in passed])
-                    if passed else t.eligible, t.action.blockers)
-        if phase == "prove":
-            seat = t.claimant
-            can_show = (t.claim in s.hands[seat] if s.keeper
-                        else s.face_up(t.claim) < self.rules.copies)
-            return (phase, seat, can_show)
-        if phase == "lose":
-            seat = s.losses[0]
-            cards = (set(s.hands[seat]) if s.keeper else
-                     [c for c in self.rules.characters
-                      if s.face_up(c) < self.rules.copies])
-            return (phase, seat, tuple(sorted(cards)))
-        if phase == "exchange":
-            return (phase, t.actor, tuple(sorted(s.hands[t.actor] + t.drawn)),
-                    len(s.hands[t.actor]))
-        return (phase,)
-
-    def _commands_for(self, key: tuple) -> list[dict[str, Any]]:
+    def _commands_for(self, s: CoupState, key: tuple) -> list[dict[str, Any]]:
         phase = key[0]
         if phase == "action":
-            _, seat, coins, living = key
-            targets = [i for i in living if i != seat]
-            if coins >= self.rules.forced_coup_at:
-                return [{"type": self.rules.coup_action, "seat": seat, "target": i}
-                        for i in targets]
+            return self._action_menu(s, key[1], key[2], key[3])
+        if phase in ("challenge", "block", "join", "lawyer", "disappear"):
             out: list[dict[str, Any]] = []
-            for name, cost, targeted in self._menu:
-                if coins < cost:
-                    continue
-                if targeted:
-                    out.extend({"type": name, "seat": seat, "target": i} for i in targets)
-                else:
-                    out.append({"type": name, "seat": seat})
-            return out
-        if phase == "challenge" or phase == "block":
-            out = []
-            for i in key[1]:
+            for index, i in enumerate(key[1]):
                 if phase == "challenge":
                     out.append({"type": "challenge", "seat": i})
+                elif phase == "join":
+                    if key[3] == "claim" or key[2][index]:
+                        out.append({"type": "join", "seat": i})
+                elif phase == "lawyer":
+                    out.append({"type": "react", "seat": i, "character": "lawyer"})
                 else:
                     out.extend({"type": "block", "seat": i, "character": c} for c in key[2])
                 out.append({"type": "pass", "seat": i})
@@ -644,32 +1109,98 @@ class ClaimEngine:
             show = [{"type": "show", "seat": seat, "redraw": True}] if can_show else []
             return show + [{"type": "concede", "seat": seat}]
         if phase == "lose":
-            return [{"type": "lose", "seat": key[1], "card": c} for c in key[2]]
+            _, seat, cards, reactions = key
+            return ([{"type": "lose", "seat": seat, "card": c} for c in cards]
+                    + [{"type": "react", "seat": seat, "character": c} for c in reactions])
         if phase == "exchange":
-            _, seat, pool, size = key
-            return [{"type": "keep", "seat": seat, "cards": combo}
-                    for combo in dict.fromkeys(combinations(pool, size))]
+            _, seat, pool, size, give_back = key
+            if not give_back:
+                return [{"type": "keep", "seat": seat, "cards": combo}
+                        for combo in dict.fromkeys(combinations(pool, size))]
+            out = []
+            for combo in dict.fromkeys(combinations(pool, size)):
+                rest = list(pool)
+                for card in combo:
+                    rest.remove(card)
+                out.extend({"type": "keep", "seat": seat, "cards": combo, "give": give}
+                           for give in dict.fromkeys(rest))
+            return out
+        if phase == "choice":
+            _, seat, options = key
+            return [{"type": "choose", "seat": seat, "option": o} for o in options]
         return []
+
+    def _action_menu(self, s: CoupState, seat: int, coins: int,
+                     living: tuple[int, ...]) -> list[dict[str, Any]]:
+        rules = s.ruleset
+        t = s.turn
+        others = [i for i in living if i != seat]
+        if coins >= rules.forced_coup_at and not t.again:
+            coup = rules.actions[rules.coup_action]
+            return [{"type": rules.coup_action, "seat": seat, "target": i} for i in others
+                    if self._reachable(s, coup, seat, i)]
+        out: list[dict[str, Any]] = []
+        tokens = s.peacekeeper is not None or s.treaty is not None
+        for name in rules.action_order:
+            action = rules.actions[name]
+            if t.again and action.again:
+                continue
+            price = action.price
+            if s.tax is not None:
+                price += self._tax_due(s, seat, action.character)
+            if coins < price:
+                continue
+            named = living if action.self_target else others
+            if action.targeted and not action.extra and action.check is None:
+                out.extend({"type": name, "seat": seat, "target": i} for i in named
+                           if not tokens or self._reachable(s, action, seat, i))
+                continue
+            commands = [{"type": name, "seat": seat}]
+            if action.targeted:
+                commands = [dict(c, target=i) for c in commands for i in named
+                            if not tokens or self._reachable(s, action, seat, i)]
+            for field in action.extra:
+                values = rules.characters if field == "role" else named
+                commands = [dict(c, **{field: v}) for c in commands for v in values]
+            if action.check is not None:
+                commands = [c for c in commands if _passes(action.check, s, c)]
+            out.extend(commands)
+        return out
+
+    def _reachable(self, s: CoupState, action: Any, seat: int, target: int) -> bool:
+        try:
+            self._check_targeting(s, action, seat, target)
+        except RuleError:
+            return False
+        return True
+
 
     # -- views --------------------------------------------------------------------
     def public_view(self, s: CoupState) -> dict[str, Any]:
         t = s.turn
         pending = None
         if t.action is not None and s.phase != "over":
+            claim = self._awaited(s, Claim)
+            window = self._awaited(s, Window)
             pending = {
                 "action": t.action.name, "actor": t.actor, "target": t.target,
-                "paid": t.paid, "stage": t.stage,
-                "claim": (None if t.claimant is None else
-                          {"seat": t.claimant, "character": t.claim, "kind": t.kind}),
-                "challenger": t.challenger, "blocker": t.blocker,
-                "passed": sorted(t.passed),
+                **t.extra, "paid": t.paid, "stage": t.stage,
+                "claim": (None if claim is None else
+                          {"seat": claim.seat, "character": claim.character,
+                           "kind": claim.kind, "challenger": claim.challenger,
+                           "passed": sorted(claim.passed)}),
+                "window": (None if window is None else
+                           {"kind": window.kind, "passed": sorted(window.passed)}),
+                "protected": sorted(t.protected), "joiners": list(t.joiners),
+                "choice": (None if t.choice is None or "seat" not in t.choice else
+                           {"seat": t.choice["seat"], "kind": t.choice["kind"]}),
             }
-        return {
+        view = {
             "game": self.name,
             "mode": "keeper" if s.keeper else "physical",
             "phase": s.phase,
             "turn": s.turn_no,
-            "direction": s.options["direction"],
+            "direction": s.options.get("direction", "clockwise"),
             "current": None if s.phase in ("setup", "over") else t.actor,
             "waiting_for": self.waiting_for(s),
             "treasury": s.treasury,
@@ -681,8 +1212,18 @@ class ClaimEngine:
                 for i in range(s.players)
             ],
             "pending": pending,
+            "losing": (None if not s.losses else
+                       {"seat": s.losses[0][0], "reason": s.losses[0][1]}),
             "winner": s.winner,
         }
+        if s.ruleset.unlimited_treasury:           # the G54 family
+            view["roles"] = list(s.ruleset.characters)
+            view["tokens"] = {"disappear": {str(k): v for k, v in s.disappear.items()},
+                              "peacekeeping": s.peacekeeper,
+                              "treaty": None if s.treaty is None else list(s.treaty),
+                              "tax": None if s.tax is None else
+                              {"taxer": s.tax[0], "character": s.tax[1]}}
+        return view
 
     def private_view(self, s: CoupState, seat: int) -> dict[str, Any]:
         """What only ``seat`` may see: in keeper mode its hidden cards and, while
@@ -690,8 +1231,9 @@ class ClaimEngine:
         view: dict[str, Any] = {"seat": seat}
         if s.keeper:
             view["hand"] = sorted(s.hands[seat])
-            if s.phase == "exchange" and s.turn.actor == seat:
-                view["drawn"] = list(s.turn.drawn)
+            t = s.turn
+            if t.drawn and t.actor == seat and s.phase in ("exchange", "choice"):
+                view["drawn"] = list(t.drawn)
         return view
 
     def describe(self, event: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
@@ -699,26 +1241,58 @@ class ClaimEngine:
         kind = event["type"]
         if kind == "started":
             return "log.started", {"player": event["first"]}
-        if kind in self.rules.actions:
-            return f"log.action.{kind}", {"player": event["seat"],
-                                          "target": event.get("target")}
+        if kind in self.catalog.actions:
+            args = {"player": event["seat"], "target": event.get("target")}
+            if "to" in event:
+                args["to"] = event["to"]
+            if "role" in event:
+                args["character"] = event["role"]
+            return f"log.action.{kind}", args
         if kind == "block":
             return "log.block", {"player": event["seat"], "character": event["character"]}
+        if kind == "react":
+            return "log.react", {"player": event["seat"], "character": event["character"]}
         if kind == "lose":
             return "log.lose", {"player": event["seat"], "character": event["card"]}
         if kind == "show":
             return "log.show", {"player": event["seat"], "character": event["character"]}
-        if kind in ("challenge", "pass", "concede", "redrawn",
-                    "exchange_drawn", "keep"):
+        if kind in ("challenge", "pass", "concede", "redrawn", "exchange_drawn", "keep",
+                    "join", "new_life"):
             return f"log.{kind}", {"player": event["seat"]}
+        if kind == "choose":
+            return "log.choose", {"player": event["seat"]}
         if kind == "proceed":
             return "log.proceed", {}
         return None
 
 
+def _passes(check: Callable[[CoupState, dict[str, Any]], None], s: CoupState,
+            command: dict[str, Any]) -> bool:
+    try:
+        check(s, command)
+    except RuleError:
+        return False
+    return True
+
+
+def _first_clockwise(s: CoupState, actor: int, blocks: list[tuple[int, str]]
+                     ) -> tuple[int, str]:
+    """The block to settle next: clockwise from the player after the actor."""
+    order = s.clockwise_from(actor)
+    return min(blocks, key=lambda b: order.index(b[0]) if b[0] in order else len(order))
+
+
 def _settle_the_eliminated(s: CoupState) -> None:
-    """Players knocked out during the action return their coins."""
+    """Players knocked out during the action give up their coins: to the
+    Lawyers whose claims stood (shared, the rest to the treasury), or to the
+    treasury."""
     for seat in s.eliminated:
+        lawyers = s.lawyers.pop(seat, [])
+        coins = s.coins[seat]
+        if lawyers and coins:
+            share = coins // len(lawyers)
+            for lawyer in lawyers:
+                s.transfer(seat, lawyer, share)
         if s.coins[seat]:
             s.pay(seat, s.coins[seat])
     s.eliminated.clear()

@@ -9,7 +9,7 @@ action. Coup: Rebellion G54 is another ruleset over the same machinery.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from .state import CoupState, Turn
 
@@ -25,10 +25,22 @@ class Action:
     targeted: bool = False
     blockers: tuple[str, ...] = ()   # characters that may block it
     target_blocks_only: bool = True  # False: any other living player may block
+    draw: int = 0                    # cards an exchange draws from the court
+    pay_to_target: bool = False      # the cost goes to the target, not the treasury
+    needs: int = 0                   # coins needed to declare it, if more than the cost
+    every_other: bool = False        # hits every other living player, each may block
+    extra: tuple[str, ...] = ()      # more fields the declaration names ("to", "role")
+    join: str | None = None          # "claim": others may claim it too; "pay": pay to join
+    on_failed: Resolve | None = None     # the extra cost of a claim caught bluffing
+    choose: Callable[[CoupState, Turn, Any], None] | None = None  # after a choice
+    again: bool = False              # the actor then takes another action (Spy)
+    untargeted_by_tokens: bool = False   # Coup: Peacekeeping does not protect from it
+    self_target: bool = False        # the actor may be the player named (Communist)
+    check: Callable[[CoupState, dict[str, Any]], None] | None = None  # more validation
+    price: int = field(init=False)   # coins the actor must hold to declare it
 
-    @property
-    def blockable(self) -> bool:
-        return bool(self.blockers)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "price", max(self.cost, self.needs))
 
 
 @dataclass(frozen=True)
@@ -42,16 +54,19 @@ class Ruleset:
     hand_size: int = 2
     forced_coup_at: int = 10         # at the start of a turn, with this many: Coup only
     coup_action: str = "coup"
-    exchange_draw: int = 2
     min_players: int = 2
     max_players: int = 6
     action_order: tuple[str, ...] = field(default=())
+    # Characters claimed in reaction rather than as an action: character ->
+    # "life" (on losing a life), "life_not_coup", "elimination" (another's).
+    reactions: dict[str, str] = field(default_factory=dict)
+    unlimited_treasury: bool = False
+    # Legal commands by situation (see ClaimEngine.legal_commands): kept per
+    # ruleset, so the key need not say which characters are in play.
+    legal_cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     def deck(self) -> list[str]:
         return [c for c in self.characters for _ in range(self.copies)]
-
-    def blocking_characters(self) -> frozenset[str]:
-        return frozenset(c for a in self.actions.values() for c in a.blockers)
 
 
 # -- resolutions of the original game's actions ------------------------------
@@ -74,7 +89,7 @@ def tax(s: CoupState, t: Turn) -> None:
 def lose_influence(s: CoupState, t: Turn) -> None:
     """Coup and Assassinate: the target loses one influence, if any is left."""
     if s.alive(t.target):
-        s.queue_loss(t.target)
+        s.queue_loss(t.target, t.action.name)
     t.stage = "done"
 
 
@@ -83,10 +98,20 @@ def steal(s: CoupState, t: Turn) -> None:
     t.stage = "done"
 
 
+def begin_exchange(s: CoupState, t: Turn, draw: int, after: str = "exchange") -> None:
+    """Draw ``draw`` cards from the court for the actor (keeper mode), then
+    exchange (or, with ``after``, let the action go on). With the real cards
+    hidden on the table (physical mode) the app has nothing to do: the court
+    keeps its size."""
+    if s.keeper:
+        t.choice = {"draw": draw, "after_draw": after}
+        t.stage = "exchange_draw"
+    else:
+        t.stage = "done"
+
+
 def exchange(s: CoupState, t: Turn) -> None:
-    # With the real cards hidden on the table (physical mode) the app has
-    # nothing to do: the court keeps its size.
-    t.stage = "exchange_draw" if s.keeper else "done"
+    begin_exchange(s, t, t.action.draw)
 
 
 DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, CONTESSA = (
@@ -99,13 +124,14 @@ COUP = Ruleset(
         "income": Action("income", income),
         "foreign_aid": Action("foreign_aid", foreign_aid, blockers=(DUKE,),
                               target_blocks_only=False),
-        "coup": Action("coup", lose_influence, cost=7, targeted=True),
+        "coup": Action("coup", lose_influence, cost=7, targeted=True,
+                       untargeted_by_tokens=True),
         "tax": Action("tax", tax, character=DUKE),
         "assassinate": Action("assassinate", lose_influence, character=ASSASSIN,
                               cost=3, targeted=True, blockers=(CONTESSA,)),
         "steal": Action("steal", steal, character=CAPTAIN, targeted=True,
                         blockers=(CAPTAIN, AMBASSADOR)),
-        "exchange": Action("exchange", exchange, character=AMBASSADOR),
+        "exchange": Action("exchange", exchange, character=AMBASSADOR, draw=2),
     },
     action_order=("income", "foreign_aid", "coup", "tax", "assassinate",
                   "steal", "exchange"),

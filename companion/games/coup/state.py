@@ -1,9 +1,9 @@
 """State of a claim-and-challenge game (Coup and its relatives).
 
 The state is mutable and changed only by the engine's ``apply``; it holds the
-real components (coins, cards) so the invariants a test checks are real: coins
-move between the treasury and the players, cards between the court, the
-hands and the face-up piles.
+real components (coins, cards, tokens) so the invariants a test checks are
+real: coins move between the treasury and the players, cards between the
+court, the hands and the face-up piles.
 
 In physical mode the app does not know hidden cards: every hidden card, in a
 hand or in the court, is ``None``. In keeper mode they are character names.
@@ -13,42 +13,86 @@ from __future__ import annotations
 from typing import Any
 
 
-class Turn:
-    """The action being played this turn and where its resolution stands.
+class Claim:
+    """A character claim, open to challenge by every other living player.
 
-    ``stage`` is one of: ``claim`` (a claim is open to challenge), ``prove``
-    (the claimant must show or concede), ``claim_upheld``, ``claim_failed``,
-    ``block`` (the block window), ``resolve``, ``exchange_draw`` (waiting for
-    the court draw), ``exchange`` (the actor chooses what to keep), ``done``,
-    or ``action`` before anything is declared.
+    ``kind`` says what the claim is for: ``action`` (the actor's action),
+    ``block``, ``join`` (another player claims the same role, as with the
+    Capitalist), ``react`` (on losing a life) or ``lawyer`` (on another
+    player's elimination). ``stage``: ``open`` (anyone may challenge),
+    ``prove`` (challenged: show or concede), ``upheld`` or ``failed``.
     """
 
-    __slots__ = ("actor", "action", "target", "paid", "stage", "claimant",
-                 "claim", "kind", "challenger", "passed", "eligible", "blocker",
-                 "drawn", "record")
+    __slots__ = ("seat", "character", "kind", "stage", "challenger", "eligible",
+                 "passed", "record")
 
-    def __init__(self, actor: int) -> None:
+    def __init__(self, seat: int, character: str, kind: str, eligible: tuple[int, ...],
+                 record: dict[str, Any]) -> None:
+        self.seat = seat
+        self.character = character
+        self.kind = kind
+        self.stage = "open"
+        self.challenger: int | None = None
+        self.eligible = eligible
+        self.passed: set[int] = set()
+        self.record = record
+
+
+class Window:
+    """A moment when several players may answer: block an action, join it,
+    claim the Lawyer on an elimination, or stop a Disappear token."""
+
+    __slots__ = ("kind", "eligible", "passed", "blockers")
+
+    def __init__(self, kind: str, eligible: tuple[int, ...], blockers: tuple[str, ...] = ()):
+        self.kind = kind
+        self.eligible = eligible
+        self.passed: set[int] = set()
+        self.blockers = blockers          # the characters that may answer (block windows)
+
+
+_NO_FIELDS: dict[str, Any] = {}
+_NOBODY: frozenset[int] = frozenset()
+
+
+class Turn:
+    """The action being played and where its resolution stands.
+
+    ``stage``: ``action`` (nothing declared yet), ``claim`` (a claim is being
+    settled: see ``claim``), ``window`` (see ``window``), ``choice`` (a player
+    must choose: see ``choice``), ``exchange_draw`` (waiting for the court),
+    ``exchange`` (the actor chooses what to keep), and the passing stages
+    ``declared``, ``blocks``, ``resolve``, ``done``.
+    """
+
+    __slots__ = ("actor", "action", "target", "extra", "paid", "stage", "claim", "window",
+                 "blocks", "protected", "joiners", "choice", "drawn", "again")
+
+    def __init__(self, actor: int, again: bool = False) -> None:
+        # Containers start as shared empty values and are replaced, never
+        # mutated, so that a turn costs little to begin.
         self.actor = actor
         self.action: Any = None
         self.target: int | None = None
+        self.extra: dict[str, Any] = _NO_FIELDS   # more declared fields ("to", "role")
         self.paid = 0
         self.stage = "action"
-        self.claimant: int | None = None
-        self.claim: str | None = None
-        self.kind: str | None = None          # "action" or "block"
-        self.challenger: int | None = None
-        self.passed: set[int] = set()
-        self.eligible: tuple[int, ...] = ()   # who may answer the open window
-        self.blocker: int | None = None
-        self.drawn: list[Any] = []
-        self.record: dict[str, Any] | None = None
+        self.claim: Claim | None = None
+        self.window: Window | None = None
+        self.blocks: tuple[tuple[int, str], ...] = ()   # block claims waiting to be settled
+        self.protected: frozenset[int] = _NOBODY        # players whose block stood
+        self.joiners: tuple[int, ...] = ()      # players whose join stood
+        self.choice: dict[str, Any] | None = None
+        self.drawn: tuple[Any, ...] = ()
+        self.again = again                      # this is a Spy's extra action
 
 
 class CoupState:
-    __slots__ = ("ruleset", "keeper", "players", "step", "coins",
-                 "treasury", "hands", "revealed", "court", "claims", "turn",
-                 "turn_no", "phase", "losses", "pending_redraw", "winner",
-                 "eliminated", "living", "options")
+    __slots__ = ("ruleset", "keeper", "players", "step", "coins", "treasury", "hands",
+                 "revealed", "court", "claims", "turn", "turn_no", "phase", "losses",
+                 "pending_redraw", "winner", "eliminated", "living", "others", "after", "options",
+                 "interrupt", "window_after", "reacted", "probate", "lawyers", "disappear",
+                 "peacekeeper", "treaty", "tax", "new_life")
 
     def __init__(self, ruleset: Any, players: int, keeper: bool,
                  options: dict[str, Any]) -> None:
@@ -57,7 +101,7 @@ class CoupState:
         self.players = players
         self.options = options
         # +1 walks the seat list forward (clockwise), -1 backward.
-        self.step = 1 if options["direction"] == "clockwise" else -1
+        self.step = 1 if options.get("direction", "clockwise") == "clockwise" else -1
         self.coins = [0] * players
         self.treasury = ruleset.coins
         self.hands: list[list[Any]] = [[] for _ in range(players)]
@@ -68,18 +112,40 @@ class CoupState:
         self.turn = Turn(0)
         self.turn_no = 0
         self.phase = "setup"
-        self.losses: list[int] = []
+        # Influence losses to settle, in order: (seat, reason); the reason
+        # ("coup", "challenge", ...) decides which reactions are open.
+        self.losses: list[tuple[int, str]] = []
         self.pending_redraw: int | None = None
         self.winner: int | None = None
-        # Knocked out during the current action; their coins return when it ends.
+        # Knocked out during the current action; their coins go back (or to
+        # a Lawyer) when it ends.
         self.eliminated: list[int] = []
         # Seats still in the game, in seat order (kept by the engine as hands empty).
         self.living: tuple[int, ...] = ()
+        # By seat: the other living seats (who may challenge its claims), and
+        # the next living seat in the direction of play.
+        self.others: tuple[tuple[int, ...], ...] = ()
+        self.after: tuple[int, ...] = ()
+        # A claim or window that interrupts the turn: a reaction to a lost
+        # life, a Lawyer on an elimination, a Disappear token coming due.
+        self.interrupt: Claim | Window | None = None
+        self.window_after: Window | None = None   # the Lawyer window a claim interrupts
+        self.reacted = False                  # the loss at the head was reacted to
+        self.new_life: list[int] = []         # Missionaries owed a card from the court
+        self.probate: list[int] = []          # eliminations waiting for the Lawyer window
+        self.lawyers: dict[int, list[int]] = {}   # eliminated seat -> upheld Lawyers
+        # Tokens (Coup: Rebellion G54).
+        self.disappear: dict[int, int] = {}   # holder -> Disappear tokens
+        self.peacekeeper: int | None = None   # holder of the Peacekeeping token
+        self.treaty: tuple[int, int] | None = None
+        self.tax: tuple[int, str] | None = None   # (taxer, taxed character)
 
     # -- movements of real components -------------------------------------
     def gain(self, seat: int, amount: int) -> int:
-        """Take up to ``amount`` coins from the treasury (less if it runs short)."""
-        amount = min(amount, self.treasury)
+        """Take ``amount`` coins from the treasury: less if it runs short,
+        unless the game's treasury has no limit (then it may go negative)."""
+        if amount > self.treasury and not self.ruleset.unlimited_treasury:
+            amount = self.treasury
         self.treasury -= amount
         self.coins[seat] += amount
         return amount
@@ -94,21 +160,41 @@ class CoupState:
         self.coins[dest] += amount
         return amount
 
+    def set_living(self, living: tuple[int, ...]) -> None:
+        self.living = living
+        self.others, self.after = _seating(self.players, living, self.step)
+
     def alive(self, seat: int) -> bool:
         return bool(self.hands[seat])
 
-    def queue_loss(self, seat: int) -> None:
-        self.losses.append(seat)
+    def queue_loss(self, seat: int, reason: str = "effect") -> None:
+        self.losses.append((seat, reason))
 
     def face_up(self, character: str) -> int:
         """How many copies of a character are face up on the whole table."""
         return sum(pile.count(character) for pile in self.revealed)
 
-    def next_alive(self, seat: int) -> int:
-        """The next seat still in the game, in the direction of play."""
+    def clockwise_from(self, seat: int) -> list[int]:
+        """The living seats after ``seat``, in the direction of play."""
         n = self.players
-        for k in range(1, n + 1):
-            candidate = (seat + self.step * k) % n
-            if self.hands[candidate]:
-                return candidate
-        return seat
+        order = [(seat + self.step * k) % n for k in range(1, n)]
+        return [i for i in order if self.hands[i]]
+
+
+# Seating tables by (players, living seats, direction): a game meets few of
+# them, and every game at a table of the same size meets the same ones.
+_SEATING: dict[tuple[int, tuple[int, ...], int],
+               tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
+
+
+def _seating(players: int, living: tuple[int, ...], step: int
+             ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    key = (players, living, step)
+    table = _SEATING.get(key)
+    if table is None:
+        others = tuple(tuple([i for i in living if i != seat]) for seat in range(players))
+        after = tuple(next(((seat + step * k) % players for k in range(1, players + 1)
+                            if (seat + step * k) % players in living), seat)
+                      for seat in range(players))
+        table = _SEATING[key] = (others, after)
+    return table
