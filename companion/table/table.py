@@ -145,7 +145,8 @@ class Table:
         command = {**command, "at": self.clock()}
         spec = self.engine.ballot(self.state)
         if kind == VOTE:
-            events = [self.box.vote_event(spec, command, self.setup.players)]
+            events = [self.box.vote_event(spec, command, self.setup.players, source,
+                                          shared=source == OPERATOR)]
         elif kind == ABORT:
             events = [self.box.abort_event(spec)]
         elif kind == CLOSE:
