@@ -99,9 +99,27 @@ def test_t6_a_veto_needs_five_influence_behind_the_screen(store):
     assert view(table)["ballot"]["voted"] == []
     assert {c["choice"] for c in table.legal_commands() if c.get("seat") == D} == {
         "yes", "abstain"}
-    # The shared screen still offers every choice: its buttons tell nothing.
-    assert {c["choice"] for c in table.shared_commands() if c.get("seat") == D} == {
-        "yes", "veto", "abstain"}
+
+
+def test_a_keeper_veto_comes_only_from_the_voter_so_a_refusal_stays_private(store):
+    from companion.table import OPERATOR, seat_source
+    table = keeper4(store)
+    propose(table, PK, call_vote=False)
+    table.execute({"type": "offer", "seat": D, "to": A, "amount": 8, "kind": "yes"},
+                  source=seat_source(D))             # a private offer: D has 4 left
+    table.execute({"type": "gavel"})
+    # The shared screen offers the same choices for every seat, and refuses a
+    # veto for every seat alike, before looking at anyone's influence.
+    for seat in (A, B, C, D):
+        assert {c["choice"] for c in table.shared_commands() if c.get("seat") == seat} == {
+            "yes", "abstain"}
+        refused(table, {"type": "vote", "seat": seat, "choice": "veto"},
+                "command.private_choice", source=OPERATOR)
+    # Only D's own phone or buttons hear why D cannot veto.
+    refused(table, {"type": "vote", "seat": D, "choice": "veto"},
+            "ballot.choice_not_allowed", source=seat_source(D))
+    table.execute({"type": "vote", "seat": A, "choice": "veto"}, source=seat_source(A))
+    assert view(table)["ballot"]["voted"] == [A]
 
 
 # -- T7-T10: bribes ----------------------------------------------------------------

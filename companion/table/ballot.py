@@ -2,7 +2,10 @@
 
 The engine says when a ballot is open and for what (``engine.ballot(state)``
 returns ``{"id", "eligible", "choices"}``, optionally ``"allowed"``: the
-choices open to a given seat, or None). Seats vote with
+choices open to a given seat, or None). A choice the engine restricts by what
+only the seat knows must be one of its private choices (``private_choice``):
+the shared screen neither offers nor takes it for any seat, so only the
+seat's own channel hears why it is refused. Seats vote with
 ``{"type": "vote", "seat": s, "choice": c}`` from any input; each vote is a
 table event, stored like any other so a power cut loses none, but while the
 ballot is open the views show only *who* has voted, never what. A vote may be

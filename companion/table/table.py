@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any, Callable
 
 from ..games import engine_for
@@ -264,10 +265,10 @@ class Table:
     def shared_commands(self) -> list[dict[str, Any]]:
         """The legal commands a shared screen may offer: none whose presence
         or absence would reveal something hidden (those go to the seat's
-        phone), and every choice of an open ballot."""
+        phone), and every choice of an open ballot that is not private."""
         votes = self.box.legal_votes(self.engine.ballot(self.state), shared=True)
-        return [c for c in self.engine.legal_commands(self.state)
-                if not self.engine.private_choice(self.state, c)] + votes
+        return [c for c in chain(self.engine.legal_commands(self.state), votes)
+                if not self.engine.private_choice(self.state, c)]
 
     def _can_undo(self) -> bool:
         target = self._last_effective_command()

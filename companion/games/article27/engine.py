@@ -202,8 +202,14 @@ class Article27Engine:
         return kind == "ballot" or (s.keeper and kind in _KEEPER_REVEALING)
 
     def private_choice(self, s: Article27State, command: dict[str, Any]) -> bool:
+        """Keeper mode: bribes, an OTHER bribe's word, a challenge and a veto
+        depend on a player's influence or deals; made on the shared screen,
+        a refusal would show them. They come from the player's own phone or
+        buttons, which alone hear why one is refused."""
         kind = command.get("type")
-        return s.keeper and type(kind) is str and kind in _PRIVATE_CHOICES
+        if not s.keeper or type(kind) is not str:
+            return False
+        return kind in _PRIVATE_CHOICES or (kind == "vote" and command.get("choice") == VETO)
 
     def is_over(self, s: Article27State) -> bool:
         return s.stage == "over"
