@@ -582,6 +582,30 @@ def test_physical_mode_ends_with_everyone_entering_their_result(store):
     v = view(table)
     assert v["phase"] == "over"
     assert [r["seat"] for r in v["results"]][0] in (A, B, C)
+    # The app held nothing the end shows: the last entry can be corrected.
+    assert v["can_undo"]
+    table.execute({"type": "undo"})
+    assert view(table)["phase"] == "final"
+
+
+def test_the_end_of_a_keeper_game_cannot_be_undone(store):
+    """With Lie, Cheat and Steal the last proceed ends the game, and the end
+    shows every agenda: undo may not hide them again."""
+    table = a27_table(store, 3, lie_cheat_steal=True)
+    while not table.is_over:
+        propose(table, PK)
+        vote(table, "YYY")
+        while view(table)["phase"] in ("announce", "challenge"):
+            v = view(table)
+            if v["phase"] == "announce":
+                table.execute({"type": "announce", "seat": v["announcer"], "score": 0})
+            else:
+                table.execute({"type": "proceed"})
+    assert [e["type"] for _, e in table.log[-1:]] == ["proceed"]
+    v = view(table)
+    assert [p["agenda"] for p in v["players"]] == table.state.agendas
+    assert not v["can_undo"]
+    refused(table, {"type": "undo"}, "undo.would_rehide")
 
 
 def test_come_and_go_starts_with_20(store):

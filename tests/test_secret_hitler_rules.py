@@ -363,6 +363,26 @@ def test_t7a_executing_hitler_wins_for_the_liberals(store):
     assert (v["winner"], v["reason"]) == ("liberal", "hitler_executed")
 
 
+@pytest.mark.parametrize("hitler", [True, False])
+def test_t7_a_keeper_execution_cannot_be_undone(store, hitler):
+    """The game ends (every role shown) or goes on (the target was not
+    Hitler): either way the table has learnt something, so the president may
+    not take the execution back and choose again."""
+    table = keeper7(store)
+    for _ in range(3):
+        chaos(table)
+    elect(table, chancellor=next(s for s in (A, B, C, D, F, G)
+                                 if s != view(table)["candidate"]))
+    enact(table, F_)
+    president = view(table)["president"]
+    target = E if hitler else next(s for s in (A, B, C, D, F, G) if s != president)
+    table.execute({"type": "execute", "seat": president, "target": target})
+    v = view(table)
+    assert (v["phase"] == "over") is hitler
+    assert not v["can_undo"]
+    refused(table, {"type": "undo"}, "undo.would_rehide")
+
+
 def test_t7b_a_non_hitler_execution_reveals_nothing(store):
     table = sh_table(store, 6, mode="keeper",
                      deal={"roles": ["liberal", "fascist", "liberal", "liberal", "hitler",

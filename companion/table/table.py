@@ -8,7 +8,8 @@ an effect that a power cut could take back.
 
 Undo is an event too: ``{"type": "undo"}`` marks the latest effective command
 as undone, and state is the fold of every event outside undone commands. In
-keeper mode a command that showed someone a hidden card cannot be undone.
+keeper mode a command that showed someone a hidden card, or ended the game
+(the end shows everything the app held), cannot be undone.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from itertools import chain
 from typing import Any, Callable
 
 from ..games import engine_for
-from ..games.base import Engine, Fate, RuleError, Setup
+from ..games.base import KEEPER, Engine, Fate, RuleError, Setup
 from .ballot import ABORT, CLOSE, VOTE, BallotBox
 from .seats import normalise_seats, seat_names
 from .store import EventStore, GameRecord
@@ -179,8 +180,7 @@ class Table:
             raise RuleError("undo.nothing")
         if self.store.latest_game_id() != self.game_id:
             raise RuleError("undo.newer_game")
-        if any(self.engine.reveals_hidden(self.state, e)
-               for n, e in self.log if n == target):
+        if self._would_rehide(target):
             raise RuleError("undo.would_rehide")
         event = {"type": UNDO, "command": target}
         self.undone.add(target)
@@ -272,8 +272,17 @@ class Table:
 
     def _can_undo(self) -> bool:
         target = self._last_effective_command()
-        return target is not None and not any(
-            self.engine.reveals_hidden(self.state, e) for n, e in self.log if n == target)
+        return target is not None and not self._would_rehide(target)
+
+    def _would_rehide(self, target: int) -> bool:
+        """Whether undoing command ``target`` would hide again what someone
+        has seen: an event of it showed a hidden card (the engine says which),
+        or, in keeper mode, it ended the game, and the end shows the table
+        everything the app held (roles, agendas, hands)."""
+        if self.setup.mode == KEEPER and self.engine.is_over(self.state):
+            return True     # nothing follows the end: target ended the game
+        return any(self.engine.reveals_hidden(self.state, e)
+                   for n, e in self.log if n == target)
 
     def log_lines(self) -> list[tuple[str, dict[str, Any]]]:
         """The public log: one translatable line per event, undone ones marked."""

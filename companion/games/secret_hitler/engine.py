@@ -35,8 +35,10 @@ from .state import SecretHitlerState
 _POWER_STAGES = frozenset((INVESTIGATE, SPECIAL_ELECTION, PEEK, EXECUTE))
 # Keeper-mode events after which someone has seen something hidden: roles
 # dealt, the president's draw (it follows the vote), the chancellor's two
-# tiles, a turned tile, an investigated party card.
-_KEEPER_REVEALING = frozenset(("started", "discard", "enact", "chaos", "investigate"))
+# tiles, a turned tile, an investigated party card, an execution (the game
+# ends or goes on: the table learns whether the target was Hitler).
+_KEEPER_REVEALING = frozenset(("started", "discard", "enact", "chaos", "investigate",
+                               "execute"))
 # Choices that depend on the tiles in a hand (keeper mode).
 _PRIVATE_CHOICES = frozenset(("discard", "enact"))
 
@@ -139,7 +141,8 @@ class SecretHitlerEngine:
     def reveals_hidden(self, s: SecretHitlerState, event: dict[str, Any]) -> bool:
         """Whether undoing this event would re-hide something someone has
         seen: a closed ballot's votes (in every mode), and in keeper mode the
-        roles, the tiles in a hand, a turned tile or an investigated party."""
+        roles, the tiles in a hand, a turned tile, an investigated party or
+        whether an executed player was Hitler."""
         kind = event["type"]
         return kind == "ballot" or (s.keeper and kind in _KEEPER_REVEALING)
 
