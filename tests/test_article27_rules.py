@@ -629,6 +629,13 @@ def test_only_the_sg_moves_issues(store):
     assert view(table)["floor"] == [PK]
 
 
+@pytest.mark.parametrize("issue", [[PK], {"issue": PK}, None, "floor"])
+def test_a_move_of_no_issue_is_refused(store, issue):
+    table = keeper4(store)
+    table.execute({"type": "gavel"})
+    refused(table, {"type": "move", "issue": issue, "to": "floor"}, "a27.unknown_issue")
+
+
 def test_private_views_show_own_agenda_slots_and_influence_only(store):
     table = keeper4(store)
     mine = table.private_view(B)

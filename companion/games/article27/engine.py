@@ -144,7 +144,7 @@ class Article27Engine:
             if agendas is None:
                 agendas = fate.rng.sample(AGENDAS, n)
             elif (not isinstance(agendas, list) or len(agendas) != n
-                  or len(set(agendas)) != n or not set(agendas) <= set(AGENDAS)):
+                  or not all(a in AGENDAS for a in agendas) or len(set(agendas)) != n):
                 raise RuleError("setup.bad_deal")
             event["agendas"] = list(agendas)
         return event
@@ -328,7 +328,7 @@ class Article27Engine:
         self._stage(s, "negotiation", "place_one")
         seat = self._sg(s, command)
         issue = command.get("issue")
-        if issue not in s.revealed:
+        if issue not in ISSUES or issue not in s.revealed:
             raise RuleError("a27.unknown_issue", issue=str(issue)[:20])
         to = command.get("to")
         if to not in ("floor", "table"):
