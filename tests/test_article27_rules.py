@@ -291,6 +291,26 @@ def test_t14_vote_needs_an_issue_on_the_floor(store):
     refused(table, {"type": "gavel"}, "a27.empty_floor")
 
 
+def test_time_up_comes_before_any_command_even_before_the_tick(store):
+    """The kiosk ticks every second; a command that arrives after time ran
+    out, before the tick, is judged after the expiry (N12)."""
+    clock = FakeClock()
+    table = keeper4(store, clock=clock)
+    table.execute({"type": "gavel"})
+    clock.advance(330)
+    with pytest.raises(RuleError) as err:                # negotiation is over
+        table.execute({"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "yes"})
+    assert err.value.key == "a27.not_now"
+    v = view(table)
+    assert v["phase"] == "place_one" and v["privilege"] is False
+    table.execute({"type": "move", "issue": PK, "to": "floor"})
+    assert view(table)["phase"] == "voting"              # the one issue; no "Vote!"
+    refused(table, {"type": "gavel"}, "a27.not_now")
+    assert [key for key, _ in table.log_lines()[-3:]] == [
+        "a27.log.gavel", "a27.log.timer_expired", "a27.log.move_floor"]
+    assert [c["source"] for c in store.commands(table.game_id)][-2:] == ["clock", "local"]
+
+
 def test_time_up_with_issues_on_the_floor_freezes_the_proposal(store):
     clock = FakeClock()
     table = keeper4(store, clock=clock)

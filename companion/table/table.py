@@ -130,8 +130,12 @@ class Table:
     def execute(self, command: dict[str, Any], source: str = LOCAL) -> list[dict[str, Any]]:
         """Validate and carry out one command; return the events it produced.
 
-        Raises RuleError (nothing changed) for an illegal command and
-        StoreError (nothing changed) if the store cannot take the write."""
+        Time acts first: whatever the game had due by now (a timer that ran
+        out since the last tick) is carried out, as its own entry, before the
+        command is judged, so no command beats the clock.
+
+        Raises RuleError for an illegal command and StoreError if the store
+        cannot take the write; either way the command changed nothing."""
         _check_storable(command)
         seat = _bound_seat(source)
         kind = command.get("type")
@@ -143,6 +147,8 @@ class Table:
             raise RuleError("command.private_choice")
         if kind == UNDO:
             return self._undo(command, source)
+        if source != CLOCK:
+            self.tick()
         # Time comes from the table's clock, never from whoever sent the command.
         command = {**command, "at": self.clock()}
         spec = self.engine.ballot(self.state)
@@ -214,8 +220,9 @@ class Table:
 
     def tick(self) -> list[dict[str, Any]]:
         """Let time act: if the game has something due by now (a timer
-        running out), carry it out. The kiosk calls this every second; tests
-        and replays call it after moving their clock."""
+        running out), carry it out. The kiosk calls this every second, every
+        command calls it first; tests and replays call it after moving their
+        clock."""
         command = self.engine.due(self.state, self.clock())
         if command is None:
             return []
