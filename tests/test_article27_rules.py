@@ -127,14 +127,14 @@ def test_a_keeper_veto_comes_only_from_the_voter_so_a_refusal_stays_private(stor
 def test_t7_an_include_promise_kept_even_when_vetoed(store):
     table = keeper4(store)
     propose(table, call_vote=False)
-    number = bribe(table, B, A, 3, "include", issue=PK)
+    bribe(table, B, A, 3, "include", issue=PK)
     table.execute({"type": "move", "issue": PK, "to": "floor"})
     assert view(table)["bribes"][0]["status"] == "accepted"     # public on the board
     start = influence(table)
     table.execute({"type": "gavel"})
     vote(table, "YYYV")
     assert view(table)["outcome"] == "vetoed"
-    paid = next(b for b in view(table)["bribes"] if b["id"] == number)
+    [paid] = view(table)["bribes"]
     assert paid["status"] == "paid"
     assert influence(table)[A] == start[A] + 3
 
@@ -150,8 +150,8 @@ def test_t8_an_other_bribe_whose_terms_failed_is_returned(store):
     assert set(view(table)["waiting_for"]) == {A, B}
     table.execute({"type": "confirm_other", "seat": A, "bribe": number, "kept": True})
     table.execute({"type": "confirm_other", "seat": B, "bribe": number, "kept": False})
-    status = next(b for b in view(table)["bribes"] if b["id"] == number)["status"]
-    assert status == "returned" and influence(table)[B] == 12
+    [returned] = view(table)["bribes"]
+    assert returned["status"] == "returned" and influence(table)[B] == 12
 
 
 def test_t9_a_yes_bribe_broken_by_an_abstention_is_returned(store):
@@ -171,24 +171,35 @@ def test_t10_a_conflicting_deal_lets_the_first_briber_take_it_back(store):
     refused(table, {"type": "reclaim", "seat": B, "bribe": first}, "a27.cannot_reclaim")
     bribe(table, C, A, 2, "exclude", issue=PK)
     table.execute({"type": "move", "issue": PK, "to": "table"})
-    assert next(b for b in view(table)["bribes"] if b["id"] == first)["conflicted"]
+    assert [b["conflicted"] for b in view(table)["bribes"]] == [True, False]
     table.execute({"type": "reclaim", "seat": B, "bribe": first})
     assert influence(table)[B] == 12
-    status = next(b for b in view(table)["bribes"] if b["id"] == first)["status"]
-    assert status == "reclaimed"
+    assert [b["status"] for b in view(table)["bribes"]] == ["reclaimed", "accepted"]
+
+
+def test_t10_the_right_to_take_back_ends_with_the_conflicting_deal(store):
+    table = keeper4(store)
+    propose(table, PK, call_vote=False)
+    first = bribe(table, B, A, 3, "include", issue=PK)
+    second = bribe(table, C, A, 2, "exclude", issue=PK)
+    assert [b["conflicted"] for b in view(table)["bribes"]] == [True, False]
+    table.execute({"type": "withdraw", "seat": A, "bribe": second})   # A backs out of it
+    assert [b["conflicted"] for b in view(table)["bribes"]] == [False, False]
+    refused(table, {"type": "reclaim", "seat": B, "bribe": first}, "a27.cannot_reclaim")
+    assert not any(c["type"] == "reclaim" for c in table.legal_commands())
 
 
 def test_t10_left_in_place_both_are_settled_by_the_floor(store):
     table = keeper4(store)
     propose(table, PK, call_vote=False)
-    first = bribe(table, B, A, 3, "include", issue=PK)
-    second = bribe(table, C, A, 2, "exclude", issue=PK)
+    bribe(table, B, A, 3, "include", issue=PK)
+    bribe(table, C, A, 2, "exclude", issue=PK)
     table.execute({"type": "move", "issue": PK, "to": "table"})
     table.execute({"type": "move", "issue": SM, "to": "floor"})
     table.execute({"type": "gavel"})
     vote(table, "AAAA")
-    statuses = {b["id"]: b["status"] for b in view(table)["bribes"]}
-    assert statuses == {first: "returned", second: "paid"}
+    statuses = {b["number"]: b["status"] for b in view(table)["bribes"]}
+    assert statuses == {1: "returned", 2: "paid"}
 
 
 def test_offers_counter_offers_and_escrow(store):
@@ -216,6 +227,38 @@ def test_offers_counter_offers_and_escrow(store):
                     "issue": PK}, "a27.only_sg_moves_issues")
     refused(table, {"type": "offer", "seat": B, "to": B, "amount": 1, "kind": "yes"},
             "a27.bribe_self")
+
+
+def board_and_log(private_offers):
+    """A round's public view (board and log) where B's bribe to A is
+    accepted, then A backs out, then C's is accepted; with
+    ``private_offers`` C and D also make two offers that are never
+    accepted, one withdrawn and one refused."""
+    from companion.table import seat_source
+    table = keeper4(EventStore(":memory:"))
+    propose(table, PK, call_vote=False)
+    if private_offers:
+        offer = {"type": "offer", "seat": C, "to": D, "amount": 3, "kind": "veto"}
+        number = table.execute(offer, source=seat_source(C))[0]["bribe"]
+        table.execute({"type": "withdraw", "seat": C, "bribe": number}, source=seat_source(C))
+        offer = {"type": "offer", "seat": D, "to": C, "amount": 2, "kind": "yes"}
+        number = table.execute(offer, source=seat_source(D))[0]["bribe"]
+        table.execute({"type": "refuse", "seat": C, "bribe": number}, source=seat_source(C))
+    first = bribe(table, B, A, 3, "include", issue=PK)
+    table.execute({"type": "withdraw", "seat": A, "bribe": first})
+    bribe(table, C, A, 2, "yes")
+    return view(table)
+
+
+def test_nothing_public_shows_an_offer_that_was_never_accepted():
+    public = board_and_log(private_offers=True)
+    assert public == board_and_log(private_offers=False)
+    assert [(b["number"], b["from"], b["status"]) for b in public["bribes"]] == [
+        (1, B, "withdrawn"), (2, C, "accepted")]
+    assert [(line["key"], line["args"]["bribe"]) for line in public["log"]
+            if "bribe" in line["key"]] == [("a27.log.bribe_accepted", 1),
+                                           ("a27.log.bribe_withdraw", 1),
+                                           ("a27.log.bribe_accepted", 2)]
 
 
 def test_bribes_close_when_the_vote_is_called(store):

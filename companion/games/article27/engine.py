@@ -470,6 +470,7 @@ class Article27Engine:
         s.vetoers = []
         s.bribes = {}
         s.closed = {}
+        s.accepted = 0
         s.answers = {}
         s.offering = set()
         s.announcements = []
@@ -763,7 +764,7 @@ class Article27Engine:
             "privilege": s.privilege,
             "unused_agendas": list(s.unused),
             "track": scoring.track_view(s),
-            "bribes": [bribes.public(b) for b in bribes.this_round(s) if bribes.is_public(b)],
+            "bribes": [bribes.public(b) for b in bribes.on_board(s)],
             "votes": s.votes, "outcome": s.outcome, "vetoers": list(s.vetoers),
             "announcements": [dict(a) for a in s.announcements],
             "announcer": s.announcer,
@@ -784,7 +785,8 @@ class Article27Engine:
         if s.slots is not None:
             view["slots"] = [{"value": v, "issue": i} for v, i in zip(SLOT_VALUES, s.slots[seat])]
             view["if_passed"] = scoring.issue_score(s.slots[seat], s.floor)
-        view["bribes"] = [bribes.public(b) | {"awaiting": b["awaiting"], "held": b["held"]}
+        view["bribes"] = [{"id": b["id"], **bribes.public(b), "awaiting": b["awaiting"],
+                           "held": b["held"]}
                           for b in bribes.this_round(s) if seat in (b["from"], b["to"])]
         return view
 
@@ -806,9 +808,11 @@ class Article27Engine:
         if kind in ("pause", "resume", "timer_expired"):
             return f"a27.log.{kind}", {}
         if kind == "accept":
-            return "a27.log.bribe_accepted", {"bribe": event["bribe"]}
-        if kind in ("withdraw", "reclaim"):
-            return f"a27.log.bribe_{kind}", {"bribe": event["bribe"]}
+            return "a27.log.bribe_accepted", {"bribe": event["number"]}
+        if kind in ("withdraw", "reclaim") and "number" in event:
+            # By its public number; an offer withdrawn before it was
+            # accepted stays between its two players.
+            return f"a27.log.bribe_{kind}", {"bribe": event["number"]}
         if kind == "ballot":
             votes = event["votes"]
             return "a27.log.ballot", {"yes": votes.count(YES), "veto": votes.count(VETO),
