@@ -48,7 +48,8 @@ def five_fascists_then_executions(store, executed):
         govern(table, F_, chancellor=pick_chancellor(table, avoid={A, B}))
         assert view(table)["phase"] == "execute"
         table.execute({"type": "execute", "seat": view(table)["president"], "target": victim})
-        table.execute({"type": "reveal", "seat": victim, "hitler": False})
+        if view(table)["phase"] == "execution_reveal":      # not confirmed before
+            table.execute({"type": "reveal", "seat": victim, "hitler": False})
     return table
 
 
@@ -400,6 +401,20 @@ def test_t7b_a_non_hitler_execution_reveals_nothing(store):
     # Five alive now: only the last chancellor is term-limited.
     assert v["term_limited"]["president"] is None
     refused(table, {"type": "nominate", "seat": v["candidate"], "target": B}, "sh.player_dead")
+
+
+def test_t7d_a_player_confirmed_not_hitler_is_not_asked_again_when_executed(store):
+    table = sh_table(store, 5)
+    for _ in range(3):
+        govern(table, F_)
+    table.execute({"type": "peek", "seat": view(table)["president"]})
+    chancellor = govern(table, F_)          # elected in the Hitler zone: not Hitler
+    v = view(table)
+    assert v["players"][chancellor]["not_hitler"] and v["phase"] == "execute"
+    table.execute({"type": "execute", "seat": v["president"], "target": chancellor})
+    v = view(table)
+    assert v["phase"] == "nominate" and v["executed"] == [chancellor]
+    assert not any(c["type"] == "reveal" for c in table.legal_commands())
 
 
 # -- T8: investigation ----------------------------------------------------------------

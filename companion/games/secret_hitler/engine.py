@@ -480,11 +480,12 @@ class SecretHitlerEngine:
         s.living = tuple([i for i in s.living if i != target])
         s.executed.append(target)
         s.power = None
-        if not s.keeper:
+        if s.keeper and s.roles[target] == HITLER:
+            self._win(s, LIBERAL, "hitler_executed")
+        elif not s.keeper and target not in s.not_hitler:
+            # The table asks whether they were Hitler, unless it already knows.
             s.reveal = (target, "executed")
             s.stage = "execution_reveal"
-        elif s.roles[target] == HITLER:
-            self._win(s, LIBERAL, "hitler_executed")
         else:
             s.stage = "new_round"
 
