@@ -242,6 +242,35 @@ def test_t4d_a_fifth_fascist_by_chaos_grants_no_power_but_unlocks_the_veto(store
     assert "veto" in {c["type"] for c in table.legal_commands()}
 
 
+def test_t4e_a_keeper_veto_that_reshuffled_cannot_be_undone(store):
+    """The new order is chance: undoing the veto and agreeing again would
+    shuffle again (and lose a scripted order)."""
+    deck = [F_] * 5 + [F_, F_, L_] * 2 + [L_] * 3 + [F_, F_, L_]
+    table = keeper7(store, deck=deck)
+    for _ in range(5):
+        chaos(table)                          # the app turns five fascist tiles
+
+    def agreed_veto():
+        chancellor = elect(table, chancellor=pick_chancellor(table, avoid={E}))
+        president = view(table)["president"]
+        hand = table.private_view(president)["hand"]
+        table.execute({"type": "discard", "seat": president, "policy": hand[0]})
+        table.execute({"type": "veto", "seat": chancellor})
+        table.execute({"type": "veto_response", "seat": president, "agree": True})
+
+    agreed_veto()
+    assert view(table)["can_undo"]            # nothing drawn by chance: a slip is undone
+    table.execute({"type": "undo"})
+    table.execute({"type": "veto_response", "seat": view(table)["president"], "agree": True})
+    agreed_veto()
+    govern(table, L_, chancellor=pick_chancellor(table, avoid={E}))
+    agreed_veto()                             # the last three tiles: a reshuffle
+    v = view(table)
+    assert (v["draw"], v["discard"], v["tracker"]) == (17 - 6, 0, 1)
+    assert not v["can_undo"]
+    refused(table, {"type": "undo"}, "undo.would_rehide")
+
+
 # -- T5: the deck -------------------------------------------------------------------
 
 KEEPER_DECK = ["liberal", "liberal", "fascist",   # session 1: enact liberal

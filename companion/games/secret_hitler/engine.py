@@ -33,12 +33,14 @@ from .rules import (BOARDS, CHAOS_AT, DECK, EXECUTE, FASCIST, FASCIST_WIN,
 from .state import SecretHitlerState
 
 _POWER_STAGES = frozenset((INVESTIGATE, SPECIAL_ELECTION, PEEK, EXECUTE))
-# Keeper-mode events after which someone has seen something hidden: roles
-# dealt, the president's draw (it follows the vote), the chancellor's two
-# tiles, a turned tile, an investigated party card, an execution (the game
-# ends or goes on: the table learns whether the target was Hitler).
+# Keeper-mode events undo must not take back: those after which someone has
+# seen something hidden (roles dealt, the president's draw, which follows the
+# vote, the chancellor's two tiles, a turned tile, an investigated party card,
+# an execution, after which the game ends or goes on as the target was Hitler
+# or not), and a reshuffle, whose order is chance (undone, it would be drawn
+# again).
 _KEEPER_REVEALING = frozenset(("started", "discard", "enact", "chaos", "investigate",
-                               "execute"))
+                               "execute", "reshuffled"))
 # Choices that depend on the tiles in a hand (keeper mode).
 _PRIVATE_CHOICES = frozenset(("discard", "enact"))
 
@@ -142,7 +144,8 @@ class SecretHitlerEngine:
         """Whether undoing this event would re-hide something someone has
         seen: a closed ballot's votes (in every mode), and in keeper mode the
         roles, the tiles in a hand, a turned tile, an investigated party or
-        whether an executed player was Hitler."""
+        whether an executed player was Hitler; or shuffle again a draw pile
+        that chance has already ordered (keeper mode)."""
         kind = event["type"]
         return kind == "ballot" or (s.keeper and kind in _KEEPER_REVEALING)
 
