@@ -261,6 +261,29 @@ def test_nothing_public_shows_an_offer_that_was_never_accepted():
                                            ("a27.log.bribe_accepted", 2)]
 
 
+@pytest.mark.parametrize("private", [
+    [],
+    [{"type": "offer", "seat": C, "to": D, "amount": 3, "kind": "veto"}],
+    [{"type": "offer", "seat": C, "to": D, "amount": 3, "kind": "veto"},
+     {"type": "withdraw", "seat": C, "bribe": 1}],
+])
+def test_undo_never_shows_whether_a_private_deal_was_made(private):
+    """Keeper mode: nothing is undone during negotiation (the latest entry may
+    be a private deal; every public step there is reversed by another
+    command), so the kiosk's undo button and its answer are the same whatever
+    the players did on their phones."""
+    from companion.table import OPERATOR, seat_source
+    table = keeper4(EventStore(":memory:"))
+    propose(table, PK, call_vote=False)
+    for command in private:
+        table.execute(command, source=seat_source(command["seat"]))
+    assert view(table)["can_undo"] is False
+    refused(table, {"type": "undo"}, "undo.would_rehide", source=OPERATOR)
+    table.execute({"type": "gavel"})                # Vote!: the deals are closed
+    table.execute({"type": "undo"})
+    assert view(table)["phase"] == "negotiation"
+
+
 def test_bribes_close_when_the_vote_is_called(store):
     table = keeper4(store)
     propose(table, PK)

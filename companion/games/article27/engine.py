@@ -198,8 +198,15 @@ class Article27Engine:
 
     # -- the contract's small questions --------------------------------------------------
     def reveals_hidden(self, s: Article27State, event: dict[str, Any]) -> bool:
+        """Whether undo must not take back this event of the latest entry: a
+        closed ballot, and in keeper mode one that showed someone a slot, an
+        agenda or a deal, and anything during negotiation, when the latest
+        entry may be a private deal: undoing it, or refusing to, would show
+        the table that it was made. (Every public step of negotiation, a move
+        or a pause, is reversed by another command.)"""
         kind = event["type"]
-        return kind == "ballot" or (s.keeper and kind in _KEEPER_REVEALING)
+        return kind == "ballot" or (s.keeper and (kind in _KEEPER_REVEALING
+                                                  or s.stage == "negotiation"))
 
     def private_choice(self, s: Article27State, command: dict[str, Any]) -> bool:
         """Keeper mode: bribes, an OTHER bribe's word, a challenge and a veto
