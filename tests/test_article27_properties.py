@@ -67,7 +67,7 @@ def _perturbed(table: Table, rng: random.Random, keep: int | None):
     for i in others:
         s.influence[i] += rng.randint(0, 7)
     for bribe in s.bribes.values():
-        if keep not in (bribe["from"], bribe["to"]) and not bribe["was_accepted"]:
+        if keep not in (bribe["from"], bribe["to"]) and bribe["number"] is None:
             bribe["amount"] += 1
             bribe["held"] += 1
     return s

@@ -99,9 +99,27 @@ def test_t6_a_veto_needs_five_influence_behind_the_screen(store):
     assert view(table)["ballot"]["voted"] == []
     assert {c["choice"] for c in table.legal_commands() if c.get("seat") == D} == {
         "yes", "abstain"}
-    # The shared screen still offers every choice: its buttons tell nothing.
-    assert {c["choice"] for c in table.shared_commands() if c.get("seat") == D} == {
-        "yes", "veto", "abstain"}
+
+
+def test_a_keeper_veto_comes_only_from_the_voter_so_a_refusal_stays_private(store):
+    from companion.table import OPERATOR, seat_source
+    table = keeper4(store)
+    propose(table, PK, call_vote=False)
+    table.execute({"type": "offer", "seat": D, "to": A, "amount": 8, "kind": "yes"},
+                  source=seat_source(D))             # a private offer: D has 4 left
+    table.execute({"type": "gavel"})
+    # The shared screen offers the same choices for every seat, and refuses a
+    # veto for every seat alike, before looking at anyone's influence.
+    for seat in (A, B, C, D):
+        assert {c["choice"] for c in table.shared_commands() if c.get("seat") == seat} == {
+            "yes", "abstain"}
+        refused(table, {"type": "vote", "seat": seat, "choice": "veto"},
+                "command.private_choice", source=OPERATOR)
+    # Only D's own phone or buttons hear why D cannot veto.
+    refused(table, {"type": "vote", "seat": D, "choice": "veto"},
+            "ballot.choice_not_allowed", source=seat_source(D))
+    table.execute({"type": "vote", "seat": A, "choice": "veto"}, source=seat_source(A))
+    assert view(table)["ballot"]["voted"] == [A]
 
 
 # -- T7-T10: bribes ----------------------------------------------------------------
@@ -109,14 +127,14 @@ def test_t6_a_veto_needs_five_influence_behind_the_screen(store):
 def test_t7_an_include_promise_kept_even_when_vetoed(store):
     table = keeper4(store)
     propose(table, call_vote=False)
-    number = bribe(table, B, A, 3, "include", issue=PK)
+    bribe(table, B, A, 3, "include", issue=PK)
     table.execute({"type": "move", "issue": PK, "to": "floor"})
     assert view(table)["bribes"][0]["status"] == "accepted"     # public on the board
     start = influence(table)
     table.execute({"type": "gavel"})
     vote(table, "YYYV")
     assert view(table)["outcome"] == "vetoed"
-    paid = next(b for b in view(table)["bribes"] if b["id"] == number)
+    [paid] = view(table)["bribes"]
     assert paid["status"] == "paid"
     assert influence(table)[A] == start[A] + 3
 
@@ -132,8 +150,8 @@ def test_t8_an_other_bribe_whose_terms_failed_is_returned(store):
     assert set(view(table)["waiting_for"]) == {A, B}
     table.execute({"type": "confirm_other", "seat": A, "bribe": number, "kept": True})
     table.execute({"type": "confirm_other", "seat": B, "bribe": number, "kept": False})
-    status = next(b for b in view(table)["bribes"] if b["id"] == number)["status"]
-    assert status == "returned" and influence(table)[B] == 12
+    [returned] = view(table)["bribes"]
+    assert returned["status"] == "returned" and influence(table)[B] == 12
 
 
 def test_t9_a_yes_bribe_broken_by_an_abstention_is_returned(store):
@@ -153,24 +171,35 @@ def test_t10_a_conflicting_deal_lets_the_first_briber_take_it_back(store):
     refused(table, {"type": "reclaim", "seat": B, "bribe": first}, "a27.cannot_reclaim")
     bribe(table, C, A, 2, "exclude", issue=PK)
     table.execute({"type": "move", "issue": PK, "to": "table"})
-    assert next(b for b in view(table)["bribes"] if b["id"] == first)["conflicted"]
+    assert [b["conflicted"] for b in view(table)["bribes"]] == [True, False]
     table.execute({"type": "reclaim", "seat": B, "bribe": first})
     assert influence(table)[B] == 12
-    status = next(b for b in view(table)["bribes"] if b["id"] == first)["status"]
-    assert status == "reclaimed"
+    assert [b["status"] for b in view(table)["bribes"]] == ["reclaimed", "accepted"]
+
+
+def test_t10_the_right_to_take_back_ends_with_the_conflicting_deal(store):
+    table = keeper4(store)
+    propose(table, PK, call_vote=False)
+    first = bribe(table, B, A, 3, "include", issue=PK)
+    second = bribe(table, C, A, 2, "exclude", issue=PK)
+    assert [b["conflicted"] for b in view(table)["bribes"]] == [True, False]
+    table.execute({"type": "withdraw", "seat": A, "bribe": second})   # A backs out of it
+    assert [b["conflicted"] for b in view(table)["bribes"]] == [False, False]
+    refused(table, {"type": "reclaim", "seat": B, "bribe": first}, "a27.cannot_reclaim")
+    assert not any(c["type"] == "reclaim" for c in table.legal_commands())
 
 
 def test_t10_left_in_place_both_are_settled_by_the_floor(store):
     table = keeper4(store)
     propose(table, PK, call_vote=False)
-    first = bribe(table, B, A, 3, "include", issue=PK)
-    second = bribe(table, C, A, 2, "exclude", issue=PK)
+    bribe(table, B, A, 3, "include", issue=PK)
+    bribe(table, C, A, 2, "exclude", issue=PK)
     table.execute({"type": "move", "issue": PK, "to": "table"})
     table.execute({"type": "move", "issue": SM, "to": "floor"})
     table.execute({"type": "gavel"})
     vote(table, "AAAA")
-    statuses = {b["id"]: b["status"] for b in view(table)["bribes"]}
-    assert statuses == {first: "returned", second: "paid"}
+    statuses = {b["number"]: b["status"] for b in view(table)["bribes"]}
+    assert statuses == {1: "returned", 2: "paid"}
 
 
 def test_offers_counter_offers_and_escrow(store):
@@ -198,6 +227,61 @@ def test_offers_counter_offers_and_escrow(store):
                     "issue": PK}, "a27.only_sg_moves_issues")
     refused(table, {"type": "offer", "seat": B, "to": B, "amount": 1, "kind": "yes"},
             "a27.bribe_self")
+
+
+def board_and_log(private_offers):
+    """A round's public view (board and log) where B's bribe to A is
+    accepted, then A backs out, then C's is accepted; with
+    ``private_offers`` C and D also make two offers that are never
+    accepted, one withdrawn and one refused."""
+    from companion.table import seat_source
+    table = keeper4(EventStore(":memory:"))
+    propose(table, PK, call_vote=False)
+    if private_offers:
+        offer = {"type": "offer", "seat": C, "to": D, "amount": 3, "kind": "veto"}
+        number = table.execute(offer, source=seat_source(C))[0]["bribe"]
+        table.execute({"type": "withdraw", "seat": C, "bribe": number}, source=seat_source(C))
+        offer = {"type": "offer", "seat": D, "to": C, "amount": 2, "kind": "yes"}
+        number = table.execute(offer, source=seat_source(D))[0]["bribe"]
+        table.execute({"type": "refuse", "seat": C, "bribe": number}, source=seat_source(C))
+    first = bribe(table, B, A, 3, "include", issue=PK)
+    table.execute({"type": "withdraw", "seat": A, "bribe": first})
+    bribe(table, C, A, 2, "yes")
+    return view(table)
+
+
+def test_nothing_public_shows_an_offer_that_was_never_accepted():
+    public = board_and_log(private_offers=True)
+    assert public == board_and_log(private_offers=False)
+    assert [(b["number"], b["from"], b["status"]) for b in public["bribes"]] == [
+        (1, B, "withdrawn"), (2, C, "accepted")]
+    assert [(line["key"], line["args"]["bribe"]) for line in public["log"]
+            if "bribe" in line["key"]] == [("a27.log.bribe_accepted", 1),
+                                           ("a27.log.bribe_withdraw", 1),
+                                           ("a27.log.bribe_accepted", 2)]
+
+
+@pytest.mark.parametrize("private", [
+    [],
+    [{"type": "offer", "seat": C, "to": D, "amount": 3, "kind": "veto"}],
+    [{"type": "offer", "seat": C, "to": D, "amount": 3, "kind": "veto"},
+     {"type": "withdraw", "seat": C, "bribe": 1}],
+])
+def test_undo_never_shows_whether_a_private_deal_was_made(private):
+    """Keeper mode: nothing is undone during negotiation (the latest entry may
+    be a private deal; every public step there is reversed by another
+    command), so the kiosk's undo button and its answer are the same whatever
+    the players did on their phones."""
+    from companion.table import OPERATOR, seat_source
+    table = keeper4(EventStore(":memory:"))
+    propose(table, PK, call_vote=False)
+    for command in private:
+        table.execute(command, source=seat_source(command["seat"]))
+    assert view(table)["can_undo"] is False
+    refused(table, {"type": "undo"}, "undo.would_rehide", source=OPERATOR)
+    table.execute({"type": "gavel"})                # Vote!: the deals are closed
+    table.execute({"type": "undo"})
+    assert view(table)["phase"] == "negotiation"
 
 
 def test_bribes_close_when_the_vote_is_called(store):
@@ -271,6 +355,26 @@ def test_t14_vote_needs_an_issue_on_the_floor(store):
     table = keeper4(store)
     table.execute({"type": "gavel"})
     refused(table, {"type": "gavel"}, "a27.empty_floor")
+
+
+def test_time_up_comes_before_any_command_even_before_the_tick(store):
+    """The kiosk ticks every second; a command that arrives after time ran
+    out, before the tick, is judged after the expiry (N12)."""
+    clock = FakeClock()
+    table = keeper4(store, clock=clock)
+    table.execute({"type": "gavel"})
+    clock.advance(330)
+    with pytest.raises(RuleError) as err:                # negotiation is over
+        table.execute({"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "yes"})
+    assert err.value.key == "a27.not_now"
+    v = view(table)
+    assert v["phase"] == "place_one" and v["privilege"] is False
+    table.execute({"type": "move", "issue": PK, "to": "floor"})
+    assert view(table)["phase"] == "voting"              # the one issue; no "Vote!"
+    refused(table, {"type": "gavel"}, "a27.not_now")
+    assert [key for key, _ in table.log_lines()[-3:]] == [
+        "a27.log.gavel", "a27.log.timer_expired", "a27.log.move_floor"]
+    assert [c["source"] for c in store.commands(table.game_id)][-2:] == ["clock", "local"]
 
 
 def test_time_up_with_issues_on_the_floor_freezes_the_proposal(store):
@@ -564,6 +668,30 @@ def test_physical_mode_ends_with_everyone_entering_their_result(store):
     v = view(table)
     assert v["phase"] == "over"
     assert [r["seat"] for r in v["results"]][0] in (A, B, C)
+    # The app held nothing the end shows: the last entry can be corrected.
+    assert v["can_undo"]
+    table.execute({"type": "undo"})
+    assert view(table)["phase"] == "final"
+
+
+def test_the_end_of_a_keeper_game_cannot_be_undone(store):
+    """With Lie, Cheat and Steal the last proceed ends the game, and the end
+    shows every agenda: undo may not hide them again."""
+    table = a27_table(store, 3, lie_cheat_steal=True)
+    while not table.is_over:
+        propose(table, PK)
+        vote(table, "YYY")
+        while view(table)["phase"] in ("announce", "challenge"):
+            v = view(table)
+            if v["phase"] == "announce":
+                table.execute({"type": "announce", "seat": v["announcer"], "score": 0})
+            else:
+                table.execute({"type": "proceed"})
+    assert [e["type"] for _, e in table.log[-1:]] == ["proceed"]
+    v = view(table)
+    assert [p["agenda"] for p in v["players"]] == table.state.agendas
+    assert not v["can_undo"]
+    refused(table, {"type": "undo"}, "undo.would_rehide")
 
 
 def test_come_and_go_starts_with_20(store):
@@ -585,6 +713,13 @@ def test_only_the_sg_moves_issues(store):
                   source=seat_source(A))
     refused(table, {"type": "move", "issue": PK, "to": "floor"}, "a27.already_there")
     assert view(table)["floor"] == [PK]
+
+
+@pytest.mark.parametrize("issue", [[PK], {"issue": PK}, None, "floor"])
+def test_a_move_of_no_issue_is_refused(store, issue):
+    table = keeper4(store)
+    table.execute({"type": "gavel"})
+    refused(table, {"type": "move", "issue": issue, "to": "floor"}, "a27.unknown_issue")
 
 
 def test_private_views_show_own_agenda_slots_and_influence_only(store):

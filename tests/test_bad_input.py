@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,8 +41,15 @@ def test_any_command_is_either_legal_or_refused_cleanly(seed, players, mode, ste
         if table.is_over:
             break
         table.execute(rng.choice(table.legal_commands()))
+    carried_out_or_refused_cleanly(table, command)
+
+
+def carried_out_or_refused_cleanly(table, command):
+    """The command is refused with a translatable rule error and changes
+    nothing, or it is carried out and a restart rebuilds the same table."""
+    seats = range(table.setup.players)
     before = table.public_view()
-    privates = [table.private_view(s) for s in range(players)]
+    privates = [table.private_view(s) for s in seats]
     log = len(table.log)
     try:
         table.execute(command)
@@ -50,8 +58,65 @@ def test_any_command_is_either_legal_or_refused_cleanly(seed, players, mode, ste
         message = Messages("en", table.names).error(exc)
         assert not re.search(r"\{[a-z_]+\}", message), message   # no unfilled field
         assert table.public_view() == before
-        assert [table.private_view(s) for s in range(players)] == privates
+        assert [table.private_view(s) for s in seats] == privates
         assert len(table.log) == log
     else:
         assert len(table.log) > log
-        assert Table.resume(table.store, table.game_id).public_view() == table.public_view()
+        resumed = Table.resume(table.store, table.game_id, clock=table.clock)
+        assert resumed.public_view() == table.public_view()
+
+
+# Secret Hitler and Article 27: their command types and fields, junk in any of
+# them (votes through the table's ballot included), in every phase a random
+# keeper or physical game passes through.
+GAME_COMMANDS = {
+    "secret_hitler": (5, ["confirm", "nominate", "vote", "reveal", "discard", "enact", "veto",
+                          "veto_response", "chaos", "investigate", "special_election",
+                          "peek", "execute", "ballot"],
+                      ["seat", "target", "choice", "hitler", "policy", "agree", "votes"]),
+    "article27": (3, ["unused", "reveal_disk", "gavel", "move", "pause", "resume",
+                      "timer_expired", "vote", "offer", "counter", "accept", "refuse",
+                      "withdraw", "reclaim", "confirm_other", "announce", "challenge",
+                      "pass", "proceed", "next_round", "final_tally", "ballot"],
+                  ["seat", "issue", "to", "agenda", "agendas", "choice", "amount", "kind",
+                   "text", "bribe", "kept", "score", "influence", "votes"]),
+}
+
+
+def game_command(game):
+    _, kinds, fields = GAME_COMMANDS[game]
+    return st.fixed_dictionaries({"type": st.sampled_from(kinds)},
+                                 optional={field: junk for field in fields})
+
+
+@pytest.mark.parametrize("game", sorted(GAME_COMMANDS))
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 10**6), extra=st.integers(0, 3),
+       mode=st.sampled_from(["keeper", "physical"]), steps=st.integers(0, 40))
+def test_any_game_command_is_either_legal_or_refused_cleanly(game, data, seed, extra, mode,
+                                                             steps):
+    players = GAME_COMMANDS[game][0] + extra
+    table = Table.start(EventStore(":memory:"),
+                        Setup(game=game, seats=[f"P{i}" for i in range(players)], mode=mode),
+                        fate=Fate(seed=seed), clock=lambda: 1000.0)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = table.legal_commands()
+        if table.is_over or not legal:
+            break
+        table.execute(rng.choice(legal))
+    for command in data.draw(st.lists(game_command(game), min_size=1, max_size=8)):
+        carried_out_or_refused_cleanly(table, command)
+
+
+@pytest.mark.parametrize("setup, deal", [
+    ({"game": ["article27"], "seats": ["A", "B", "C"]}, None),
+    ({"game": "article27", "seats": ["A", "B", "C"], "mode": "keeper"},
+     {"agendas": [["wealth"], ["peace"], ["power"]]}),
+    ({"game": "article27", "seats": ["A", "B", "C"], "mode": "keeper"},
+     {"agendas": [{"a": 1}, "peace", "power"]}),
+])
+def test_a_junk_setup_or_deal_is_refused_cleanly(setup, deal):
+    with pytest.raises(RuleError) as err:
+        Table.start(EventStore(":memory:"), Setup(**setup), fate=Fate(seed=1, script=deal))
+    assert err.value.key in catalog("en")

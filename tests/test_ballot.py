@@ -8,7 +8,7 @@ import pytest
 
 from companion.games.base import RuleError
 from companion.i18n import Messages
-from companion.table import EventStore, Table, seat_source
+from companion.table import LOCAL, OPERATOR, EventStore, Table, seat_source
 from sh_helpers import A, B, C, D, E, nominate, sh_table, view
 
 
@@ -38,8 +38,8 @@ def test_an_open_ballot_shows_who_voted_never_what(store):
     assert lines[-2:] == ["B has voted.", "D has voted."]
     # The votes are stored (a power cut loses none) in the private store.
     assert [e for _, e in table.log[-2:]] == [
-        {"type": "vote", "ballot": "election-1", "seat": B, "choice": "nein"},
-        {"type": "vote", "ballot": "election-1", "seat": D, "choice": "ja"}]
+        {"type": "vote", "ballot": "election-1", "seat": B, "choice": "nein", "by": "seat:1"},
+        {"type": "vote", "ballot": "election-1", "seat": D, "choice": "ja", "by": "seat:3"}]
 
 
 def test_the_last_vote_reveals_every_vote_at_once(store):
@@ -69,6 +69,34 @@ def test_a_vote_may_change_until_the_last_arrives(store):
         table.execute({"type": "vote", "seat": seat, "choice": "ja"})
     table.execute({"type": "vote", "seat": E, "choice": "nein"})
     assert view(table)["last_votes"] == ["nein", "ja", "ja", "ja", "nein"]
+
+
+@pytest.mark.parametrize("mode", ["keeper", "physical"])
+def test_a_vote_is_changed_only_from_the_channel_that_cast_it(store, mode):
+    table = open_ballot(store, mode)
+    table.execute({"type": "vote", "seat": B, "choice": "nein"}, source=seat_source(B))
+    # The shared screen and any other channel get one answer whatever they
+    # choose: they can neither learn B's vote nor replace it.
+    for source in (OPERATOR, LOCAL):
+        for choice in ("ja", "nein"):
+            with pytest.raises(RuleError) as err:
+                table.execute({"type": "vote", "seat": B, "choice": choice}, source=source)
+            assert (err.value.key, err.value.args_) == ("ballot.already_voted", {"player": B})
+    assert table.private_view(B)["ballot_vote"] == "nein"
+    table.execute({"type": "vote", "seat": B, "choice": "ja"}, source=seat_source(B))
+    assert table.private_view(B)["ballot_vote"] == "ja"
+    # A vote entered on the shared screen is final there too (anyone may stand
+    # at it); the operator aborts the ballot to correct one.
+    table.execute({"type": "vote", "seat": D, "choice": "ja"}, source=OPERATOR)
+    for source in (OPERATOR, seat_source(D)):
+        for choice in ("ja", "nein"):
+            with pytest.raises(RuleError) as err:
+                table.execute({"type": "vote", "seat": D, "choice": choice}, source=source)
+            assert err.value.key == "ballot.already_voted"
+    assert view(table)["ballot"]["voted"] == [B, D]
+    table.execute({"type": "ballot_abort"}, source=OPERATOR)
+    table.execute({"type": "vote", "seat": D, "choice": "nein"}, source=OPERATOR)
+    assert table.private_view(D)["ballot_vote"] == "nein"
 
 
 def test_votes_from_the_wrong_seat_or_nobody_are_refused(store):

@@ -92,6 +92,18 @@ def test_a_malformed_header_is_a_clear_error(header):
     assert "Traceback" not in done.stderr
 
 
+def test_a_list_for_an_issue_is_a_clear_error():
+    header = {"game": "article27", "seats": ["A", "B", "C"], "options": {"first": 0}}
+    lines = [json.dumps(header), json.dumps({"type": "gavel"}),
+             json.dumps({"type": "move", "issue": ["nuclear"], "to": "floor"})]
+    for issue, agenda in zip(("peacekeeping", "smuggling", "diplomatic", "humanitarian",
+                              "nuclear"), ("wealth", "peace", "prestige", "justice", "power")):
+        lines.insert(-2, json.dumps({"type": "reveal_disk", "issue": issue, "agenda": agenda}))
+    done = companion("replay", "-", stdin="\n".join(lines) + "\n")
+    assert done.returncode == 1 and "line 8:" in done.stderr
+    assert "[a27.unknown_issue]" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_malformed_scripted_draws_and_text_are_clear_errors(tmp_path):
     header = {**HEADER, "mode": "keeper", "deal": {"draws": "duke"}}
     text = script().replace(json.dumps(HEADER), json.dumps(header))

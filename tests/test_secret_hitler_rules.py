@@ -48,7 +48,8 @@ def five_fascists_then_executions(store, executed):
         govern(table, F_, chancellor=pick_chancellor(table, avoid={A, B}))
         assert view(table)["phase"] == "execute"
         table.execute({"type": "execute", "seat": view(table)["president"], "target": victim})
-        table.execute({"type": "reveal", "seat": victim, "hitler": False})
+        if view(table)["phase"] == "execution_reveal":      # not confirmed before
+            table.execute({"type": "reveal", "seat": victim, "hitler": False})
     return table
 
 
@@ -241,6 +242,35 @@ def test_t4d_a_fifth_fascist_by_chaos_grants_no_power_but_unlocks_the_veto(store
     assert "veto" in {c["type"] for c in table.legal_commands()}
 
 
+def test_t4e_a_keeper_veto_that_reshuffled_cannot_be_undone(store):
+    """The new order is chance: undoing the veto and agreeing again would
+    shuffle again (and lose a scripted order)."""
+    deck = [F_] * 5 + [F_, F_, L_] * 2 + [L_] * 3 + [F_, F_, L_]
+    table = keeper7(store, deck=deck)
+    for _ in range(5):
+        chaos(table)                          # the app turns five fascist tiles
+
+    def agreed_veto():
+        chancellor = elect(table, chancellor=pick_chancellor(table, avoid={E}))
+        president = view(table)["president"]
+        hand = table.private_view(president)["hand"]
+        table.execute({"type": "discard", "seat": president, "policy": hand[0]})
+        table.execute({"type": "veto", "seat": chancellor})
+        table.execute({"type": "veto_response", "seat": president, "agree": True})
+
+    agreed_veto()
+    assert view(table)["can_undo"]            # nothing drawn by chance: a slip is undone
+    table.execute({"type": "undo"})
+    table.execute({"type": "veto_response", "seat": view(table)["president"], "agree": True})
+    agreed_veto()
+    govern(table, L_, chancellor=pick_chancellor(table, avoid={E}))
+    agreed_veto()                             # the last three tiles: a reshuffle
+    v = view(table)
+    assert (v["draw"], v["discard"], v["tracker"]) == (17 - 6, 0, 1)
+    assert not v["can_undo"]
+    refused(table, {"type": "undo"}, "undo.would_rehide")
+
+
 # -- T5: the deck -------------------------------------------------------------------
 
 KEEPER_DECK = ["liberal", "liberal", "fascist",   # session 1: enact liberal
@@ -363,6 +393,26 @@ def test_t7a_executing_hitler_wins_for_the_liberals(store):
     assert (v["winner"], v["reason"]) == ("liberal", "hitler_executed")
 
 
+@pytest.mark.parametrize("hitler", [True, False])
+def test_t7_a_keeper_execution_cannot_be_undone(store, hitler):
+    """The game ends (every role shown) or goes on (the target was not
+    Hitler): either way the table has learnt something, so the president may
+    not take the execution back and choose again."""
+    table = keeper7(store)
+    for _ in range(3):
+        chaos(table)
+    elect(table, chancellor=next(s for s in (A, B, C, D, F, G)
+                                 if s != view(table)["candidate"]))
+    enact(table, F_)
+    president = view(table)["president"]
+    target = E if hitler else next(s for s in (A, B, C, D, F, G) if s != president)
+    table.execute({"type": "execute", "seat": president, "target": target})
+    v = view(table)
+    assert (v["phase"] == "over") is hitler
+    assert not v["can_undo"]
+    refused(table, {"type": "undo"}, "undo.would_rehide")
+
+
 def test_t7b_a_non_hitler_execution_reveals_nothing(store):
     table = sh_table(store, 6, mode="keeper",
                      deal={"roles": ["liberal", "fascist", "liberal", "liberal", "hitler",
@@ -380,6 +430,20 @@ def test_t7b_a_non_hitler_execution_reveals_nothing(store):
     # Five alive now: only the last chancellor is term-limited.
     assert v["term_limited"]["president"] is None
     refused(table, {"type": "nominate", "seat": v["candidate"], "target": B}, "sh.player_dead")
+
+
+def test_t7d_a_player_confirmed_not_hitler_is_not_asked_again_when_executed(store):
+    table = sh_table(store, 5)
+    for _ in range(3):
+        govern(table, F_)
+    table.execute({"type": "peek", "seat": view(table)["president"]})
+    chancellor = govern(table, F_)          # elected in the Hitler zone: not Hitler
+    v = view(table)
+    assert v["players"][chancellor]["not_hitler"] and v["phase"] == "execute"
+    table.execute({"type": "execute", "seat": v["president"], "target": chancellor})
+    v = view(table)
+    assert v["phase"] == "nominate" and v["executed"] == [chancellor]
+    assert not any(c["type"] == "reveal" for c in table.legal_commands())
 
 
 # -- T8: investigation ----------------------------------------------------------------

@@ -11,7 +11,7 @@ GAMES: dict[str, Engine] = {engine.name: engine for engine in
 
 
 def engine_for(name: str) -> Engine:
-    try:
-        return GAMES[name]
-    except KeyError:
-        raise RuleError("setup.unknown_game", game=str(name)) from None
+    engine = GAMES.get(name) if isinstance(name, str) else None
+    if engine is None:
+        raise RuleError("setup.unknown_game", game=str(name)[:40])
+    return engine

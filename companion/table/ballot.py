@@ -2,14 +2,21 @@
 
 The engine says when a ballot is open and for what (``engine.ballot(state)``
 returns ``{"id", "eligible", "choices"}``, optionally ``"allowed"``: the
-choices open to a given seat, or None). Seats vote with
+choices open to a given seat, or None). A choice the engine restricts by what
+only the seat knows must be one of its private choices (``private_choice``):
+the shared screen neither offers nor takes it for any seat, so only the
+seat's own channel hears why it is refused. Seats vote with
 ``{"type": "vote", "seat": s, "choice": c}`` from any input; each vote is a
 table event, stored like any other so a power cut loses none, but while the
-ballot is open the views show only *who* has voted, never what. A seat may
-change its vote until the last eligible vote arrives; the last vote closes the
-ballot, and the table hands every vote to the engine in one ``ballot`` command,
-whose event reveals them all at once. The operator can abort a ballot
-(``{"type": "ballot_abort"}``) to run it again; the log says so.
+ballot is open the views show only *who* has voted, never what. A vote may be
+changed until the last eligible vote arrives, but only from the channel that
+cast it (the seat's phone or buttons, or a local script), never from the
+shared screen, where anyone may stand: any other attempt is told that the seat
+has already voted, whatever its choice, so it can neither learn nor replace a
+vote. The last vote closes the ballot, and the table hands every vote to the
+engine in one ``ballot`` command, whose event reveals them all at once. The
+operator can abort a ballot (``{"type": "ballot_abort"}``) to run it again (to
+correct a vote entered on the shared screen, say); the log says so.
 """
 from __future__ import annotations
 
@@ -28,14 +35,16 @@ class BallotBox:
     def __init__(self) -> None:
         self.ballot_id: str | None = None
         self.votes: dict[int, str] = {}
+        self.channels: dict[int, str] = {}     # the source that cast each vote
 
     def record(self, event: dict[str, Any]) -> None:
         if event["type"] == ABORT:
-            self.votes = {}
+            self.votes, self.channels = {}, {}
             return
         if event["ballot"] != self.ballot_id:
-            self.ballot_id, self.votes = event["ballot"], {}
+            self.ballot_id, self.votes, self.channels = event["ballot"], {}, {}
         self.votes[event["seat"]] = event["choice"]
+        self.channels[event["seat"]] = event["by"]
 
     def cast(self, spec: dict[str, Any] | None) -> dict[int, str]:
         """The votes of the open ballot ``spec`` (none once it has closed)."""
@@ -44,22 +53,28 @@ class BallotBox:
         return self.votes
 
     def vote_event(self, spec: dict[str, Any] | None, command: dict[str, Any],
-                   players: int) -> dict[str, Any]:
-        """Validate a vote against the open ballot; return its event."""
+                   players: int, source: str, shared: bool) -> dict[str, Any]:
+        """Validate a vote from ``source`` (``shared``: the shared screen)
+        against the open ballot; return its event."""
         if spec is None:
             raise RuleError("ballot.none_open")
         seat = seat_of(command, players)
         if seat not in spec["eligible"]:
             raise RuleError("ballot.not_eligible", player=seat)
+        cast = self.cast(spec)
+        if seat in cast and (shared or self.channels[seat] != source):
+            # The same answer whatever the choice: nothing about the vote.
+            raise RuleError("ballot.already_voted", player=seat)
         choice = command.get("choice")
         if choice not in spec["choices"]:
             raise RuleError("ballot.bad_choice", choice=str(choice)[:20])
         if choice not in spec.get("allowed", {}).get(seat, spec["choices"]):
             # Said only to the voter: it may reflect what only they know.
             raise RuleError("ballot.choice_not_allowed", choice=choice)
-        if self.cast(spec).get(seat) == choice:
+        if cast.get(seat) == choice:
             raise RuleError("ballot.already_voted", player=seat)
-        return {"type": VOTE, "ballot": spec["id"], "seat": seat, "choice": choice}
+        return {"type": VOTE, "ballot": spec["id"], "seat": seat, "choice": choice,
+                "by": source}
 
     def abort_event(self, spec: dict[str, Any] | None) -> dict[str, Any]:
         if spec is None:

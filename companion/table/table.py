@@ -8,17 +8,19 @@ an effect that a power cut could take back.
 
 Undo is an event too: ``{"type": "undo"}`` marks the latest effective command
 as undone, and state is the fold of every event outside undone commands. In
-keeper mode a command that showed someone a hidden card cannot be undone.
+keeper mode a command that showed someone a hidden card, or ended the game
+(the end shows everything the app held), cannot be undone.
 """
 from __future__ import annotations
 
 import json
 import time
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any, Callable
 
 from ..games import engine_for
-from ..games.base import Engine, Fate, RuleError, Setup
+from ..games.base import KEEPER, Engine, Fate, RuleError, Setup
 from .ballot import ABORT, CLOSE, VOTE, BallotBox
 from .seats import normalise_seats, seat_names
 from .store import EventStore, GameRecord
@@ -128,8 +130,12 @@ class Table:
     def execute(self, command: dict[str, Any], source: str = LOCAL) -> list[dict[str, Any]]:
         """Validate and carry out one command; return the events it produced.
 
-        Raises RuleError (nothing changed) for an illegal command and
-        StoreError (nothing changed) if the store cannot take the write."""
+        Time acts first: whatever the game had due by now (a timer that ran
+        out since the last tick) is carried out, as its own entry, before the
+        command is judged, so no command beats the clock.
+
+        Raises RuleError for an illegal command and StoreError if the store
+        cannot take the write; either way the command changed nothing."""
         _check_storable(command)
         seat = _bound_seat(source)
         kind = command.get("type")
@@ -141,11 +147,14 @@ class Table:
             raise RuleError("command.private_choice")
         if kind == UNDO:
             return self._undo(command, source)
+        if source != CLOCK:
+            self.tick()
         # Time comes from the table's clock, never from whoever sent the command.
         command = {**command, "at": self.clock()}
         spec = self.engine.ballot(self.state)
         if kind == VOTE:
-            events = [self.box.vote_event(spec, command, self.setup.players)]
+            events = [self.box.vote_event(spec, command, self.setup.players, source,
+                                          shared=source == OPERATOR)]
         elif kind == ABORT:
             events = [self.box.abort_event(spec)]
         elif kind == CLOSE:
@@ -177,8 +186,7 @@ class Table:
             raise RuleError("undo.nothing")
         if self.store.latest_game_id() != self.game_id:
             raise RuleError("undo.newer_game")
-        if any(self.engine.reveals_hidden(self.state, e)
-               for n, e in self.log if n == target):
+        if self._would_rehide(target):
             raise RuleError("undo.would_rehide")
         event = {"type": UNDO, "command": target}
         self.undone.add(target)
@@ -212,8 +220,9 @@ class Table:
 
     def tick(self) -> list[dict[str, Any]]:
         """Let time act: if the game has something due by now (a timer
-        running out), carry it out. The kiosk calls this every second; tests
-        and replays call it after moving their clock."""
+        running out), carry it out. The kiosk calls this every second, every
+        command calls it first; tests and replays call it after moving their
+        clock."""
         command = self.engine.due(self.state, self.clock())
         if command is None:
             return []
@@ -263,15 +272,24 @@ class Table:
     def shared_commands(self) -> list[dict[str, Any]]:
         """The legal commands a shared screen may offer: none whose presence
         or absence would reveal something hidden (those go to the seat's
-        phone), and every choice of an open ballot."""
+        phone), and every choice of an open ballot that is not private."""
         votes = self.box.legal_votes(self.engine.ballot(self.state), shared=True)
-        return [c for c in self.engine.legal_commands(self.state)
-                if not self.engine.private_choice(self.state, c)] + votes
+        return [c for c in chain(self.engine.legal_commands(self.state), votes)
+                if not self.engine.private_choice(self.state, c)]
 
     def _can_undo(self) -> bool:
         target = self._last_effective_command()
-        return target is not None and not any(
-            self.engine.reveals_hidden(self.state, e) for n, e in self.log if n == target)
+        return target is not None and not self._would_rehide(target)
+
+    def _would_rehide(self, target: int) -> bool:
+        """Whether undoing command ``target`` would hide again what someone
+        has seen: an event of it showed a hidden card (the engine says which),
+        or, in keeper mode, it ended the game, and the end shows the table
+        everything the app held (roles, agendas, hands)."""
+        if self.setup.mode == KEEPER and self.engine.is_over(self.state):
+            return True     # nothing follows the end: target ended the game
+        return any(self.engine.reveals_hidden(self.state, e)
+                   for n, e in self.log if n == target)
 
     def log_lines(self) -> list[tuple[str, dict[str, Any]]]:
         """The public log: one translatable line per event, undone ones marked."""

@@ -6,8 +6,13 @@ the side whose turn it is accepts or refuses. Before acceptance the briber may
 withdraw; after it the recipient may back out (the bribe goes back, N8). When a
 recipient accepts a condition that cannot be honoured together with one
 accepted earlier (two different votes, or including and excluding the same
-issue), the earlier briber may take theirs back (N9); if they leave it, both
-stay and are settled as usual. Everything is settled after the vote.
+issue), the earlier briber may take theirs back (N9) while the later deal
+stands; if they leave it, both stay and are settled as usual. Everything is
+settled after the vote.
+
+An offer stays between its two players until it is accepted: only then does
+it go on the board, with a public number (1, 2, ... in the order accepted this
+round), so nothing public counts or numbers the offers that never were.
 """
 from __future__ import annotations
 
@@ -73,7 +78,7 @@ def apply_offer(s: Article27State, e: dict[str, Any]) -> None:
                             "amount": e["amount"], "kind": e["kind"], "issue": e["issue"],
                             "text": e["text"], "held": e["amount"], "status": "offered",
                             "awaiting": e["to"], "conflicted": False, "confirmed": {},
-                            "was_accepted": False}
+                            "number": None}
     s.next_bribe = e["bribe"] + 1
     _refresh(s, bribe)
 
@@ -116,20 +121,31 @@ def decide_accept(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
     seat, bribe = _answering(s, command)
     if seat == bribe["from"] and bribe["amount"] > s.free(seat) + bribe["held"]:
         raise RuleError("a27.not_enough_influence", amount=bribe["amount"])
-    return {"type": "accept", "bribe": bribe["id"], "seat": seat}
+    return {"type": "accept", "bribe": bribe["id"], "seat": seat,
+            "number": s.accepted + 1}
 
 
 def apply_accept(s: Article27State, e: dict[str, Any]) -> None:
     bribe = find(s, e)
     _escrow(s, bribe, bribe["amount"])
-    bribe.update(status="accepted", awaiting=None, was_accepted=True)
+    bribe.update(status="accepted", awaiting=None, number=e["number"])
+    s.accepted = e["number"]
     s.offering.discard(bribe["from"])
     _refresh(s, bribe)
-    for other in s.bribes.values():
-        if (other is not bribe and other["status"] == "accepted" and other["to"] == bribe["to"]
-                and conflicts(other["kind"], other["issue"], bribe["kind"], bribe["issue"])):
-            other["conflicted"] = True
-            _refresh(s, other)
+    _mark_conflicts(s, bribe["to"])
+
+
+def _mark_conflicts(s: Article27State, recipient: int) -> None:
+    """N9: an accepted bribe is conflicted while its recipient holds one
+    accepted later on an opposite condition (and no longer once that one is
+    gone)."""
+    held = [b for b in s.bribes.values() if b["to"] == recipient and b["status"] == "accepted"]
+    for bribe in held:
+        conflicted = any(later["number"] > bribe["number"] and conflicts(
+            bribe["kind"], bribe["issue"], later["kind"], later["issue"]) for later in held)
+        if conflicted != bribe["conflicted"]:
+            bribe["conflicted"] = conflicted
+            _refresh(s, bribe)
 
 
 def decide_refuse(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
@@ -142,10 +158,13 @@ def decide_withdraw(s: Article27State, command: dict[str, Any]) -> dict[str, Any
     accepted one."""
     seat = seat_of(command, s.players)
     bribe = find(s, command)
-    if not ((bribe["status"] in OPEN and seat == bribe["from"])
-            or (bribe["status"] == "accepted" and seat == bribe["to"])):
-        raise RuleError("a27.cannot_withdraw")
-    return {"type": "withdraw", "bribe": bribe["id"], "seat": seat}
+    if bribe["status"] in OPEN and seat == bribe["from"]:
+        return {"type": "withdraw", "bribe": bribe["id"], "seat": seat}
+    if bribe["status"] == "accepted" and seat == bribe["to"]:
+        # On the board: the table sees it go, by its public number.
+        return {"type": "withdraw", "bribe": bribe["id"], "seat": seat,
+                "number": bribe["number"]}
+    raise RuleError("a27.cannot_withdraw")
 
 
 def decide_reclaim(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
@@ -153,7 +172,7 @@ def decide_reclaim(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
     bribe = find(s, command)
     if bribe["status"] != "accepted" or seat != bribe["from"] or not bribe["conflicted"]:
         raise RuleError("a27.cannot_reclaim")
-    return {"type": "reclaim", "bribe": bribe["id"], "seat": seat}
+    return {"type": "reclaim", "bribe": bribe["id"], "seat": seat, "number": bribe["number"]}
 
 
 def give_back(s: Article27State, bribe: dict[str, Any], status: str) -> None:
@@ -173,12 +192,15 @@ def pay_out(s: Article27State, bribe: dict[str, Any]) -> None:
 
 
 def _close(s: Article27State, bribe: dict[str, Any], status: str) -> None:
-    if bribe["status"] in OPEN:
+    was = bribe["status"]
+    if was in OPEN:
         s.offering.discard(bribe["from"])     # a player has one open offer at most
     bribe.update(held=0, status=status, awaiting=None)
     del s.bribes[bribe["id"]]
     del s.answers[bribe["id"]]
     s.closed[bribe["id"]] = bribe
+    if was == "accepted":
+        _mark_conflicts(s, bribe["to"])       # a conflict ends with either deal
 
 
 def _refresh(s: Article27State, bribe: dict[str, Any]) -> None:
@@ -258,10 +280,12 @@ def settle(s: Article27State) -> None:
             give_back(s, bribe, "returned")
 
 
-def is_public(bribe: dict[str, Any]) -> bool:
-    """An accepted bribe is on the recipient's board for all to see; an offer
-    that was never accepted stays between the two players."""
-    return bribe["was_accepted"]
+def on_board(s: Article27State) -> list[dict[str, Any]]:
+    """This round's bribes that were accepted, settled or not, by public
+    number: they lie on the recipients' boards for all to see. An offer that
+    was never accepted stays between its two players."""
+    return sorted((b for b in this_round(s) if b["number"] is not None),
+                  key=lambda b: b["number"])
 
 
 def this_round(s: Article27State) -> list[dict[str, Any]]:
@@ -270,5 +294,7 @@ def this_round(s: Article27State) -> list[dict[str, Any]]:
 
 
 def public(bribe: dict[str, Any]) -> dict[str, Any]:
-    return {k: bribe[k] for k in ("id", "from", "to", "amount", "kind", "issue", "text",
+    """A bribe as the board shows it: by its public number (None for an
+    offer never accepted, which only its two players see)."""
+    return {k: bribe[k] for k in ("number", "from", "to", "amount", "kind", "issue", "text",
                                   "status", "conflicted")}

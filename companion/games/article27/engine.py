@@ -144,7 +144,7 @@ class Article27Engine:
             if agendas is None:
                 agendas = fate.rng.sample(AGENDAS, n)
             elif (not isinstance(agendas, list) or len(agendas) != n
-                  or len(set(agendas)) != n or not set(agendas) <= set(AGENDAS)):
+                  or not all(a in AGENDAS for a in agendas) or len(set(agendas)) != n):
                 raise RuleError("setup.bad_deal")
             event["agendas"] = list(agendas)
         return event
@@ -198,12 +198,25 @@ class Article27Engine:
 
     # -- the contract's small questions --------------------------------------------------
     def reveals_hidden(self, s: Article27State, event: dict[str, Any]) -> bool:
+        """Whether undo must not take back this event of the latest entry: a
+        closed ballot, and in keeper mode one that showed someone a slot, an
+        agenda or a deal, and anything during negotiation, when the latest
+        entry may be a private deal: undoing it, or refusing to, would show
+        the table that it was made. (Every public step of negotiation, a move
+        or a pause, is reversed by another command.)"""
         kind = event["type"]
-        return kind == "ballot" or (s.keeper and kind in _KEEPER_REVEALING)
+        return kind == "ballot" or (s.keeper and (kind in _KEEPER_REVEALING
+                                                  or s.stage == "negotiation"))
 
     def private_choice(self, s: Article27State, command: dict[str, Any]) -> bool:
+        """Keeper mode: bribes, an OTHER bribe's word, a challenge and a veto
+        depend on a player's influence or deals; made on the shared screen,
+        a refusal would show them. They come from the player's own phone or
+        buttons, which alone hear why one is refused."""
         kind = command.get("type")
-        return s.keeper and type(kind) is str and kind in _PRIVATE_CHOICES
+        if not s.keeper or type(kind) is not str:
+            return False
+        return kind in _PRIVATE_CHOICES or (kind == "vote" and command.get("choice") == VETO)
 
     def is_over(self, s: Article27State) -> bool:
         return s.stage == "over"
@@ -322,7 +335,7 @@ class Article27Engine:
         self._stage(s, "negotiation", "place_one")
         seat = self._sg(s, command)
         issue = command.get("issue")
-        if issue not in s.revealed:
+        if issue not in ISSUES or issue not in s.revealed:
             raise RuleError("a27.unknown_issue", issue=str(issue)[:20])
         to = command.get("to")
         if to not in ("floor", "table"):
@@ -464,6 +477,7 @@ class Article27Engine:
         s.vetoers = []
         s.bribes = {}
         s.closed = {}
+        s.accepted = 0
         s.answers = {}
         s.offering = set()
         s.announcements = []
@@ -757,7 +771,7 @@ class Article27Engine:
             "privilege": s.privilege,
             "unused_agendas": list(s.unused),
             "track": scoring.track_view(s),
-            "bribes": [bribes.public(b) for b in bribes.this_round(s) if bribes.is_public(b)],
+            "bribes": [bribes.public(b) for b in bribes.on_board(s)],
             "votes": s.votes, "outcome": s.outcome, "vetoers": list(s.vetoers),
             "announcements": [dict(a) for a in s.announcements],
             "announcer": s.announcer,
@@ -778,7 +792,8 @@ class Article27Engine:
         if s.slots is not None:
             view["slots"] = [{"value": v, "issue": i} for v, i in zip(SLOT_VALUES, s.slots[seat])]
             view["if_passed"] = scoring.issue_score(s.slots[seat], s.floor)
-        view["bribes"] = [bribes.public(b) | {"awaiting": b["awaiting"], "held": b["held"]}
+        view["bribes"] = [{"id": b["id"], **bribes.public(b), "awaiting": b["awaiting"],
+                           "held": b["held"]}
                           for b in bribes.this_round(s) if seat in (b["from"], b["to"])]
         return view
 
@@ -800,9 +815,11 @@ class Article27Engine:
         if kind in ("pause", "resume", "timer_expired"):
             return f"a27.log.{kind}", {}
         if kind == "accept":
-            return "a27.log.bribe_accepted", {"bribe": event["bribe"]}
-        if kind in ("withdraw", "reclaim"):
-            return f"a27.log.bribe_{kind}", {"bribe": event["bribe"]}
+            return "a27.log.bribe_accepted", {"bribe": event["number"]}
+        if kind in ("withdraw", "reclaim") and "number" in event:
+            # By its public number; an offer withdrawn before it was
+            # accepted stays between its two players.
+            return f"a27.log.bribe_{kind}", {"bribe": event["number"]}
         if kind == "ballot":
             votes = event["votes"]
             return "a27.log.ballot", {"yes": votes.count(YES), "veto": votes.count(VETO),

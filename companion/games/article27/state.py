@@ -19,7 +19,7 @@ class Article27State:
         "privilege", "influence", "bank", "slots", "timer_started", "closed", "answers",
         "offering",
         "timer_paused", "timer_paused_total", "votes", "outcome", "vetoers",
-        "bribes", "next_bribe", "track", "passed_as_sg", "history",
+        "bribes", "next_bribe", "accepted", "track", "passed_as_sg", "history",
         "announcements", "announcer", "challenge", "passed", "tally", "results")
 
     def __init__(self, players: int, keeper: bool, options: dict[str, Any]) -> None:
@@ -58,6 +58,7 @@ class Article27State:
         self.answers: dict[int, tuple[dict[str, Any], ...]] = {}
         self.offering: set[int] = set()
         self.next_bribe = 1
+        self.accepted = 0                      # bribes accepted (public numbers given)
         self.track = {agenda: {"up": 0, "down": 0} for agenda in AGENDAS}
         self.passed_as_sg: set[int] = set()
         self.history: list[dict[str, Any]] = []

@@ -33,10 +33,14 @@ from .rules import (BOARDS, CHAOS_AT, DECK, EXECUTE, FASCIST, FASCIST_WIN,
 from .state import SecretHitlerState
 
 _POWER_STAGES = frozenset((INVESTIGATE, SPECIAL_ELECTION, PEEK, EXECUTE))
-# Keeper-mode events after which someone has seen something hidden: roles
-# dealt, the president's draw (it follows the vote), the chancellor's two
-# tiles, a turned tile, an investigated party card.
-_KEEPER_REVEALING = frozenset(("started", "discard", "enact", "chaos", "investigate"))
+# Keeper-mode events undo must not take back: those after which someone has
+# seen something hidden (roles dealt, the president's draw, which follows the
+# vote, the chancellor's two tiles, a turned tile, an investigated party card,
+# an execution, after which the game ends or goes on as the target was Hitler
+# or not), and a reshuffle, whose order is chance (undone, it would be drawn
+# again).
+_KEEPER_REVEALING = frozenset(("started", "discard", "enact", "chaos", "investigate",
+                               "execute", "reshuffled"))
 # Choices that depend on the tiles in a hand (keeper mode).
 _PRIVATE_CHOICES = frozenset(("discard", "enact"))
 
@@ -139,7 +143,9 @@ class SecretHitlerEngine:
     def reveals_hidden(self, s: SecretHitlerState, event: dict[str, Any]) -> bool:
         """Whether undoing this event would re-hide something someone has
         seen: a closed ballot's votes (in every mode), and in keeper mode the
-        roles, the tiles in a hand, a turned tile or an investigated party."""
+        roles, the tiles in a hand, a turned tile, an investigated party or
+        whether an executed player was Hitler; or shuffle again a draw pile
+        that chance has already ordered (keeper mode)."""
         kind = event["type"]
         return kind == "ballot" or (s.keeper and kind in _KEEPER_REVEALING)
 
@@ -477,11 +483,12 @@ class SecretHitlerEngine:
         s.living = tuple([i for i in s.living if i != target])
         s.executed.append(target)
         s.power = None
-        if not s.keeper:
+        if s.keeper and s.roles[target] == HITLER:
+            self._win(s, LIBERAL, "hitler_executed")
+        elif not s.keeper and target not in s.not_hitler:
+            # The table asks whether they were Hitler, unless it already knows.
             s.reveal = (target, "executed")
             s.stage = "execution_reveal"
-        elif s.roles[target] == HITLER:
-            self._win(s, LIBERAL, "hitler_executed")
         else:
             s.stage = "new_round"
 
