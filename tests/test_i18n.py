@@ -10,7 +10,9 @@ import pytest
 
 from companion.games import GAMES
 from companion.games.base import Fate, Setup
-from companion.games.coup import ENGINE
+from companion.games.coup import ENGINE as COUP
+from companion.games.g54 import ENGINE as G54
+from companion.games.g54.roles import ROLES
 from companion.i18n import Messages, catalog, plural_category, translate
 from companion.table import EventStore, Table
 
@@ -29,7 +31,6 @@ def literal_keys() -> set[str]:
 
 def generated_keys() -> set[str]:
     """Keys the code builds from game data and engine vocabulary."""
-    rules = ENGINE.catalog
     keys = {f"game.{name}" for name in GAMES}
     keys |= {"policy.liberal", "policy.fascist"}
     keys |= {f"sh.log.{k}" for k in (
@@ -44,13 +45,25 @@ def generated_keys() -> set[str]:
         "move_floor", "move_table", "pause", "resume", "timer_expired", "bribe_accepted",
         "bribe_withdraw", "bribe_reclaim", "ballot", "announce", "challenge_true",
         "challenge_false", "final_tally", "next_round")}
-    keys |= {f"character.{c}" for c in rules.characters}
-    keys |= {f"action.{a}" for a in rules.actions}
-    keys |= {f"cmd.{a}" for a in rules.actions}
+    for rules in (COUP.catalog, G54.catalog):
+        keys |= {f"character.{c}" for c in rules.characters}
+        keys |= {f"action.{a}" for a in rules.actions}
+        keys |= {f"cmd.{a}" for a in rules.actions}
+        keys |= {f"log.action.{a}" for a in rules.actions}
+    keys |= {f"g54.card.{r.name}" for r in ROLES}
     keys |= {f"cmd.{c}" for c in ("challenge", "pass", "block", "show", "concede",
-                                  "lose", "keep", "undo")}
-    keys |= {"cmd.proceed.challenge", "cmd.proceed.block"}
-    keys |= {f"log.action.{a}" for a in rules.actions}
+                                  "lose", "keep", "undo", "join", "react", "react_card")}
+    keys |= {f"cmd.proceed.{p}" for p in ("challenge", "block", "join", "elimination",
+                                          "disappear")}
+    keys |= {"cmd.choose.extortion.pay", "cmd.choose.extortion.refuse", "cmd.choose.writer.draw",
+             "cmd.choose.writer.stop", "cmd.choose.producer"}
+    keys |= {k.replace("cmd.", "log.", 1) for k in keys if k.startswith("cmd.choose.")}
+    keys |= {f"status.{p}" for p in ("join", "elimination", "disappear", "block_every_other",
+                                     "challenge_claim", "new_life")}
+    keys |= {f"status.choice.{k}" for k in ("extortion", "writer", "producer")}
+    keys |= {f"ui.claim_kind.{k}" for k in ("join", "react", "elimination", "disappear")}
+    keys |= {f"ui.token.{k}" for k in ("peacekeeping", "treaty", "tax", "disappear")}
+    keys |= {"ui.reference", "ui.general_actions", "ui.treasury_unlimited"}
     keys |= {f"log.{e}" for e in ("started", "block", "challenge", "pass", "proceed",
                                   "show", "concede", "lose", "redrawn",
                                   "exchange_drawn", "keep", "undo")}

@@ -20,9 +20,10 @@ _HERE = Path(__file__).parent
 
 # Arguments that name a seat are shown as the player's name; arguments that
 # name a game term are translated through their own catalog entries.
-_SEAT_ARGS = frozenset(("player", "target", "challenger", "blocker", "seat"))
+_SEAT_ARGS = frozenset(("player", "target", "challenger", "blocker", "seat", "to"))
 _TERM_ARGS = {"character": "character.", "action": "action.", "game": "game.",
-              "policy": "policy.", "issue": "issue.", "agenda": "agenda."}
+              "policy": "policy.", "issue": "issue.", "agenda": "agenda.",
+              "characters": "character.", "role": "character."}
 
 
 @lru_cache(maxsize=None)
@@ -77,11 +78,15 @@ class Messages:
             if name in _SEAT_ARGS and type(value) is int and 0 <= value < len(self.names):
                 value = self.names[value]
             elif name in _TERM_ARGS and isinstance(value, str):
-                term = _TERM_ARGS[name] + value
-                if term in catalog(DEFAULT_LANGUAGE):   # else: already words
-                    value = translate(term, self.lang)
+                value = self._term(_TERM_ARGS[name] + value, value)
+            elif name in _TERM_ARGS and isinstance(value, (list, tuple)):   # a list of terms
+                value = ", ".join(self._term(_TERM_ARGS[name] + str(v), str(v)) for v in value)
             shown[name] = value
         return translate(key, self.lang, **shown)
+
+    def _term(self, key: str, value: str) -> str:
+        """A game term in this language (a value that is already words stays)."""
+        return translate(key, self.lang) if key in catalog(DEFAULT_LANGUAGE) else value
 
     def error(self, exc: Exception) -> str:
         """The message for an error a person caused (a RuleError), or a calm

@@ -49,7 +49,7 @@ _LEGAL_CACHE_LIMIT = 20000
 # The phases of a claim still being settled, by its stage.
 _CLAIM_PHASES = {"open": "challenge", "prove": "prove"}
 # Phases in which the table waits on a window (a window's kind names its phase).
-_WINDOW_PHASES = frozenset(("block", "join", "lawyer", "disappear"))
+_WINDOW_PHASES = frozenset(("block", "join", "elimination", "disappear"))
 
 
 class ClaimEngine:
@@ -146,9 +146,12 @@ class ClaimEngine:
             k = min(s.turn.choice["draw"], len(s.court))
             return {"type": "exchange_drawn", "seat": s.turn.actor,
                     "cards": self._draw(s, fate, k)}
-        if phase == "lose" and s.keeper:
+        if phase == "lose":
             seat = s.losses[0][0]
-            if len(s.hands[seat]) == 1 and (not s.ruleset.reactions or not self._reactions(s)):
+            if s.react_card is not None:    # the card a reaction named goes face up
+                return {"type": "lose", "seat": seat, "card": s.react_card}
+            if (s.keeper and len(s.hands[seat]) == 1
+                    and (not s.ruleset.reactions or not self._reactions(s))):
                 return {"type": "lose", "seat": seat, "card": s.hands[seat][0]}
         return None
 
@@ -213,6 +216,8 @@ class ClaimEngine:
         if kind == "choose":
             choice = s.turn.choice
             return choice is not None and choice.get("private", False)
+        if kind == "react":                 # a Lawyer's claim names no card
+            return "card" in command
         return kind in _PRIVATE_CHOICES
 
     # -- decide: validate a command, return its events --------------------------
@@ -235,14 +240,19 @@ class ClaimEngine:
             raise RuleError("coup.player_out", player=seat)
         return seat
 
-    def _tax_due(self, s: CoupState, seat: int, character: str | None) -> int:
+    @staticmethod
+    def _tax_due(s: CoupState, seat: int, character: str | None, counter: bool = False) -> int:
         """Customs Officer: every other player pays the taxer 1 before
-        claiming the taxed character."""
+        claiming the taxed character; ``counter``: a block or a reaction,
+        taxed unless the table taxes actions only."""
         tax = s.tax
-        return 1 if tax is not None and character == tax[1] and seat != tax[0] else 0
+        if tax is None or character != tax[1] or seat == tax[0]:
+            return 0
+        return 0 if counter and s.options.get("tax_on") == "actions" else 1
 
-    def _check_tax(self, s: CoupState, seat: int, character: str) -> None:
-        if self._tax_due(s, seat, character) > s.coins[seat]:
+    def _check_tax(self, s: CoupState, seat: int, character: str, counter: bool = False
+                   ) -> None:
+        if self._tax_due(s, seat, character, counter) > s.coins[seat]:
             raise RuleError("g54.tax_unpaid", character=character)
 
     def _decide_declare(self, s, command):
@@ -294,8 +304,7 @@ class ClaimEngine:
             return
         if target == s.peacekeeper and not action.untargeted_by_tokens:
             raise RuleError("g54.peacekept", player=target)
-        if (s.treaty is not None and {seat, target} == set(s.treaty)
-                and (len(s.living) > 2 or s.options.get("treaty_two_players") == "binding")):
+        if self._treaty_binds(s, seat, target):
             raise RuleError("g54.treaty", player=target)
 
     def _extra_field(self, s: CoupState, action: Any, seat: int, command: dict[str, Any],
@@ -392,7 +401,7 @@ class ClaimEngine:
             action = s.turn.action.name if s.turn.action else "disappear"
             raise RuleError("coup.cannot_block_with", action=action,
                             character=str(character)[:20])
-        self._check_tax(s, seat, character)
+        self._check_tax(s, seat, character, counter=True)
         return {"type": "block", "seat": seat, "character": character}
 
     def _decide_join(self, s, command):
@@ -402,8 +411,8 @@ class ClaimEngine:
         seat = self._responder(s, command, window.eligible, window.passed)
         action = s.turn.action
         if action.join == "pay":
-            if s.coins[seat] < 3:
-                raise RuleError("coup.cannot_afford", action="join", cost=3,
+            if s.coins[seat] < action.join_fee:
+                raise RuleError("coup.cannot_afford", action="join", cost=action.join_fee,
                                 coins=s.coins[seat])
         else:
             self._check_tax(s, seat, action.character)
@@ -422,17 +431,25 @@ class ClaimEngine:
     def _decide_show(self, s, command):
         seat, claim = self._claimant(s, command)
         character = claim.character
-        if s.keeper:
-            if character not in s.hands[seat]:
-                raise RuleError("coup.card_not_held", character=character)
-        elif s.face_up(character) >= s.ruleset.copies:
-            raise RuleError("coup.all_copies_face_up", character=character)
+        if not self._can_show(s, claim):
+            raise RuleError("coup.card_not_held" if s.keeper else "coup.all_copies_face_up",
+                            character=character)
         redraw = command.get("redraw", True)
         if type(redraw) is not bool:
             raise RuleError("command.bad_field", field="redraw")
         if not redraw and s.options.get("redraw", "mandatory") == "mandatory":
             raise RuleError("coup.redraw_mandatory")
         return {"type": "show", "seat": seat, "character": character, "redraw": redraw}
+
+    @staticmethod
+    def _can_show(s: CoupState, claim: Claim) -> bool:
+        """Whether the claimant can show the character: holds it (keeper mode;
+        for a reaction, set it aside), or a copy is still hidden (physical)."""
+        if not s.keeper:
+            return s.face_up(claim.character) < s.ruleset.copies
+        if claim.kind == "react":
+            return s.react_card == claim.character
+        return claim.character in s.hands[claim.seat]
 
     def _decide_concede(self, s, command):
         seat, _ = self._claimant(s, command)
@@ -461,6 +478,8 @@ class ClaimEngine:
         card = command.get("card")
         if not (s.keeper and card in s.hands[seat]):     # else: a card held, surely fine
             card = self._card(s, seat, command)
+        if s.react_card is not None and card != s.react_card:
+            raise RuleError("g54.card_set_aside", character=s.react_card)
         return {"type": "lose", "seat": seat, "card": card}
 
     def _reactions(self, s: CoupState) -> tuple[str, ...]:
@@ -469,20 +488,20 @@ class ClaimEngine:
             return ()
         seat, reason = s.losses[0]
         reactions = s.ruleset.reactions
-        return tuple(c for c, when in reactions.items()
-                     if (when == "life" or (when == "life_not_coup" and reason != "coup"))
-                     and self._tax_due(s, seat, c) <= s.coins[seat])
+        return tuple(c for c, r in reactions.items()
+                     if (r.when == "life" or (r.when == "life_not_coup" and reason != "coup"))
+                     and self._tax_due(s, seat, c, counter=True) <= s.coins[seat])
 
     def _decide_react(self, s, command):
         """Claim a reaction: the Intellectual or the Missionary on losing a
         life, the Lawyer on another player's elimination."""
         character = command.get("character")
         window = self._awaited(s, Window)
-        if window is not None and window.kind == "lawyer":
+        if window is not None and window.kind == "elimination":
             seat = self._responder(s, command, window.eligible, window.passed)
-            if character != "lawyer":
+            if character not in window.blockers:
                 raise RuleError("g54.not_a_reaction", character=str(character)[:20])
-            self._check_tax(s, seat, character)
+            self._check_tax(s, seat, character, counter=True)
             return {"type": "react", "seat": seat, "character": character}
         if s.phase != "lose":
             raise RuleError("coup.not_now")
@@ -491,9 +510,14 @@ class ClaimEngine:
             raise RuleError("coup.not_your_loss", player=seat)
         if character not in self._reactions(s):
             if character in s.ruleset.reactions:
-                self._check_tax(s, seat, character)
+                self._check_tax(s, seat, character, counter=True)
             raise RuleError("g54.not_a_reaction", character=str(character)[:20])
-        return {"type": "react", "seat": seat, "character": character}
+        event = {"type": "react", "seat": seat, "character": character}
+        if s.keeper:
+            # The claim is about the card being lost: it is named now, set
+            # aside, and turned up once the claim is settled.
+            event["card"] = self._card(s, seat, command)
+        return event
 
     def _decide_keep(self, s, command):
         if s.phase != "exchange":
@@ -529,7 +553,10 @@ class ClaimEngine:
         option = command.get("option")
         if option not in choice["options"]:
             raise RuleError("g54.bad_option", option=str(option)[:20])
-        return {"type": "choose", "seat": seat, "option": option}
+        event = {"type": "choose", "seat": seat, "kind": choice["kind"], "option": option}
+        if choice.get("private"):
+            event["private"] = True
+        return event
 
     # -- apply: fold one event into the state -------------------------------------
     def apply(self, s: CoupState, event: dict[str, Any]) -> None:
@@ -565,6 +592,8 @@ class ClaimEngine:
         t.target = e.get("target")
         if action.extra:
             t.extra = {field: e[field] for field in action.extra}
+        if action.every_other:
+            t.targets = self._everyone_reachable(s, t.actor)
         if s.tax is not None:
             self._pay_tax(s, t.actor, action.character)
         cost = action.cost
@@ -586,8 +615,9 @@ class ClaimEngine:
             return True
         return False
 
-    def _pay_tax(self, s: CoupState, seat: int, character: str | None) -> None:
-        if self._tax_due(s, seat, character):
+    def _pay_tax(self, s: CoupState, seat: int, character: str | None,
+                 counter: bool = False) -> None:
+        if self._tax_due(s, seat, character, counter):
             s.transfer(seat, s.tax[0], 1)
 
     def _new_claim(self, s: CoupState, seat: int, character: str, kind: str) -> Claim:
@@ -630,7 +660,7 @@ class ClaimEngine:
         """Everyone who may answer has answered (or the table says nobody else)."""
         if s.interrupt is window:
             s.interrupt = None
-            if window.kind == "lawyer":
+            if window.kind == "elimination":
                 s.probate.pop(0)
             elif window.kind == "disappear":
                 # Nobody stopped the token: its holder loses a life.
@@ -656,7 +686,7 @@ class ClaimEngine:
     def _apply_block(self, s, e):
         seat, character = e["seat"], e["character"]
         if s.tax is not None:
-            self._pay_tax(s, seat, character)
+            self._pay_tax(s, seat, character, counter=True)
         if s.interrupt is not None:               # a Disappear token coming due
             s.interrupt = self._new_claim(s, seat, character, "disappear")
             return False
@@ -678,7 +708,7 @@ class ClaimEngine:
         t = s.turn
         seat = e["seat"]
         if t.action.join == "pay":              # Protestor: pay 3 to see the target fall
-            s.pay(seat, 3)
+            s.pay(seat, t.action.join_fee)
             t.joiners += (seat,)
             t.window = None
             self._after_join(s, t)
@@ -693,9 +723,10 @@ class ClaimEngine:
         claim.record["result"] = "upheld"
         claim.stage = "upheld"
         seat, character = claim.seat, claim.character
-        if claim.kind == "react" and s.losses and s.losses[0][0] == seat:
-            # The card shown is the life being lost: it is turned up.
-            self._apply_lose(s, {"seat": seat, "card": character})
+        if claim.kind == "react":
+            # The card shown is the life being lost: it is turned up once the
+            # reaction has taken effect (a Missionary's new life comes first).
+            s.react_card = character
         elif s.keeper and e["redraw"]:
             s.hands[seat].remove(character)
             s.court.append(character)
@@ -713,6 +744,7 @@ class ClaimEngine:
         seat, card = e["seat"], e["card"]
         s.losses.pop(0)
         s.reacted = False
+        s.react_card = None
         hand = s.hands[seat]
         if s.keeper:
             hand.remove(card)
@@ -737,19 +769,20 @@ class ClaimEngine:
         if s.treaty is not None and seat in s.treaty:
             s.treaty = None
         s.disappear.pop(seat, None)
-        if "lawyer" in s.ruleset.reactions:
+        if s.ruleset.on_elimination:
             s.probate.append(seat)
 
     def _apply_react(self, s, e):
         seat, character = e["seat"], e["character"]
-        self._pay_tax(s, seat, character)
+        self._pay_tax(s, seat, character, counter=True)
         window = self._awaited(s, Window)
-        if window is not None and window.kind == "lawyer":
+        if window is not None and window.kind == "elimination":
             window.passed.add(seat)
             s.window_after = window
-            s.interrupt = self._new_claim(s, seat, character, "lawyer")
+            s.interrupt = self._new_claim(s, seat, character, "elimination")
             return
         s.reacted = True
+        s.react_card = e.get("card")
         s.interrupt = self._new_claim(s, seat, character, "react")
 
     def _apply_redrawn(self, s, e):
@@ -802,6 +835,8 @@ class ClaimEngine:
         action = t.action
         if action.join:
             eligible = s.others[t.actor]
+            if action.join == "pay":        # the Protestor's target does not pay to fall
+                eligible = tuple([i for i in eligible if i != t.target])
             t.window = Window("join", eligible)
             t.stage = "window" if eligible else "resolve"
         elif action.blockers:
@@ -823,7 +858,9 @@ class ClaimEngine:
         if not action.blockers:
             t.stage = "resolve"
             return
-        if action.every_other or not action.target_blocks_only:
+        if action.every_other:
+            eligible = t.targets
+        elif not action.target_blocks_only:
             eligible = s.others[t.actor]
         elif t.target is not None and t.target != t.actor and s.hands[t.target]:
             eligible = (t.target,)
@@ -846,7 +883,7 @@ class ClaimEngine:
                 self._after_action_claim(s, t)
                 return
             if t.action.on_failed is not None:
-                t.action.on_failed(s, t)
+                t.action.on_failed(s, t, claim.challenger)
             if t.paid:                          # a failed action claim gets its coins back
                 if t.action.pay_to_target:
                     s.transfer(t.target, t.actor, t.paid)
@@ -874,11 +911,11 @@ class ClaimEngine:
         elif kind == "react":
             s.interrupt = None
             if upheld:
-                self._reward(s, claim.seat, claim.character)
-        elif kind == "lawyer":
+                s.ruleset.reactions[claim.character].reward(s, claim.seat)
+        elif kind == "elimination":
             if upheld:
-                s.lawyers.setdefault(s.probate[0], []).append(claim.seat)
-            # Back to the Lawyer window, unless everyone still in has answered.
+                s.heirs.setdefault(s.probate[0], []).append(claim.seat)
+            # Back to the elimination window, unless everyone still in has answered.
             window, s.window_after = s.window_after, None
             window.eligible = tuple([i for i in window.eligible if s.hands[i]])
             window.passed &= set(window.eligible)
@@ -892,13 +929,6 @@ class ClaimEngine:
             self._spend_token(s, claim.seat)
             if not upheld:
                 s.queue_loss(claim.seat, "disappear")
-
-    @staticmethod
-    def _reward(s: CoupState, seat: int, character: str) -> None:
-        if character == "intellectual":
-            s.gain(seat, 5)
-        elif character == "missionary":
-            s.new_life.append(seat)
 
     # -- the deterministic steps between events -------------------------------------
     def _advance(self, s: CoupState) -> None:
@@ -934,7 +964,8 @@ class ClaimEngine:
                 continue
             if s.probate:
                 eliminated = s.probate[0]
-                s.interrupt = Window("lawyer", s.others[eliminated])
+                s.interrupt = Window("elimination", s.others[eliminated],
+                                     s.ruleset.on_elimination)
                 continue
             stage = t.stage
             if stage == "claim":
@@ -963,7 +994,7 @@ class ClaimEngine:
                 spy_again = t.action.again and not t.again and s.hands[t.actor]
                 if s.disappear and s.disappear.get(t.actor) and not spy_again:
                     # A Disappear token comes due at the end of its holder's turn.
-                    s.interrupt = Window("disappear", (t.actor,), ("mercenary",))
+                    s.interrupt = Window("disappear", (t.actor,), s.ruleset.disappear_blockers)
                     continue
                 if s.eliminated:
                     _settle_the_eliminated(s)
@@ -1010,7 +1041,7 @@ class ClaimEngine:
         t = s.turn
         if phase == "action" or phase == "exchange":
             return [t.actor]
-        if phase in ("challenge", "block", "join", "lawyer", "disappear"):
+        if phase == "challenge" or phase in _WINDOW_PHASES:
             return self._responders(s)
         if phase == "prove":
             return [(s.interrupt or t.claim).seat]
@@ -1041,14 +1072,12 @@ class ClaimEngine:
             coins = s.coins[seat]
             forced = rules.forced_coup_at
             key = ("action", seat, coins if coins < forced else forced, s.living)
-            if rules.unlimited_treasury:    # G54: tokens and the Spy matter too
-                key += (t.again, s.peacekeeper, s.treaty, s.tax)
+            if rules.tokens:                # G54: tokens, the Spy and the checks matter too
+                key += (t.again, s.peacekeeper, s.treaty, s.tax, s.menu_options,
+                        *[check_key(s) for check_key in rules.check_keys])
         elif phase == "prove":
             claim = s.interrupt or s.turn.claim
-            seat = claim.seat
-            can_show = (claim.character in s.hands[seat] if s.keeper
-                        else s.face_up(claim.character) < s.ruleset.copies)
-            key = (phase, seat, can_show)
+            key = (phase, claim.seat, self._can_show(s, claim))
         elif phase == "lose":
             rules = s.ruleset
             seat = s.losses[0][0]
@@ -1061,11 +1090,12 @@ class ClaimEngine:
             passed = window.passed
             responders = (tuple([i for i in window.eligible if i not in passed])
                           if passed else window.eligible)
+            key = (phase, responders, window.blockers)
             if phase == "join":
-                key = (phase, responders, tuple(s.coins[i] >= 3 for i in responders),
-                       s.turn.action.join)
-            else:
-                key = (phase, responders, window.blockers)
+                action = s.turn.action
+                key += (action.name, tuple(s.coins[i] >= action.join_fee for i in responders))
+            if s.tax is not None:           # who can pay the tax to claim
+                key += (s.tax, s.menu_options, tuple(s.coins[i] > 0 for i in responders))
         elif phase == "exchange":
             t = s.turn
             give_back = bool(t.choice and t.choice.get("give_back"))
@@ -1089,18 +1119,20 @@ class ClaimEngine:
         phase = key[0]
         if phase == "action":
             return self._action_menu(s, key[1], key[2], key[3])
-        if phase in ("challenge", "block", "join", "lawyer", "disappear"):
+        if phase == "challenge" or phase in _WINDOW_PHASES:
             out: list[dict[str, Any]] = []
-            for index, i in enumerate(key[1]):
+            action = s.turn.action
+            verb = "react" if phase == "elimination" else "block"
+            for i in key[1]:
                 if phase == "challenge":
                     out.append({"type": "challenge", "seat": i})
                 elif phase == "join":
-                    if key[3] == "claim" or key[2][index]:
+                    if (s.coins[i] >= action.join_fee if action.join == "pay" else
+                            self._tax_due(s, i, action.character) <= s.coins[i]):
                         out.append({"type": "join", "seat": i})
-                elif phase == "lawyer":
-                    out.append({"type": "react", "seat": i, "character": "lawyer"})
                 else:
-                    out.extend({"type": "block", "seat": i, "character": c} for c in key[2])
+                    out.extend({"type": verb, "seat": i, "character": c} for c in key[2]
+                               if self._tax_due(s, i, c, counter=True) <= s.coins[i])
                 out.append({"type": "pass", "seat": i})
             out.append({"type": "proceed"})
             return out
@@ -1110,8 +1142,12 @@ class ClaimEngine:
             return show + [{"type": "concede", "seat": seat}]
         if phase == "lose":
             _, seat, cards, reactions = key
-            return ([{"type": "lose", "seat": seat, "card": c} for c in cards]
-                    + [{"type": "react", "seat": seat, "character": c} for c in reactions])
+            losses = [{"type": "lose", "seat": seat, "card": c} for c in cards]
+            if not s.keeper:
+                return losses + [{"type": "react", "seat": seat, "character": c}
+                                 for c in reactions]
+            return losses + [{"type": "react", "seat": seat, "character": c, "card": card}
+                             for c in reactions for card in cards]
         if phase == "exchange":
             _, seat, pool, size, give_back = key
             if not give_back:
@@ -1167,6 +1203,20 @@ class ClaimEngine:
             out.extend(commands)
         return out
 
+    def _everyone_reachable(self, s: CoupState, seat: int) -> tuple[int, ...]:
+        """The players an action on every other player reaches, clockwise from
+        the next: not the holder of Peacekeeping, nor a Treaty partner."""
+        return tuple([i for i in s.clockwise_from(seat)
+                      if i != s.peacekeeper and not self._treaty_binds(s, seat, i)])
+
+    @staticmethod
+    def _treaty_binds(s: CoupState, seat: int, target: int) -> bool:
+        """Whether a Treaty keeps these two players from targeting each other
+        (with two players left only if the table chose so)."""
+        return (s.treaty is not None and seat in s.treaty and target in s.treaty
+                and seat != target
+                and (len(s.living) > 2 or s.options.get("treaty_two_players") == "binding"))
+
     def _reachable(self, s: CoupState, action: Any, seat: int, target: int) -> bool:
         try:
             self._check_targeting(s, action, seat, target)
@@ -1216,7 +1266,7 @@ class ClaimEngine:
                        {"seat": s.losses[0][0], "reason": s.losses[0][1]}),
             "winner": s.winner,
         }
-        if s.ruleset.unlimited_treasury:           # the G54 family
+        if s.ruleset.tokens:                        # the G54 family
             view["roles"] = list(s.ruleset.characters)
             view["tokens"] = {"disappear": {str(k): v for k, v in s.disappear.items()},
                               "peacekeeping": s.peacekeeper,
@@ -1240,6 +1290,8 @@ class ClaimEngine:
         """A public, translatable line for the table's log: never a hidden card."""
         kind = event["type"]
         if kind == "started":
+            if "set" in event:
+                return "log.started_set", {"player": event["first"], "characters": event["set"]}
             return "log.started", {"player": event["first"]}
         if kind in self.catalog.actions:
             args = {"player": event["seat"], "target": event.get("target")}
@@ -1251,16 +1303,22 @@ class ClaimEngine:
         if kind == "block":
             return "log.block", {"player": event["seat"], "character": event["character"]}
         if kind == "react":
-            return "log.react", {"player": event["seat"], "character": event["character"]}
+            reaction = self.catalog.reactions.get(event["character"])
+            life = reaction is not None and reaction.when != "elimination"
+            return ("log.react_card" if life else "log.react",
+                    {"player": event["seat"], "character": event["character"]})
         if kind == "lose":
             return "log.lose", {"player": event["seat"], "character": event["card"]}
         if kind == "show":
             return "log.show", {"player": event["seat"], "character": event["character"]}
-        if kind in ("challenge", "pass", "concede", "redrawn", "exchange_drawn", "keep",
-                    "join", "new_life"):
+        if kind == "exchange_drawn":
+            return "log.exchange_drawn", {"player": event["seat"], "count": len(event["cards"])}
+        if kind in ("challenge", "pass", "concede", "redrawn", "keep", "join", "new_life"):
             return f"log.{kind}", {"player": event["seat"]}
-        if kind == "choose":
-            return "log.choose", {"player": event["seat"]}
+        if kind == "choose":                # a private choice's option is a hidden card
+            if event.get("private"):
+                return f"log.choose.{event['kind']}", {"player": event["seat"]}
+            return f"log.choose.{event['kind']}.{event['option']}", {"player": event["seat"]}
         if kind == "proceed":
             return "log.proceed", {}
         return None
@@ -1283,16 +1341,16 @@ def _first_clockwise(s: CoupState, actor: int, blocks: list[tuple[int, str]]
 
 
 def _settle_the_eliminated(s: CoupState) -> None:
-    """Players knocked out during the action give up their coins: to the
-    Lawyers whose claims stood (shared, the rest to the treasury), or to the
-    treasury."""
+    """Players knocked out during the action give up their coins: to those
+    whose claims on the elimination stood (the Lawyer: shared, the rest to
+    the treasury), or to the treasury."""
     for seat in s.eliminated:
-        lawyers = s.lawyers.pop(seat, [])
+        heirs = s.heirs.pop(seat, [])
         coins = s.coins[seat]
-        if lawyers and coins:
-            share = coins // len(lawyers)
-            for lawyer in lawyers:
-                s.transfer(seat, lawyer, share)
+        if heirs and coins:
+            share = coins // len(heirs)
+            for heir in heirs:
+                s.transfer(seat, heir, share)
         if s.coins[seat]:
             s.pay(seat, s.coins[seat])
     s.eliminated.clear()

@@ -31,16 +31,30 @@ class Action:
     every_other: bool = False        # hits every other living player, each may block
     extra: tuple[str, ...] = ()      # more fields the declaration names ("to", "role")
     join: str | None = None          # "claim": others may claim it too; "pay": pay to join
+    join_fee: int = 0                # what joining costs ("pay")
     on_failed: Resolve | None = None     # the extra cost of a claim caught bluffing
     choose: Callable[[CoupState, Turn, Any], None] | None = None  # after a choice
     again: bool = False              # the actor then takes another action (Spy)
     untargeted_by_tokens: bool = False   # Coup: Peacekeeping does not protect from it
     self_target: bool = False        # the actor may be the player named (Communist)
     check: Callable[[CoupState, dict[str, Any]], None] | None = None  # more validation
+    check_key: Callable[[CoupState], Any] | None = None   # what ``check`` depends on
     price: int = field(init=False)   # coins the actor must hold to declare it
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "price", max(self.cost, self.needs))
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """A character claimed in reaction rather than as an action. ``when``:
+    "life" (on losing a life), "life_not_coup" (the same, but not to a Coup)
+    or "elimination" (on another player's elimination: those whose claims
+    stand share the eliminated player's coins). ``reward``: what a life
+    reaction that stands gives its claimant."""
+
+    when: str
+    reward: Callable[[CoupState, int], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -57,13 +71,22 @@ class Ruleset:
     min_players: int = 2
     max_players: int = 6
     action_order: tuple[str, ...] = field(default=())
-    # Characters claimed in reaction rather than as an action: character ->
-    # "life" (on losing a life), "life_not_coup", "elimination" (another's).
-    reactions: dict[str, str] = field(default_factory=dict)
+    # Characters claimed in reaction rather than as an action.
+    reactions: dict[str, "Reaction"] = field(default_factory=dict)
     unlimited_treasury: bool = False
+    tokens: bool = False             # the G54 family's tokens and extra actions are in play
+    disappear_blockers: tuple[str, ...] = ()   # who stops a Disappear token when due
     # Legal commands by situation (see ClaimEngine.legal_commands): kept per
     # ruleset, so the key need not say which characters are in play.
     legal_cache: dict = field(default_factory=dict, compare=False, repr=False)
+    on_elimination: tuple[str, ...] = field(init=False)   # the "elimination" reactions
+    check_keys: tuple[Callable[[CoupState], Any], ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "on_elimination", tuple(
+            c for c, r in self.reactions.items() if r.when == "elimination"))
+        object.__setattr__(self, "check_keys", tuple(
+            a.check_key for a in self.actions.values() if a.check_key is not None))
 
     def deck(self) -> list[str]:
         return [c for c in self.characters for _ in range(self.copies)]
@@ -100,14 +123,16 @@ def steal(s: CoupState, t: Turn) -> None:
 
 def begin_exchange(s: CoupState, t: Turn, draw: int, after: str = "exchange") -> None:
     """Draw ``draw`` cards from the court for the actor (keeper mode), then
-    exchange (or, with ``after``, let the action go on). With the real cards
-    hidden on the table (physical mode) the app has nothing to do: the court
-    keeps its size."""
+    exchange (or, with ``after``, let the action's ``choose`` go on). With the
+    real cards hidden on the table (physical mode) the app draws nothing and
+    the court keeps its size; an action with more to it still goes on."""
     if s.keeper:
         t.choice = {"draw": draw, "after_draw": after}
         t.stage = "exchange_draw"
-    else:
+    elif after == "exchange":
         t.stage = "done"
+    else:
+        t.action.choose(s, t, after)
 
 
 def exchange(s: CoupState, t: Turn) -> None:

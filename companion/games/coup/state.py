@@ -18,7 +18,7 @@ class Claim:
 
     ``kind`` says what the claim is for: ``action`` (the actor's action),
     ``block``, ``join`` (another player claims the same role, as with the
-    Capitalist), ``react`` (on losing a life) or ``lawyer`` (on another
+    Capitalist), ``react`` (on losing a life) or ``elimination`` (on another
     player's elimination). ``stage``: ``open`` (anyone may challenge),
     ``prove`` (challenged: show or concede), ``upheld`` or ``failed``.
     """
@@ -66,7 +66,7 @@ class Turn:
     """
 
     __slots__ = ("actor", "action", "target", "extra", "paid", "stage", "claim", "window",
-                 "blocks", "protected", "joiners", "choice", "drawn", "again")
+                 "targets", "blocks", "protected", "joiners", "choice", "drawn", "again")
 
     def __init__(self, actor: int, again: bool = False) -> None:
         # Containers start as shared empty values and are replaced, never
@@ -79,6 +79,7 @@ class Turn:
         self.stage = "action"
         self.claim: Claim | None = None
         self.window: Window | None = None
+        self.targets: tuple[int, ...] = ()      # whom an action on every other player hits
         self.blocks: tuple[tuple[int, str], ...] = ()   # block claims waiting to be settled
         self.protected: frozenset[int] = _NOBODY        # players whose block stood
         self.joiners: tuple[int, ...] = ()      # players whose join stood
@@ -91,7 +92,9 @@ class CoupState:
     __slots__ = ("ruleset", "keeper", "players", "step", "coins", "treasury", "hands",
                  "revealed", "court", "claims", "turn", "turn_no", "phase", "losses",
                  "pending_redraw", "winner", "eliminated", "living", "others", "after", "options",
-                 "interrupt", "window_after", "reacted", "probate", "lawyers", "disappear",
+                 "menu_options",
+                 "interrupt", "window_after", "reacted", "react_card", "probate", "heirs",
+                 "disappear",
                  "peacekeeper", "treaty", "tax", "new_life")
 
     def __init__(self, ruleset: Any, players: int, keeper: bool,
@@ -100,6 +103,9 @@ class CoupState:
         self.keeper = keeper
         self.players = players
         self.options = options
+        # The options that change which commands are legal (the menus are
+        # shared between games of the same ruleset).
+        self.menu_options = (options.get("treaty_two_players"), options.get("tax_on"))
         # +1 walks the seat list forward (clockwise), -1 backward.
         self.step = 1 if options.get("direction", "clockwise") == "clockwise" else -1
         self.coins = [0] * players
@@ -129,11 +135,12 @@ class CoupState:
         # A claim or window that interrupts the turn: a reaction to a lost
         # life, a Lawyer on an elimination, a Disappear token coming due.
         self.interrupt: Claim | Window | None = None
-        self.window_after: Window | None = None   # the Lawyer window a claim interrupts
+        self.window_after: Window | None = None   # the elimination window a claim interrupts
         self.reacted = False                  # the loss at the head was reacted to
+        self.react_card: str | None = None    # the card that reaction turns up, once known
         self.new_life: list[int] = []         # Missionaries owed a card from the court
-        self.probate: list[int] = []          # eliminations waiting for the Lawyer window
-        self.lawyers: dict[int, list[int]] = {}   # eliminated seat -> upheld Lawyers
+        self.probate: list[int] = []          # eliminations waiting for their window
+        self.heirs: dict[int, list[int]] = {}   # eliminated seat -> upheld claims (Lawyers)
         # Tokens (Coup: Rebellion G54).
         self.disappear: dict[int, int] = {}   # holder -> Disappear tokens
         self.peacekeeper: int | None = None   # holder of the Peacekeeping token
