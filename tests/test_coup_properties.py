@@ -3,18 +3,15 @@ table and store: conservation of coins and cards, termination, secrecy, and
 replay equality."""
 from __future__ import annotations
 
-import copy
-import json
 import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import Fate, RuleError, Setup
+from claim_playouts import play, secret
+from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
 from helpers import cards_on_table, coins_in_game, replays_exactly
-
-MAX_COMMANDS = 3000
 
 playouts = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -27,61 +24,12 @@ def start(players: int, mode: str, seed: int) -> Table:
     return Table.start(EventStore(":memory:"), setup, fate=Fate(seed=seed))
 
 
-def play(table: Table, seed: int, check, undo_rate: float = 0.0) -> int:
-    rng = random.Random(seed)
-    steps = 0
-    while not table.is_over:
-        assert steps < MAX_COMMANDS, "the game did not end"
-        if undo_rate and rng.random() < undo_rate:
-            try:
-                table.execute({"type": "undo"})
-            except RuleError as exc:
-                assert exc.key in ("undo.nothing", "undo.would_rehide")
-        else:
-            table.execute(rng.choice(table.legal_commands()))
-        steps += 1
-        check(table)
-    return steps
-
-
 def conserved(table: Table) -> None:
     assert coins_in_game(table) == 50
     assert cards_on_table(table) == 15
     assert all(c >= 0 for c in table.state.coins) and table.state.treasury >= 0
     view = table.public_view()
     assert view["treasury"] + sum(p["coins"] for p in view["players"]) == 50
-
-
-def _shuffled_hidden(table: Table, keep_seat: int | None, rng: random.Random):
-    """A copy of the state where every hidden card the given seat may not see
-    is dealt again at random (hand sizes and court size unchanged)."""
-    state = copy.deepcopy(table.state)
-    state.turn.drawn = list(state.turn.drawn)
-    slots = [(state.court, i) for i in range(len(state.court))]
-    for seat, hand in enumerate(state.hands):
-        if seat != keep_seat:
-            slots += [(hand, i) for i in range(len(hand))]
-    if keep_seat is None or state.turn.actor != keep_seat:
-        slots += [(state.turn.drawn, i) for i in range(len(state.turn.drawn))]
-    cards = [pile[i] for pile, i in slots]
-    rng.shuffle(cards)
-    for (pile, i), card in zip(slots, cards):
-        pile[i] = card
-    return state
-
-
-def secret(table: Table) -> None:
-    """No hidden card reaches anyone who may not see it: the public view and
-    every other seat's private view stay the same however the hidden cards
-    a seat may not see are dealt."""
-    engine, rng = table.engine, random.Random(len(table.log))
-    public = engine.public_view(table.state)
-    text = json.dumps(public)
-    assert '"hand"' not in text and '"drawn"' not in text
-    assert engine.public_view(_shuffled_hidden(table, None, rng)) == public
-    for seat in range(table.state.players):
-        mine = engine.private_view(table.state, seat)
-        assert engine.private_view(_shuffled_hidden(table, seat, rng), seat) == mine
 
 
 @playouts

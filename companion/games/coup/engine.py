@@ -271,7 +271,7 @@ class ClaimEngine:
         if t.again and action.again:
             raise RuleError("g54.spy_twice")
         if (not t.again and coins >= rules.forced_coup_at
-                and action.name != rules.coup_action):
+                and action.name != rules.coup_action and self._coup_targets(s, seat)):
             raise RuleError("coup.must_coup", coins=coins)
         needed = action.price
         if s.tax is not None:
@@ -437,7 +437,8 @@ class ClaimEngine:
         redraw = command.get("redraw", True)
         if type(redraw) is not bool:
             raise RuleError("command.bad_field", field="redraw")
-        if not redraw and s.options.get("redraw", "mandatory") == "mandatory":
+        if (not redraw and claim.kind != "react"      # a reaction's card is turned up
+                and s.options.get("redraw", "mandatory") == "mandatory"):
             raise RuleError("coup.redraw_mandatory")
         return {"type": "show", "seat": seat, "character": character, "redraw": redraw}
 
@@ -915,15 +916,8 @@ class ClaimEngine:
         elif kind == "elimination":
             if upheld:
                 s.heirs.setdefault(s.probate[0], []).append(claim.seat)
-            # Back to the elimination window, unless everyone still in has answered.
-            window, s.window_after = s.window_after, None
-            window.eligible = tuple([i for i in window.eligible if s.hands[i]])
-            window.passed &= set(window.eligible)
-            if len(window.passed) == len(window.eligible):
-                s.interrupt = None
-                s.probate.pop(0)
-            else:
-                s.interrupt = window
+            # The window comes back once the challenge's losses are settled.
+            s.interrupt = None
         elif kind == "disappear":
             s.interrupt = None
             self._spend_token(s, claim.seat)
@@ -963,9 +957,19 @@ class ClaimEngine:
                 s.reacted = False
                 continue
             if s.probate:
-                eliminated = s.probate[0]
-                s.interrupt = Window("elimination", s.others[eliminated],
-                                     s.ruleset.on_elimination)
+                window, s.window_after = s.window_after, None
+                if window is None:
+                    s.interrupt = Window("elimination", s.others[s.probate[0]],
+                                         s.ruleset.on_elimination)
+                    continue
+                # Back to the window a claim interrupted, unless everyone
+                # still in has answered.
+                window.eligible = tuple([i for i in window.eligible if s.hands[i]])
+                window.passed &= set(window.eligible)
+                if len(window.passed) < len(window.eligible):
+                    s.interrupt = window
+                else:
+                    s.probate.pop(0)
                 continue
             stage = t.stage
             if stage == "claim":
@@ -978,6 +982,7 @@ class ClaimEngine:
                 s.phase = t.window.kind
                 return
             elif stage == "resolve":
+                t.resolved = True
                 t.action.resolve(s, t)
             elif stage == "blocks":
                 if t.blocks:
@@ -991,7 +996,7 @@ class ClaimEngine:
                 s.phase = stage
                 return
             elif stage == "done":
-                spy_again = t.action.again and not t.again and s.hands[t.actor]
+                spy_again = t.action.again and t.resolved and not t.again and s.hands[t.actor]
                 if s.disappear and s.disappear.get(t.actor) and not spy_again:
                     # A Disappear token comes due at the end of its holder's turn.
                     s.interrupt = Window("disappear", (t.actor,), s.ruleset.disappear_blockers)
@@ -1172,9 +1177,9 @@ class ClaimEngine:
         t = s.turn
         others = [i for i in living if i != seat]
         if coins >= rules.forced_coup_at and not t.again:
-            coup = rules.actions[rules.coup_action]
-            return [{"type": rules.coup_action, "seat": seat, "target": i} for i in others
-                    if self._reachable(s, coup, seat, i)]
+            targets = self._coup_targets(s, seat)
+            if targets:
+                return [{"type": rules.coup_action, "seat": seat, "target": i} for i in targets]
         out: list[dict[str, Any]] = []
         tokens = s.peacekeeper is not None or s.treaty is not None
         for name in rules.action_order:
@@ -1202,6 +1207,12 @@ class ClaimEngine:
                 commands = [c for c in commands if _passes(action.check, s, c)]
             out.extend(commands)
         return out
+
+    def _coup_targets(self, s: CoupState, seat: int) -> list[int]:
+        """Whom ``seat`` may Coup. A player who must Coup but may reach nobody
+        (a binding Treaty with the last other player) plays on as usual."""
+        coup = s.ruleset.actions[s.ruleset.coup_action]
+        return [i for i in s.others[seat] if self._reachable(s, coup, seat, i)]
 
     def _everyone_reachable(self, s: CoupState, seat: int) -> tuple[int, ...]:
         """The players an action on every other player reaches, clockwise from
@@ -1241,10 +1252,13 @@ class ClaimEngine:
                            "passed": sorted(claim.passed)}),
                 "window": (None if window is None else
                            {"kind": window.kind, "passed": sorted(window.passed)}),
-                "protected": sorted(t.protected), "joiners": list(t.joiners),
+                "targets": list(t.targets), "protected": sorted(t.protected),
+                "joiners": list(t.joiners), "again": t.again,
                 "choice": (None if t.choice is None or "seat" not in t.choice else
                            {"seat": t.choice["seat"], "kind": t.choice["kind"]}),
             }
+        # A card handed over for a swap (the Producer's) is still its owner's life.
+        lent = t.target if t.choice is not None and t.choice.get("give_back") else None
         view = {
             "game": self.name,
             "mode": "keeper" if s.keeper else "physical",
@@ -1256,8 +1270,8 @@ class ClaimEngine:
             "treasury": s.treasury,
             "court": len(s.court),
             "players": [
-                {"seat": i, "coins": s.coins[i], "influence": len(s.hands[i]),
-                 "revealed": list(s.revealed[i]), "out": s.phase != "setup" and not s.hands[i],
+                {"seat": i, "coins": s.coins[i], "influence": len(s.hands[i]) + (i == lent),
+                 "revealed": list(s.revealed[i]), "out": s.phase != "setup" and i not in s.living,
                  "claims": [dict(c) for c in s.claims[i]]}
                 for i in range(s.players)
             ],
@@ -1268,11 +1282,12 @@ class ClaimEngine:
         }
         if s.ruleset.tokens:                        # the G54 family
             view["roles"] = list(s.ruleset.characters)
-            view["tokens"] = {"disappear": {str(k): v for k, v in s.disappear.items()},
-                              "peacekeeping": s.peacekeeper,
-                              "treaty": None if s.treaty is None else list(s.treaty),
-                              "tax": None if s.tax is None else
-                              {"taxer": s.tax[0], "character": s.tax[1]}}
+            tokens = {"disappear": {str(k): v for k, v in s.disappear.items()},
+                      "peacekeeping": s.peacekeeper,
+                      "treaty": None if s.treaty is None else list(s.treaty),
+                      "tax": None if s.tax is None else
+                      {"taxer": s.tax[0], "character": s.tax[1]}}
+            view["tokens"] = {k: tokens[k] for k in s.ruleset.tokens_in_play}
         return view
 
     def private_view(self, s: CoupState, seat: int) -> dict[str, Any]:

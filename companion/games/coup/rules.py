@@ -75,6 +75,7 @@ class Ruleset:
     reactions: dict[str, "Reaction"] = field(default_factory=dict)
     unlimited_treasury: bool = False
     tokens: bool = False             # the G54 family's tokens and extra actions are in play
+    tokens_in_play: tuple[str, ...] = ()   # "disappear", "peacekeeping", "treaty", "tax"
     disappear_blockers: tuple[str, ...] = ()   # who stops a Disappear token when due
     # Legal commands by situation (see ClaimEngine.legal_commands): kept per
     # ruleset, so the key need not say which characters are in play.

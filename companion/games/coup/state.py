@@ -66,7 +66,8 @@ class Turn:
     """
 
     __slots__ = ("actor", "action", "target", "extra", "paid", "stage", "claim", "window",
-                 "targets", "blocks", "protected", "joiners", "choice", "drawn", "again")
+                 "targets", "blocks", "protected", "joiners", "choice", "drawn", "again",
+                 "resolved")
 
     def __init__(self, actor: int, again: bool = False) -> None:
         # Containers start as shared empty values and are replaced, never
@@ -86,6 +87,7 @@ class Turn:
         self.choice: dict[str, Any] | None = None
         self.drawn: tuple[Any, ...] = ()
         self.again = again                      # this is a Spy's extra action
+        self.resolved = False                   # the action took effect (was not stopped)
 
 
 class CoupState:

@@ -31,6 +31,7 @@ class Role:
     advanced: bool
     action: Action | None = None     # None: a reaction (see ``reaction``)
     reaction: Reaction | None = None
+    token: str | None = None         # the token its action puts in play
 
 
 # -- Finance ---------------------------------------------------------------------
@@ -291,21 +292,24 @@ ROLES: tuple[Role, ...] = (
                 pay_to_target=True, blockers=("judge",))),
     Role("mercenary", FORCE, True,
          Action("mercenary", disappear, character="mercenary", cost=3, targeted=True,
-                blockers=("mercenary",), check=tokens_left, check_key=tokens_used)),
+                blockers=("mercenary",), check=tokens_left, check_key=tokens_used),
+         token="disappear"),
 
     Role("communist", SPECIAL, True,
          Action("communist", redistribution, character="communist", targeted=True,
                 self_target=True, extra=("to",), blockers=("communist",),
                 check=richest_to_poorest, check_key=richest_and_poorest)),
     Role("customs_officer", SPECIAL, True,
-         Action("customs_officer", customs, character="customs_officer", extra=("role",))),
+         Action("customs_officer", customs, character="customs_officer", extra=("role",)),
+         token="tax"),
     Role("foreign_consular", SPECIAL, True,
-         Action("foreign_consular", alliance, character="foreign_consular", extra=("to",))),
+         Action("foreign_consular", alliance, character="foreign_consular", extra=("to",)),
+         token="treaty"),
     Role("intellectual", SPECIAL, False, reaction=Reaction("life", memoirs)),
     Role("lawyer", SPECIAL, False, reaction=Reaction("elimination")),
     Role("missionary", SPECIAL, True, reaction=Reaction("life_not_coup", sacrifice)),
     Role("peacekeeper", SPECIAL, False,
-         Action("peacekeeper", peacekeeping, character="peacekeeper")),
+         Action("peacekeeper", peacekeeping, character="peacekeeper"), token="peacekeeping"),
     Role("politician", SPECIAL, False,
          Action("politician", bribery, character="politician", targeted=True,
                 blockers=("politician",))),

@@ -114,6 +114,7 @@ def _build(names: tuple[str, ...]) -> Ruleset:
         reactions={r.name: r.reaction for r in roles if r.reaction is not None},
         unlimited_treasury=True,
         tokens=True,
+        tokens_in_play=tuple(r.token for r in roles if r.token is not None),
         disappear_blockers=mercenary.blockers if "mercenary" in names else (),
     )
 
