@@ -19,13 +19,18 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="open the kiosk (resumes an unfinished game)")
     run.add_argument("--db", type=Path, default=None,
                      help=f"game store (default: ${DB_ENV} or the XDG data dir)")
-    run.add_argument("--game", default="coup", choices=["coup"])
+    run.add_argument("--game", default="coup", choices=["coup", "g54"])
     run.add_argument("--players", default="Anna,Ben,Chloé",
                      help="comma-separated names in seat order (clockwise)")
     run.add_argument("--mode", default="physical", choices=["physical"],
                      help="keeper mode needs the phones (a later release)")
     run.add_argument("--direction", default=None,
                      choices=["clockwise", "counterclockwise"])
+    run.add_argument("--set", default=None, dest="roles",
+                     help='G54: "random" (default), "starter", or five comma-separated '
+                          'characters, e.g. "banker,director,guerrilla,politician,priest"')
+    run.add_argument("--advanced", action="store_true",
+                     help="G54: let a random set draw the advanced characters too")
     run.add_argument("--lang", default="en", choices=LANGUAGES)
     run.add_argument("--new", action="store_true",
                      help="start a new game even if one is unfinished")
@@ -72,6 +77,19 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _options(args: argparse.Namespace) -> dict:
+    """The game options the command line sets (the engine checks them)."""
+    options: dict = {}
+    if args.direction is not None:
+        options["direction"] = args.direction
+    if args.roles is not None:
+        options["set"] = args.roles if args.roles in ("random", "starter") else [
+            r.strip() for r in args.roles.split(",") if r.strip()]
+    if args.advanced:
+        options["advanced"] = True
+    return options
+
+
 def _run(args: argparse.Namespace) -> int:
     from .games.base import RuleError, Setup
     from .i18n import Messages
@@ -86,7 +104,7 @@ def _run(args: argparse.Namespace) -> int:
         store = EventStore(args.db or default_db())
         table = None if args.new else Table.resume(store)
         if table is None:
-            options = {} if args.direction is None else {"direction": args.direction}
+            options = _options(args)
             names = [n for n in args.players.split(",") if n.strip()]
             setup = Setup(game=args.game, seats=names, mode=args.mode, options=options)
             table = Table.start(store, setup, source=OPERATOR)

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import Fate, RuleError, Setup
+from companion.games.g54.roles import ROLES
 from companion.i18n import Messages, catalog
 from companion.table import EventStore, Table
 
@@ -18,7 +19,8 @@ junk = st.one_of(st.none(), st.booleans(), st.integers(-3, 9), st.floats(allow_n
                  st.text(max_size=6), st.lists(st.integers(), max_size=2),
                  st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
                  st.sampled_from(["duke", "assassin", "captain", "ambassador", "contessa",
-                                  "joker", "Duke"]))
+                                  "joker", "Duke", "banker", "lawyer", "mercenary", "writer",
+                                  "draw", "pay", "from_target", "more"]))
 types = st.sampled_from(["income", "foreign_aid", "coup", "tax", "assassinate", "steal",
                          "exchange", "challenge", "pass", "proceed", "block", "show",
                          "concede", "lose", "keep", "undo", "fly"])
@@ -66,10 +68,15 @@ def carried_out_or_refused_cleanly(table, command):
         assert resumed.public_view() == table.public_view()
 
 
-# Secret Hitler and Article 27: their command types and fields, junk in any of
-# them (votes through the table's ballot included), in every phase a random
-# keeper or physical game passes through.
+# Secret Hitler, Article 27 and G54 (with its advanced characters): their
+# command types and fields, junk in any of them (votes through the table's
+# ballot included), in every phase a random keeper or physical game passes
+# through.
 GAME_COMMANDS = {
+    "g54": (2, ["income", "coup", *(r.name for r in ROLES), "challenge", "pass", "proceed",
+                "block", "show", "concede", "lose", "keep", "join", "react", "choose"],
+            ["seat", "target", "to", "role", "character", "card", "cards", "give", "option",
+             "redraw"]),
     "secret_hitler": (5, ["confirm", "nominate", "vote", "reveal", "discard", "enact", "veto",
                           "veto_response", "chaos", "investigate", "special_election",
                           "peek", "execute", "ballot"],
@@ -96,8 +103,10 @@ def game_command(game):
 def test_any_game_command_is_either_legal_or_refused_cleanly(game, data, seed, extra, mode,
                                                              steps):
     players = GAME_COMMANDS[game][0] + extra
+    options = {"advanced": True} if game == "g54" else {}
     table = Table.start(EventStore(":memory:"),
-                        Setup(game=game, seats=[f"P{i}" for i in range(players)], mode=mode),
+                        Setup(game=game, seats=[f"P{i}" for i in range(players)], mode=mode,
+                              options=options),
                         fate=Fate(seed=seed), clock=lambda: 1000.0)
     rng = random.Random(seed)
     for _ in range(steps):
@@ -115,6 +124,13 @@ def test_any_game_command_is_either_legal_or_refused_cleanly(game, data, seed, e
      {"agendas": [["wealth"], ["peace"], ["power"]]}),
     ({"game": "article27", "seats": ["A", "B", "C"], "mode": "keeper"},
      {"agendas": [{"a": 1}, "peace", "power"]}),
+    ({"game": "g54", "seats": ["A", "B"], "options": {"set": ["banker"] * 5}}, None),
+    ({"game": "g54", "seats": ["A", "B"], "options": {"set": [["banker"], "spy", "judge",
+                                                              "priest", "lawyer"]}}, None),
+    ({"game": "g54", "seats": ["A", "B"], "options": {"set": "all"}}, None),
+    ({"game": "g54", "seats": ["A", "B"], "options": {"advanced": 1}}, None),
+    ({"game": "g54", "seats": ["A", "B"], "mode": "keeper"}, {"set": ["spy"]}),
+    ({"game": "g54", "seats": ["A", "B"], "mode": "keeper"}, {"set": {"a": 1}}),
 ])
 def test_a_junk_setup_or_deal_is_refused_cleanly(setup, deal):
     with pytest.raises(RuleError) as err:

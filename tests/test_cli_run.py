@@ -16,6 +16,10 @@ def run(*args: str) -> subprocess.CompletedProcess:
     (["--players", "Solo"], "Coup is for 2 to 6 players, not 1."),
     (["--players", "Ann,ann", "--new"], "Two players are called “ann”."),
     (["--size", "big"], "--size must look like 1280x720"),
+    (["--game", "g54", "--set", "banker,spy", "--new"],
+     "Choose exactly 5 different characters of the game."),
+    (["--game", "g54", "--set", "banker,director,guerrilla,politician,wizard", "--new"],
+     "“wizard” is not a character of this game."),
 ])
 def test_bad_setups_are_refused_clearly(tmp_path, args, message):
     done = run("--db", str(tmp_path / "g.sqlite3"), *args)

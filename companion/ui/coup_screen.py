@@ -1,6 +1,7 @@
-"""The first, plain table screen for Coup: the public state at a glance and
-one button per command the engine accepts now. Widgets only show views and
-send commands through the table; every rule lives in the engine."""
+"""The first, plain table screen for the Coup family (Coup and Coup:
+Rebellion G54): the public state at a glance, G54's five reference cards and
+tokens, and one button per command the engine accepts now. Widgets only show
+views and send commands through the table; every rule lives in the engine."""
 from __future__ import annotations
 
 import logging
@@ -16,7 +17,7 @@ from ..games.base import RuleError
 from ..i18n import Messages
 from ..table import OPERATOR, Table
 from ..table.store import StoreError
-from .present import command_groups, command_label, status_line
+from .present import command_groups, command_label, status_line, tokens_of
 
 log = logging.getLogger(__name__)
 Builder.load_file(str(Path(__file__).with_name("coup.kv")))
@@ -35,10 +36,17 @@ class PlayerPanel(BoxLayout):
     coins_text = StringProperty("")
     influence_text = StringProperty("")
     revealed_text = StringProperty("")
+    tokens_text = StringProperty("")
     claims_text = StringProperty("")
     current = BooleanProperty(False)
     waiting = BooleanProperty(False)
     out = BooleanProperty(False)
+
+
+class ReferenceCard(BoxLayout):
+    """One of the five characters of a G54 game: its name and what it does."""
+    name = StringProperty("")
+    text = StringProperty("")
 
 
 class CoupTableScreen(BoxLayout):
@@ -55,14 +63,15 @@ class CoupTableScreen(BoxLayout):
         super().__init__(**kwargs)
         self.table = table
         self.t = Messages(lang, table.names)
-        self.title_text = self.t("game.coup")
         self.undo_text = self.t("cmd.undo")
         self.new_game_text = self.t("ui.new_game")
         self._panels: list[PlayerPanel] = []
+        self._reference: list[str] = []
         self._attach(table)
 
     def _attach(self, table: Table) -> None:
         self.table = table
+        self.title_text = self.t(f"game.{table.setup.game}")
         table.subscribe(lambda changed: self.refresh() if changed is self.table else None)
         self.refresh()
 
@@ -104,16 +113,32 @@ class CoupTableScreen(BoxLayout):
     def refresh(self) -> None:
         view = self.table.public_view()
         t = self.t
+        roles = view.get("roles")           # G54: the five characters, no coin limit
         self.info_text = "   ".join((
             t("ui.turn", count=view["turn"]),
-            t("ui.treasury", count=view["treasury"]),
+            t("ui.treasury_unlimited") if roles else t("ui.treasury", count=view["treasury"]),
             t("ui.court", count=view["court"]),
         ))
         self.status_text = status_line(view, t)
         self.can_undo = view["can_undo"]
         self.game_over = view["phase"] == "over"
         self._show_players(view)
+        self._show_reference(roles or [])
         self._show_commands(view)
+
+    def _show_reference(self, roles: list[str]) -> None:
+        if roles == self._reference:
+            return
+        self._reference = roles
+        box = self.ids.reference
+        box.clear_widgets()
+        for role in roles:
+            box.add_widget(ReferenceCard(name=self.t(f"character.{role}"),
+                                         text=self.t(f"g54.card.{role}")))
+        if roles:
+            box.add_widget(ReferenceCard(name=self.t("action.income") + " · "
+                                         + self.t("action.coup"),
+                                         text=self.t("ui.general_actions")))
 
     def _show_players(self, view: dict[str, Any]) -> None:
         grid = self.ids.players
@@ -134,6 +159,7 @@ class CoupTableScreen(BoxLayout):
             panel.influence_text = (t("ui.out") if p["out"] else
                                     "● " * p["influence"] + t("ui.influence", count=p["influence"]))
             panel.revealed_text = "  ".join(t(f"character.{c}") for c in p["revealed"])
+            panel.tokens_text = "\n".join(tokens_of(view.get("tokens", {}), p["seat"], t))
             recent = p["claims"][-_RECENT_CLAIMS:]
             panel.claims_text = "\n".join(
                 t(f"ui.claim.{c['result']}",

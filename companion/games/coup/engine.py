@@ -1251,7 +1251,8 @@ class ClaimEngine:
                            "kind": claim.kind, "challenger": claim.challenger,
                            "passed": sorted(claim.passed)}),
                 "window": (None if window is None else
-                           {"kind": window.kind, "passed": sorted(window.passed)}),
+                           {"kind": window.kind, "passed": sorted(window.passed),
+                            "characters": list(window.blockers)}),
                 "targets": list(t.targets), "protected": sorted(t.protected),
                 "joiners": list(t.joiners), "again": t.again,
                 "choice": (None if t.choice is None or "seat" not in t.choice else

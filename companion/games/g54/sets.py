@@ -45,8 +45,10 @@ def check_options(options: dict[str, Any], players: int) -> None:
 
 
 def _check_names(names: list[Any]) -> None:
-    if (len(names) != SET_SIZE or len(set(map(str, names))) != SET_SIZE
-            or not all(type(n) is str and n in BY_NAME for n in names)):
+    for name in names:
+        if type(name) is not str or name not in BY_NAME:
+            raise RuleError("coup.unknown_character", character=str(name)[:40])
+    if len(names) != SET_SIZE or len(set(names)) != SET_SIZE:
         raise RuleError("g54.bad_set", count=SET_SIZE)
 
 
