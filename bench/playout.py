@@ -16,10 +16,12 @@ Vote = Callable[[dict[str, Any], random.Random, int], dict[str, Any]]
 
 
 def playouts(engine: Engine, game: str, players: int, games: int, seed: int,
-             vote: Vote | None = None, timed: frozenset[str] = frozenset()) -> tuple[int, float]:
+             vote: Vote | None = None, timed: frozenset[str] = frozenset(),
+             options: dict[str, Any] | None = None) -> tuple[int, float]:
     """Play ``games`` keeper-mode games; return (actions, seconds)."""
     pick = random.Random(seed)
-    setup = Setup(game=game, seats=[f"P{i}" for i in range(players)], mode="keeper")
+    setup = Setup(game=game, seats=[f"P{i}" for i in range(players)], mode="keeper",
+                  options=dict(options or {}))
     engine.check_setup(setup)
     actions = 0
     start = time.perf_counter()

@@ -63,7 +63,7 @@ def generated_keys() -> set[str]:
     keys |= {f"status.choice.{k}" for k in ("extortion", "writer", "producer")}
     keys |= {f"ui.claim_kind.{k}" for k in ("join", "react", "elimination", "disappear")}
     keys |= {f"ui.token.{k}" for k in ("peacekeeping", "treaty", "tax", "disappear")}
-    keys |= {"ui.general_actions", "ui.treasury_unlimited"}
+    keys |= {"ui.general_actions"}
     keys |= {f"log.{e}" for e in ("started", "block", "challenge", "pass", "proceed",
                                   "show", "concede", "lose", "redrawn",
                                   "exchange_drawn", "keep", "undo")}

@@ -44,6 +44,22 @@ def test_coup_example_final_views():
     assert result["private"][1]["hand"] == []
 
 
+def test_g54_example_final_views():
+    result = json.loads(companion("replay", str(ROOT / "docs/examples/g54.jsonl")).stdout)
+    public = result["public"]
+    assert public["roles"] == ["capitalist", "director", "mercenary", "foreign_consular",
+                               "intellectual"]
+    assert public["winner"] == 0 and public["turn"] == 10
+    assert [(p["coins"], p["revealed"]) for p in public["players"]] == [
+        (8, ["mercenary"]), (0, ["intellectual", "intellectual"]),
+        (0, ["capitalist", "foreign_consular"])]
+    kinds = [(c["kind"], c["character"], c["result"]) for c in public["players"][1]["claims"]]
+    assert kinds == [("join", "capitalist", "failed"), ("react", "intellectual", "unchallenged"),
+                     ("action", "director", "unchallenged"),
+                     ("disappear", "mercenary", "failed")]
+    assert result["private"][0]["hand"] == ["capitalist"]
+
+
 def test_an_illegal_command_stops_with_the_line_and_the_rule():
     text = script({"seat": "Ann", "type": "income"},
                   {"seat": "Ann", "type": "income"})

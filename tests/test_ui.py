@@ -187,3 +187,58 @@ def test_a_keeper_game_never_offers_hand_dependent_choices_on_the_kiosk(window, 
     assert screen.status_text.startswith("Stelios challenges: Natassa, show the Duke")
     assert [b.text for b in screen.ids.commands.children] == []
     assert {c["type"] for c in table.legal_commands()} == {"concede"}
+
+
+def g54_table(path):
+    setup = Setup(game="g54", seats=["Parisa", "Reza", "Sara", "Kian"], mode="physical",
+                  options={"first": 0, "set": "starter"})
+    return Table.start(EventStore(path), setup, fate=Fate(seed=1))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_g54_shows_its_five_reference_cards_and_the_tokens(window, tmp_path, size):
+    from companion.ui.coup_screen import CoupTableScreen
+
+    screen = show(window, CoupTableScreen(g54_table(tmp_path / "g.sqlite3")), size)
+    assert screen.title_text == "Coup: Rebellion G54"
+    assert "Treasury" not in screen.info_text, "G54's treasury has no limit"
+    cards = list(reversed(screen.ids.reference.children))
+    assert [c.name for c in cards] == ["Banker", "Director", "Guerrilla", "Peacekeeper",
+                                       "Politician", "Income · Coup"]
+    assert cards[3].text.startswith("Take 1 coin and the Peacekeeping token")
+    for card in cards:
+        assert fits_in_window(card, window), card.name
+    assert "Foreign Aid (+2)" not in [b.text for b in screen.ids.commands.children]
+    screenshot(window, f"g54-action-{size[0]}x{size[1]}")
+
+    tap(button(screen, "Peacekeeping (+1, Peacekeeper)"))
+    for seat in (1, 2, 3):
+        assert screen.send({"type": "pass", "seat": seat})
+    assert screen._panels[0].tokens_text == "☮ Peacekeeping: Parisa"
+    assert screen._panels[0].coins_text == "3 coins"
+    assert "Bribery of Parisa (Politician)" not in [
+        b.text for b in screen.ids.commands.children], "the token makes Parisa untargetable"
+    assert not screen.send({"type": "politician", "seat": 1, "target": 0})
+    assert screen.message_text == ("Parisa holds the Peacekeeping token: "
+                                   "only a Coup can reach them.")
+    screenshot(window, f"g54-token-{size[0]}x{size[1]}")
+
+
+def test_a_short_screen_shows_card_names_and_a_tap_opens_the_card(window, tmp_path):
+    from companion.ui.coup_screen import CardView, CoupTableScreen
+
+    screen = show(window, CoupTableScreen(g54_table(tmp_path / "g.sqlite3")), (800, 480))
+    assert screen.compact_reference
+    guerrilla = [c for c in screen.ids.reference.children if c.name == "Guerrilla"][0]
+    assert guerrilla.compact and guerrilla.height < 60
+    tap(guerrilla)
+    opened = [w for w in window.children if isinstance(w, CardView)]
+    assert [v.text for v in opened] == ["Pay 4: the target loses a life. "
+                                        "Blocked by the Guerrilla."]
+    frames(8)      # the view's opening animation
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    taken = Path(window.screenshot(str(SHOTS / "g54-card-800x480.png")))
+    taken.replace(SHOTS / "g54-card-800x480.png")     # Kivy numbers its screenshots
+    opened[0].dismiss(animation=False)
+    frames(2)
+    assert not [w for w in window.children if isinstance(w, CardView)]

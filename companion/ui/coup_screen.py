@@ -11,7 +11,9 @@ from typing import Any
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.button import Button
+from kivy.uix.modalview import ModalView
 
 from ..games.base import RuleError
 from ..i18n import Messages
@@ -43,8 +45,20 @@ class PlayerPanel(BoxLayout):
     out = BooleanProperty(False)
 
 
-class ReferenceCard(BoxLayout):
-    """One of the five characters of a G54 game: its name and what it does."""
+class ReferenceCard(ButtonBehavior, BoxLayout):
+    """One of the five characters of a G54 game: its name and what it does.
+    On a short screen the row shows only the names; a tap opens the card."""
+    name = StringProperty("")
+    text = StringProperty("")
+    compact = BooleanProperty(False)
+
+    def on_release(self) -> None:
+        if self.compact:
+            CardView(name=self.name, text=self.text).open()
+
+
+class CardView(ModalView):
+    """A reference card read full size; any tap closes it."""
     name = StringProperty("")
     text = StringProperty("")
 
@@ -57,6 +71,7 @@ class CoupTableScreen(BoxLayout):
     undo_text = StringProperty("")
     can_undo = BooleanProperty(False)
     game_over = BooleanProperty(False)
+    compact_reference = BooleanProperty(False)
     new_game_text = StringProperty("")
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
@@ -114,11 +129,9 @@ class CoupTableScreen(BoxLayout):
         view = self.table.public_view()
         t = self.t
         roles = view.get("roles")           # G54: the five characters, no coin limit
-        self.info_text = "   ".join((
-            t("ui.turn", count=view["turn"]),
-            t("ui.treasury_unlimited") if roles else t("ui.treasury", count=view["treasury"]),
-            t("ui.court", count=view["court"]),
-        ))
+        treasury = [] if roles else [t("ui.treasury", count=view["treasury"])]
+        self.info_text = "   ".join([t("ui.turn", count=view["turn"]), *treasury,
+                                     t("ui.court", count=view["court"])])
         self.status_text = status_line(view, t)
         self.can_undo = view["can_undo"]
         self.game_over = view["phase"] == "over"
@@ -134,11 +147,17 @@ class CoupTableScreen(BoxLayout):
         box.clear_widgets()
         for role in roles:
             box.add_widget(ReferenceCard(name=self.t(f"character.{role}"),
-                                         text=self.t(f"g54.card.{role}")))
+                                         text=self.t(f"g54.card.{role}"),
+                                         compact=self.compact_reference))
         if roles:
             box.add_widget(ReferenceCard(name=self.t("action.income") + " · "
                                          + self.t("action.coup"),
-                                         text=self.t("ui.general_actions")))
+                                         text=self.t("ui.general_actions"),
+                                         compact=self.compact_reference))
+
+    def on_compact_reference(self, _screen: Any, compact: bool) -> None:
+        for card in self.ids.reference.children:
+            card.compact = compact
 
     def _show_players(self, view: dict[str, Any]) -> None:
         grid = self.ids.players

@@ -44,7 +44,8 @@ _REVEALING = frozenset(("started", "redrawn", "exchange_drawn", "show", "lose",
                         "new_life", "choose", "keep"))
 # Choices that depend on a hidden hand in keeper mode.
 _PRIVATE_CHOICES = frozenset(("show", "concede", "lose", "keep", "react"))
-# Distinct situations whose legal commands are kept (a few thousand in practice).
+# Distinct situations whose legal commands are kept (a few thousand per set of
+# characters in practice); each cache is emptied when it reaches this size.
 _LEGAL_CACHE_LIMIT = 20000
 # The phases of a claim still being settled, by its stage.
 _CLAIM_PHASES = {"open": "challenge", "prove": "prove"}
@@ -73,6 +74,10 @@ class ClaimEngine:
         self.choose_set = choose_set
         self.min_players = catalog.min_players
         self.max_players = catalog.max_players
+        # Legal commands by situation, and one action's commands by situation
+        # (see legal_commands): shared by every game this engine runs.
+        self._legal: dict[tuple, tuple[FrozenCommand, ...]] = {}
+        self._menu_parts: dict[tuple, tuple[FrozenCommand, ...]] = {}
         self._decide = {
             "challenge": self._decide_challenge,
             "pass": self._decide_pass,
@@ -162,7 +167,7 @@ class ClaimEngine:
         if self.choose_set is not None:
             event.update(self.choose_set(s, fate))
             ruleset = self.ruleset_for({**s.options, "set": event["set"]})
-            court = ruleset.deck() if s.keeper else [None] * len(ruleset.deck())
+            court = ruleset.deck() if s.keeper else [None] * len(ruleset.cards)
         else:
             court = s.court
         if s.keeper:
@@ -1076,10 +1081,13 @@ class ClaimEngine:
             rules = s.ruleset
             coins = s.coins[seat]
             forced = rules.forced_coup_at
-            key = ("action", seat, coins if coins < forced else forced, s.living)
-            if rules.tokens:                # G54: tokens, the Spy and the checks matter too
-                key += (t.again, s.peacekeeper, s.treaty, s.tax, s.menu_options,
-                        *[check_key(s) for check_key in rules.check_keys])
+            if coins > forced:
+                coins = forced
+            if rules.tokens:
+                # G54: thousands of sets, times tokens and checks, make a whole
+                # menu rarely seen twice; it is put together from kept parts.
+                return self._action_menu(s, seat, coins, s.living)
+            key = ("action", seat, coins, s.living)
         elif phase == "prove":
             claim = s.interrupt or s.turn.claim
             key = (phase, claim.seat, self._can_show(s, claim))
@@ -1088,8 +1096,9 @@ class ClaimEngine:
             seat = s.losses[0][0]
             cards = (set(s.hands[seat]) if s.keeper else
                      [c for c in rules.characters if s.face_up(c) < rules.copies])
-            key = (phase, seat, tuple(sorted(cards)),
-                   self._reactions(s) if rules.reactions else ())
+            key = (phase, seat, tuple(sorted(cards)))
+            if rules.reactions:             # keeper reactions name the card too
+                key += (self._reactions(s), s.keeper)
         elif phase in _WINDOW_PHASES:
             window = s.interrupt or s.turn.window
             passed = window.passed
@@ -1111,19 +1120,20 @@ class ClaimEngine:
             key = (phase, choice["seat"], tuple(choice["options"]))
         else:
             key = (phase,)
-        cache = s.ruleset.legal_cache
+        cache = self._legal
         commands = cache.get(key)
         if commands is None:
             if len(cache) >= _LEGAL_CACHE_LIMIT:
                 cache.clear()
-            commands = cache[key] = tuple(
-                map(FrozenCommand, self._commands_for(s, key)))
+            if phase == "action":
+                commands = self._action_menu(s, key[1], key[2], key[3])
+            else:
+                commands = tuple(map(FrozenCommand, self._commands_for(s, key)))
+            cache[key] = commands
         return commands
 
     def _commands_for(self, s: CoupState, key: tuple) -> list[dict[str, Any]]:
         phase = key[0]
-        if phase == "action":
-            return self._action_menu(s, key[1], key[2], key[3])
         if phase == "challenge" or phase in _WINDOW_PHASES:
             out: list[dict[str, Any]] = []
             action = s.turn.action
@@ -1146,7 +1156,8 @@ class ClaimEngine:
             show = [{"type": "show", "seat": seat, "redraw": True}] if can_show else []
             return show + [{"type": "concede", "seat": seat}]
         if phase == "lose":
-            _, seat, cards, reactions = key
+            seat, cards = key[1], key[2]
+            reactions = key[3] if len(key) > 3 else ()
             losses = [{"type": "lose", "seat": seat, "card": c} for c in cards]
             if not s.keeper:
                 return losses + [{"type": "react", "seat": seat, "character": c}
@@ -1172,41 +1183,68 @@ class ClaimEngine:
         return []
 
     def _action_menu(self, s: CoupState, seat: int, coins: int,
-                     living: tuple[int, ...]) -> list[dict[str, Any]]:
+                     living: tuple[int, ...]) -> tuple[FrozenCommand, ...]:
+        """The actions ``seat`` may declare. Each action's commands are kept
+        apart (``_menu_part``), so a new set of characters builds its menus
+        from parts other sets have already made."""
         rules = s.ruleset
         t = s.turn
-        others = [i for i in living if i != seat]
         if coins >= rules.forced_coup_at and not t.again:
             targets = self._coup_targets(s, seat)
             if targets:
-                return [{"type": rules.coup_action, "seat": seat, "target": i} for i in targets]
-        out: list[dict[str, Any]] = []
-        tokens = s.peacekeeper is not None or s.treaty is not None
-        for name in rules.action_order:
-            action = rules.actions[name]
-            if t.again and action.again:
+                return tuple([FrozenCommand(type=rules.coup_action, seat=seat, target=i)
+                              for i in targets])
+        out: list[FrozenCommand] = []
+        parts = self._menu_parts
+        tax = s.tax
+        again = t.again
+        reach = (living, s.peacekeeper, s.treaty, s.menu_options)
+        for action in rules.menu:
+            if again and action.again:
                 continue
             price = action.price
-            if s.tax is not None:
+            if tax is not None:
                 price += self._tax_due(s, seat, action.character)
             if coins < price:
                 continue
-            named = living if action.self_target else others
-            if action.targeted and not action.extra and action.check is None:
-                out.extend({"type": name, "seat": seat, "target": i} for i in named
-                           if not tokens or self._reachable(s, action, seat, i))
-                continue
-            commands = [{"type": name, "seat": seat}]
-            if action.targeted:
-                commands = [dict(c, target=i) for c in commands for i in named
-                            if not tokens or self._reachable(s, action, seat, i)]
-            for field in action.extra:
-                values = rules.characters if field == "role" else named
-                commands = [dict(c, **{field: v}) for c in commands for v in values]
-            if action.check is not None:
-                commands = [c for c in commands if _passes(action.check, s, c)]
-            out.extend(commands)
-        return out
+            if action.plain:
+                key: tuple = (action.name, seat)
+            else:
+                # What its targets and fields depend on: who is in, the tokens
+                # that keep players out of reach, the set (a role to name), a check.
+                key = (action.name, seat, reach)
+                if "role" in action.extra:
+                    key += (rules.characters,)
+                if action.check_key is not None:
+                    key += (action.check_key(s),)
+            part = parts.get(key)
+            if part is None:
+                if len(parts) >= _LEGAL_CACHE_LIMIT:
+                    parts.clear()
+                part = parts[key] = tuple(map(FrozenCommand, self._menu_part(
+                    s, action, seat, living)))
+            out.extend(part)
+        return tuple(out)
+
+    def _menu_part(self, s: CoupState, action: Any, seat: int,
+                   living: tuple[int, ...]) -> list[dict[str, Any]]:
+        """One action's commands: every target and extra field it may name."""
+        name = action.name
+        tokens = s.peacekeeper is not None or s.treaty is not None
+        named = living if action.self_target else [i for i in living if i != seat]
+        if action.targeted and not action.extra and action.check is None:
+            return [{"type": name, "seat": seat, "target": i} for i in named
+                    if not tokens or self._reachable(s, action, seat, i)]
+        commands = [{"type": name, "seat": seat}]
+        if action.targeted:
+            commands = [dict(c, target=i) for c in commands for i in named
+                        if not tokens or self._reachable(s, action, seat, i)]
+        for field in action.extra:
+            values = s.ruleset.characters if field == "role" else named
+            commands = [dict(c, **{field: v}) for c in commands for v in values]
+        if action.check is not None:
+            commands = [c for c in commands if _passes(action.check, s, c)]
+        return commands
 
     def _coup_targets(self, s: CoupState, seat: int) -> list[int]:
         """Whom ``seat`` may Coup. A player who must Coup but may reach nobody

@@ -40,9 +40,11 @@ class Action:
     check: Callable[[CoupState, dict[str, Any]], None] | None = None  # more validation
     check_key: Callable[[CoupState], Any] | None = None   # what ``check`` depends on
     price: int = field(init=False)   # coins the actor must hold to declare it
+    plain: bool = field(init=False)  # names nobody and nothing: one command per seat
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "price", max(self.cost, self.needs))
+        object.__setattr__(self, "plain", not (self.targeted or self.extra))
 
 
 @dataclass(frozen=True)
@@ -77,20 +79,20 @@ class Ruleset:
     tokens: bool = False             # the G54 family's tokens and extra actions are in play
     tokens_in_play: tuple[str, ...] = ()   # "disappear", "peacekeeping", "treaty", "tax"
     disappear_blockers: tuple[str, ...] = ()   # who stops a Disappear token when due
-    # Legal commands by situation (see ClaimEngine.legal_commands): kept per
-    # ruleset, so the key need not say which characters are in play.
-    legal_cache: dict = field(default_factory=dict, compare=False, repr=False)
     on_elimination: tuple[str, ...] = field(init=False)   # the "elimination" reactions
-    check_keys: tuple[Callable[[CoupState], Any], ...] = field(init=False)
+    cards: tuple[str, ...] = field(init=False)            # the court, unshuffled
+    menu: tuple[Action, ...] = field(init=False)          # the actions in menu order
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "menu", tuple(self.actions[n] for n in self.action_order))
         object.__setattr__(self, "on_elimination", tuple(
             c for c, r in self.reactions.items() if r.when == "elimination"))
-        object.__setattr__(self, "check_keys", tuple(
-            a.check_key for a in self.actions.values() if a.check_key is not None))
+        object.__setattr__(self, "cards", tuple(
+            c for c in self.characters for _ in range(self.copies)))
 
     def deck(self) -> list[str]:
-        return [c for c in self.characters for _ in range(self.copies)]
+        """A fresh list of the court's cards, every copy of every character."""
+        return list(self.cards)
 
 
 # -- resolutions of the original game's actions ------------------------------

@@ -83,15 +83,24 @@ def choose_set(s: CoupState, fate: Fate) -> dict[str, Any]:
 
 def random_set(fate: Fate, advanced: bool, communist: str = SPECIAL) -> tuple[str, ...]:
     names: list[str] = []
-    for category in CATEGORIES:
-        pool = [r.name for r in ROLES if category_of(r.name, communist) == category
-                and (advanced or not r.advanced)]
+    for category, pool in _POOLS[advanced, communist]:
         names += fate.rng.sample(pool, DRAW[category])
     return tuple(names)
 
 
 def category_of(name: str, communist: str = SPECIAL) -> str:
     return communist if name == "communist" else BY_NAME[name].category
+
+
+# What a random set draws from, by (advanced characters allowed, the
+# Communist's category): each category's characters, in category order.
+_POOLS = {
+    (advanced, communist): tuple(
+        (category, [r.name for r in ROLES if category_of(r.name, communist) == category
+                    and (advanced or not r.advanced)])
+        for category in CATEGORIES)
+    for advanced in CHOICES["advanced"] for communist in CHOICES["communist"]
+}
 
 
 def ruleset(names: tuple[str, ...] | list[str]) -> Ruleset:
