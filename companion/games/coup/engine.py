@@ -493,10 +493,12 @@ class ClaimEngine:
         if not s.ruleset.reactions or s.phase != "lose" or s.reacted:
             return ()
         seat, reason = s.losses[0]
-        reactions = s.ruleset.reactions
-        return tuple(c for c, r in reactions.items()
-                     if (r.when == "life" or (r.when == "life_not_coup" and reason != "coup"))
-                     and self._tax_due(s, seat, c, counter=True) <= s.coins[seat])
+        rules = s.ruleset
+        open_now = rules.on_coup if reason == "coup" else rules.on_life
+        if s.tax is None:
+            return open_now
+        return tuple([c for c in open_now
+                      if self._tax_due(s, seat, c, counter=True) <= s.coins[seat]])
 
     def _decide_react(self, s, command):
         """Claim a reaction: the Intellectual or the Missionary on losing a

@@ -80,6 +80,8 @@ class Ruleset:
     tokens_in_play: tuple[str, ...] = ()   # "disappear", "peacekeeping", "treaty", "tax"
     disappear_blockers: tuple[str, ...] = ()   # who stops a Disappear token when due
     on_elimination: tuple[str, ...] = field(init=False)   # the "elimination" reactions
+    on_life: tuple[str, ...] = field(init=False)          # reactions to a lost life
+    on_coup: tuple[str, ...] = field(init=False)          # those open to a Coup's victim
     cards: tuple[str, ...] = field(init=False)            # the court, unshuffled
     menu: tuple[Action, ...] = field(init=False)          # the actions in menu order
 
@@ -87,6 +89,10 @@ class Ruleset:
         object.__setattr__(self, "menu", tuple(self.actions[n] for n in self.action_order))
         object.__setattr__(self, "on_elimination", tuple(
             c for c, r in self.reactions.items() if r.when == "elimination"))
+        object.__setattr__(self, "on_life", tuple(
+            c for c, r in self.reactions.items() if r.when in ("life", "life_not_coup")))
+        object.__setattr__(self, "on_coup", tuple(
+            c for c, r in self.reactions.items() if r.when == "life"))
         object.__setattr__(self, "cards", tuple(
             c for c in self.characters for _ in range(self.copies)))
 

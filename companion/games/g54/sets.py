@@ -83,8 +83,10 @@ def choose_set(s: CoupState, fate: Fate) -> dict[str, Any]:
 
 def random_set(fate: Fate, advanced: bool, communist: str = SPECIAL) -> tuple[str, ...]:
     names: list[str] = []
+    rng = fate.rng
     for category, pool in _POOLS[advanced, communist]:
-        names += fate.rng.sample(pool, DRAW[category])
+        count = DRAW[category]
+        names += [rng.choice(pool)] if count == 1 else rng.sample(pool, count)
     return tuple(names)
 
 
