@@ -78,6 +78,11 @@ class ClaimEngine:
         # (see legal_commands): shared by every game this engine runs.
         self._legal: dict[tuple, tuple[FrozenCommand, ...]] = {}
         self._menu_parts: dict[tuple, tuple[FrozenCommand, ...]] = {}
+        # The one command of an action that names nobody, by action and seat.
+        self._plain: dict[str, tuple[FrozenCommand, ...]] = {
+            name: tuple([FrozenCommand(type=name, seat=seat)
+                         for seat in range(catalog.max_players)])
+            for name, action in catalog.actions.items() if action.plain}
         self._decide = {
             "challenge": self._decide_challenge,
             "pass": self._decide_pass,
@@ -1198,6 +1203,7 @@ class ClaimEngine:
                               for i in targets])
         out: list[FrozenCommand] = []
         parts = self._menu_parts
+        plain = self._plain
         tax = s.tax
         again = t.again
         reach = (living, s.peacekeeper, s.treaty, s.menu_options)
@@ -1210,15 +1216,15 @@ class ClaimEngine:
             if coins < price:
                 continue
             if action.plain:
-                key: tuple = (action.name, seat)
-            else:
-                # What its targets and fields depend on: who is in, the tokens
-                # that keep players out of reach, the set (a role to name), a check.
-                key = (action.name, seat, reach)
-                if "role" in action.extra:
-                    key += (rules.characters,)
-                if action.check_key is not None:
-                    key += (action.check_key(s),)
+                out.append(plain[action.name][seat])
+                continue
+            # What its targets and fields depend on: who is in, the tokens
+            # that keep players out of reach, the set (a role to name), a check.
+            key: tuple = (action.name, seat, reach)
+            if "role" in action.extra:
+                key += (rules.characters,)
+            if action.check_key is not None:
+                key += (action.check_key(s),)
             part = parts.get(key)
             if part is None:
                 if len(parts) >= _LEGAL_CACHE_LIMIT:

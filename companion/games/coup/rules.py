@@ -40,11 +40,12 @@ class Action:
     check: Callable[[CoupState, dict[str, Any]], None] | None = None  # more validation
     check_key: Callable[[CoupState], Any] | None = None   # what ``check`` depends on
     price: int = field(init=False)   # coins the actor must hold to declare it
-    plain: bool = field(init=False)  # names nobody and nothing: one command per seat
+    plain: bool = field(init=False)  # names nobody and nothing, no check: one command
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "price", max(self.cost, self.needs))
-        object.__setattr__(self, "plain", not (self.targeted or self.extra))
+        object.__setattr__(self, "plain",
+                           not (self.targeted or self.extra or self.check is not None))
 
 
 @dataclass(frozen=True)
