@@ -10,14 +10,15 @@ A, B, C, D, E, F, G, H, I, J = range(10)
 
 
 def sh_table(store, players: int, mode: str = "physical", first: int = 0,
-             deal: dict[str, Any] | None = None, seed: int = 5) -> Table:
+             deal: dict[str, Any] | None = None, seed: int = 5,
+             table: dict[str, Any] | None = None) -> Table:
     setup = Setup(game="secret_hitler", seats=[chr(65 + i) for i in range(players)],
-                  mode=mode, options={"first": first})
-    table = Table.start(store, setup, fate=Fate(seed=seed, script=deal))
+                  mode=mode, options={"first": first}, table=dict(table or {}))
+    started = Table.start(store, setup, fate=Fate(seed=seed, script=deal))
     if mode == "keeper":
         for seat in range(players):
-            table.execute({"type": "confirm", "seat": seat})
-    return table
+            started.execute({"type": "confirm", "seat": seat})
+    return started
 
 
 def view(table: Table) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from companion.table import LOCAL, OPERATOR, EventStore, Table, seat_source
 from sh_helpers import A, B, C, D, E, nominate, sh_table, view
 
 
-def open_ballot(store, mode="keeper"):
-    table = sh_table(store, 5, mode=mode)
+def open_ballot(store, mode="keeper", **settings):
+    table = sh_table(store, 5, mode=mode, table=settings)
     nominate(table, C)
     return table
 
@@ -69,6 +69,38 @@ def test_a_vote_may_change_until_the_last_arrives(store):
         table.execute({"type": "vote", "seat": seat, "choice": "ja"})
     table.execute({"type": "vote", "seat": E, "choice": "nein"})
     assert view(table)["last_votes"] == ["nein", "ja", "ja", "ja", "nein"]
+
+
+def test_a_table_that_locks_votes_counts_the_first_press(store):
+    table = open_ballot(store, votes="locked")
+    table.execute({"type": "vote", "seat": A, "choice": "ja"}, source=seat_source(A))
+    for choice in ("ja", "nein"):       # one answer, whatever the choice
+        with pytest.raises(RuleError) as err:
+            table.execute({"type": "vote", "seat": A, "choice": choice},
+                          source=seat_source(A))
+        assert (err.value.key, err.value.args_) == ("ballot.already_voted", {"player": A})
+    # The setting is part of the game: a restarted table still locks.
+    table.store.close()
+    resumed = Table.resume(EventStore(table.store.path))
+    assert resumed.setup.table["votes"] == "locked"
+    with pytest.raises(RuleError):
+        resumed.execute({"type": "vote", "seat": A, "choice": "nein"}, source=seat_source(A))
+    for seat in (B, C, D, E):
+        resumed.execute({"type": "vote", "seat": seat, "choice": "nein"},
+                        source=seat_source(seat))
+    assert view(resumed)["last_votes"] == ["ja", "nein", "nein", "nein", "nein"]
+
+
+@pytest.mark.parametrize("settings, key", [
+    ({"votes": "sometimes"}, "setup.bad_option"),
+    ({"response_seconds": 0}, "setup.bad_option"),
+    ({"response_seconds": "10"}, "setup.bad_option"),
+    ({"loud": True}, "setup.unknown_option"),
+])
+def test_bad_table_settings_are_refused(store, settings, key):
+    with pytest.raises(RuleError) as err:
+        sh_table(store, 5, table=settings)
+    assert err.value.key == key
 
 
 @pytest.mark.parametrize("mode", ["keeper", "physical"])

@@ -73,6 +73,8 @@ class Setup:
     seats: list[dict[str, Any]]
     mode: str = PHYSICAL
     options: dict[str, Any] = field(default_factory=dict)
+    # How the table runs, whatever the game (see companion/table/settings.py).
+    table: dict[str, Any] = field(default_factory=dict)
 
     @property
     def players(self) -> int:
@@ -80,13 +82,14 @@ class Setup:
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "seats": self.seats, "mode": self.mode,
-                "options": self.options}
+                "options": self.options, "table": self.table}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Setup":
         return cls(game=data["game"], seats=list(data["seats"]),
                    mode=data.get("mode", PHYSICAL),
-                   options=dict(data.get("options") or {}))
+                   options=dict(data.get("options") or {}),
+                   table=dict(data.get("table") or {}))
 
 
 class Fate:

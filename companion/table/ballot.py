@@ -9,7 +9,8 @@ seat's own channel hears why it is refused. Seats vote with
 ``{"type": "vote", "seat": s, "choice": c}`` from any input; each vote is a
 table event, stored like any other so a power cut loses none, but while the
 ballot is open the views show only *who* has voted, never what. A vote may be
-changed until the last eligible vote arrives, but only from the channel that
+changed (unless the table locks votes on the first press: ``BallotBox(locked=
+True)``) until the last eligible vote arrives, but only from the channel that
 cast it (the seat's phone or buttons, or a local script), never from the
 shared screen, where anyone may stand: any other attempt is told that the seat
 has already voted, whatever its choice, so it can neither learn nor replace a
@@ -32,7 +33,8 @@ VOTE, ABORT, CLOSE = "vote", "ballot_abort", "ballot"
 class BallotBox:
     """The votes cast so far in the ballot the engine has open."""
 
-    def __init__(self) -> None:
+    def __init__(self, locked: bool = False) -> None:
+        self.locked = locked                    # the first vote counts: no changes
         self.ballot_id: str | None = None
         self.votes: dict[int, str] = {}
         self.channels: dict[int, str] = {}     # the source that cast each vote
@@ -62,7 +64,7 @@ class BallotBox:
         if seat not in spec["eligible"]:
             raise RuleError("ballot.not_eligible", player=seat)
         cast = self.cast(spec)
-        if seat in cast and (shared or self.channels[seat] != source):
+        if seat in cast and (self.locked or shared or self.channels[seat] != source):
             # The same answer whatever the choice: nothing about the vote.
             raise RuleError("ballot.already_voted", player=seat)
         choice = command.get("choice")

@@ -22,7 +22,8 @@ from .table import Table
 REPLAY_SOURCE = "replay"
 # The header's fields and the JSON types each may take.
 _HEADER_FIELDS = {"game": str, "seats": list, "mode": str, "options": (dict, type(None)),
-                  "seed": (int, type(None)), "deal": (dict, type(None))}
+                  "table": (dict, type(None)), "seed": (int, type(None)),
+                  "deal": (dict, type(None))}
 _SEAT_FIELDS = ("seat", "target", "to")
 
 
@@ -82,7 +83,8 @@ def replay(lines: Iterable[str], lang: str = "en",
     try:
         setup = Setup(game=header.get("game"), seats=header.get("seats"),
                       mode=header.get("mode", "physical"),
-                      options=dict(header.get("options") or {}))
+                      options=dict(header.get("options") or {}),
+                      table=dict(header.get("table") or {}))
         fate = Fate(seed=header.get("seed"), script=header.get("deal"))
         clock = ScriptClock()
         table = Table.start(store or EventStore(":memory:"), setup, fate=fate,

@@ -23,6 +23,7 @@ from ..games import engine_for
 from ..games.base import KEEPER, Engine, Fate, RuleError, Setup
 from .ballot import ABORT, CLOSE, VOTE, BallotBox
 from .seats import normalise_seats, seat_names
+from .settings import normalise_table_settings
 from .store import EventStore, GameRecord
 
 # Where a command comes from decides what it may do:
@@ -58,7 +59,7 @@ class Table:
         self.undone: set[int] = set()
         self.next_command = 0
         self.state: Any = None
-        self.box = BallotBox()
+        self.box = self._new_box()
         self._listeners: list[Listener] = []
 
     # -- creating and resuming ------------------------------------------------
@@ -69,6 +70,7 @@ class Table:
         """Create a new game (any unfinished one is kept as abandoned)."""
         engine = engine_for(setup.game)
         normalise_seats(setup)
+        normalise_table_settings(setup)
         state = engine.new_state(setup)
         fate = fate or Fate()
         events = _run_chance(engine, state, fate, [])
@@ -85,7 +87,8 @@ class Table:
         options the game carries over (Coup: the winner plays first)."""
         setup = Setup(game=self.setup.game, seats=[dict(s) for s in self.setup.seats],
                       mode=self.setup.mode,
-                      options=self.engine.next_game_options(self.state))
+                      options=self.engine.next_game_options(self.state),
+                      table=dict(self.setup.table))
         return Table.start(self.store, setup, fate=fate, clock=self.clock, source=source)
 
     @classmethod
@@ -103,6 +106,7 @@ class Table:
                     fate: Fate | None = None,
                     clock: Callable[[], float] = time.time) -> "Table":
         setup = Setup.from_json(record.setup)
+        normalise_table_settings(setup)      # games stored before a setting existed
         table = cls(store, record.id, setup, engine_for(setup.game), fate, clock)
         table.log = store.events(record.id)
         table.next_command = 1 + max((n for n, _ in table.log), default=0)
@@ -113,10 +117,13 @@ class Table:
     def _rebuild(self) -> None:
         """State is the fold of every event outside undone commands."""
         self.state = self.engine.new_state(self.setup)
-        self.box = BallotBox()
+        self.box = self._new_box()
         for number, event in self.log:
             if number not in self.undone and event["type"] != UNDO:
                 self._apply(event)
+
+    def _new_box(self) -> BallotBox:
+        return BallotBox(locked=self.setup.table.get("votes") == "locked")
 
     def _apply(self, event: dict[str, Any]) -> None:
         """Fold one event: ballot events into the ballot box, the rest into

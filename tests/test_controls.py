@@ -1,0 +1,299 @@
+"""Presses become table commands on the asyncio loop: ballots by buttons, the
+challenge buzzer with near-ties, the response countdown, the gavel and the
+expiry buzzer, refusals on the seat's own channel. Real tables on real
+SQLite files; presses handed over from other threads as devices do."""
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+
+import pytest
+
+from a27_helpers import FakeClock, a27_table
+from companion.devices.controls import Controls
+from companion.devices.press import GAVEL, Press, loop_delivery
+from companion.games.base import Fate, Setup
+from companion.i18n import Messages
+from companion.table import OPERATOR, EventStore, Table, seat_source
+from sh_helpers import A, B, C, D, E, nominate, sh_table
+
+
+class Panel:
+    """The hardware outputs as a table would observe them: each seat's LED
+    and the buzzer, in the order they changed."""
+
+    def __init__(self) -> None:
+        self.changes: list[tuple] = []
+        self.lit: dict[int, bool] = {}
+
+    def show_voted(self, seat: int, voted: bool) -> None:
+        self.lit[seat] = voted
+        self.changes.append(("led", seat, voted))
+
+    def refuse(self, seat: int) -> None:
+        self.changes.append(("blink", seat))
+
+    def sound(self, pattern: str) -> None:
+        self.changes.append(("sound", pattern))
+
+
+ABORTED = "The ballot was stopped; it runs again from the start."
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+async def settle(seconds: float = 0.0) -> None:
+    await asyncio.sleep(seconds)
+    for _ in range(3):
+        await asyncio.sleep(0)
+
+
+def press(seat, button, at=0.0):
+    return Press(seat=seat, button=button, at=at, device="test")
+
+
+def election(store, **settings):
+    table = sh_table(store, 5, mode="keeper", table=settings)
+    nominate(table, C)
+    return table
+
+
+# -- the ballot ------------------------------------------------------------------------
+
+def test_a_ballot_by_buttons_reveals_all_at_once_and_the_leds_say_only_who(store):
+    async def scenario():
+        table = election(store)
+        panel = Panel()
+        refusals = []
+        controls = Controls(table, [panel], on_refusal=lambda s, e: refusals.append((s, e.key)))
+        assert panel.lit == {seat: False for seat in range(5)}
+        for seat, button in ((A, 0), (B, 1), (C, 0), (D, 1)):
+            controls.handle(press(seat, button))
+            public = json.dumps(table.public_view())
+            assert '"last_votes": null' in public
+            assert public.count('"nein"') == 1, "only the list of choices names a choice"
+        assert panel.lit == {A: True, B: True, C: True, D: True, E: False}
+        controls.handle(press(E, 0))
+        assert table.public_view()["last_votes"] == ["ja", "nein", "ja", "nein", "ja"]
+        assert panel.lit == {seat: False for seat in range(5)}, "a closed ballot turns them off"
+        assert refusals == []
+        # Each vote came from the seat's own channel.
+        assert [e["by"] for _, e in table.log if e["type"] == "vote"] == [
+            seat_source(s) for s in (A, B, C, D, E)]
+    run(scenario())
+
+
+def test_the_leds_and_the_log_are_the_same_whatever_the_votes(tmp_path):
+    """Secrecy: two ballots with opposite votes look the same to the table
+    until the reveal: LED changes, public views and log lines."""
+    async def ballot(path, buttons):
+        table = election(EventStore(path))
+        panel = Panel()
+        controls = Controls(table, [panel])
+        seen = []
+        for seat, button in zip((A, B, C, D), buttons):
+            controls.handle(press(seat, button))
+            view = table.public_view()
+            t = Messages("en", table.names)
+            seen.append((json.dumps(view["ballot"]), view["last_votes"],
+                         [t(k, **a) for k, a in table.log_lines()]))
+        return panel.changes, seen
+    first = run(ballot(tmp_path / "a.sqlite3", (0, 0, 0, 0)))
+    second = run(ballot(tmp_path / "b.sqlite3", (1, 1, 0, 1)))
+    assert first == second
+
+
+def test_presses_from_device_threads_change_the_table_on_the_loop_only(store):
+    async def scenario():
+        table = election(store)
+        loop = asyncio.get_running_loop()
+        applied_on = []
+        controls = Controls(table, [Panel()])
+        table.subscribe(lambda _: applied_on.append(threading.get_ident()))
+        deliver = loop_delivery(loop, controls.handle)
+        threads = [threading.Thread(target=deliver, args=(press(seat, 0),))
+                   for seat in (A, B, C, D, E)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        await settle()
+        assert table.public_view()["last_votes"] == ["ja"] * 5
+        assert set(applied_on) == {threading.get_ident()}
+    run(scenario())
+
+
+def test_votes_change_by_default_and_lock_when_the_table_says_so(tmp_path):
+    async def scenario(path, **settings):
+        table = election(EventStore(path), **settings)
+        panel = Panel()
+        refusals = []
+        controls = Controls(table, [panel], on_refusal=lambda s, e: refusals.append((s, e.key)))
+        controls.handle(press(A, 0))
+        controls.handle(press(A, 1))               # a change of mind
+        controls.handle(press(A, 1))               # the same again
+        return table.private_view(A)["ballot_vote"], refusals, panel.changes
+    vote, refusals, changes = run(scenario(tmp_path / "a.sqlite3"))
+    assert vote == "nein"
+    assert refusals == [(A, "ballot.already_voted")]
+    assert changes.count(("blink", A)) == 1
+    vote, refusals, changes = run(scenario(tmp_path / "b.sqlite3", votes="locked"))
+    assert vote == "ja"
+    assert refusals == [(A, "ballot.already_voted")] * 2
+    assert changes.count(("blink", A)) == 2
+
+
+def test_mixed_inputs_buttons_and_phones_share_one_ballot(store):
+    async def scenario():
+        table = election(store)
+        panel = Panel()
+        controls = Controls(table, [panel])
+        controls.handle(press(A, 1))
+        table.execute({"type": "vote", "seat": D, "choice": "ja"}, source=seat_source(D))
+        assert panel.lit[D], "a phone's vote lights the seat's LED too"
+        controls.handle(press(B, 0))
+        table.execute({"type": "vote", "seat": E, "choice": "nein"}, source=seat_source(E))
+        controls.handle(press(C, 0))
+        assert table.public_view()["last_votes"] == ["nein", "ja", "ja", "ja", "nein"]
+    run(scenario())
+
+
+def test_refused_presses_blink_and_change_nothing(store):
+    async def scenario():
+        table = election(store)
+        panel = Panel()
+        refusals = []
+        controls = Controls(table, [panel], on_refusal=lambda s, e: refusals.append((s, e.key)))
+        before = len(table.log)
+        controls.handle(press(B, 2))               # Secret Hitler has two choices
+        controls.handle(press(9, 0))               # no such seat: ignored
+        assert refusals == [(B, "ballot.no_such_button")]
+        assert panel.changes[-1] == ("blink", B)
+        assert len(table.log) == before
+        table.execute({"type": "ballot_abort"}, source=OPERATOR)
+        controls.handle(press(B, 0))
+        assert table.public_view()["ballot"]["voted"] == [B]
+    run(scenario())
+
+
+def test_an_aborted_ballot_turns_the_leds_off_and_runs_again(store):
+    async def scenario():
+        table = election(store)
+        panel = Panel()
+        controls = Controls(table, [panel])
+        for seat in (A, B, C):
+            controls.handle(press(seat, 0))
+        table.execute({"type": "ballot_abort"}, source=OPERATOR)
+        assert panel.lit == {seat: False for seat in range(5)}
+        t = Messages("en", table.names)
+        key, args = table.log_lines()[-1]
+        assert t(key, **args) == ABORTED
+        for seat in (A, B, C, D, E):
+            controls.handle(press(seat, 1))
+        assert table.public_view()["last_votes"] == ["nein"] * 5
+    run(scenario())
+
+
+# -- the challenge buzzer ----------------------------------------------------------------
+
+def coup_table(store, players=4, **settings):
+    setup = Setup(game="coup", seats=["Ann", "Bob", "Cat", "Dan"][:players], mode="physical",
+                  options={"first": 0, "direction": "clockwise"}, table=settings)
+    return Table.start(store, setup, fate=Fate(seed=3))
+
+
+def test_the_earliest_press_challenges_and_exact_ties_go_clockwise(store):
+    async def scenario():
+        table = coup_table(store)
+        panel = Panel()
+        refusals = []
+        controls = Controls(table, [panel], tie_window=0.05,
+                            on_refusal=lambda s, e: refusals.append((s, e.key)))
+        table.execute({"type": "tax", "seat": 0})
+        # They arrive in the order Cat, Dan, Bob; Bob and Dan pressed at the
+        # same instant, before Cat.
+        controls.handle(press(2, 0, at=10.003))
+        controls.handle(press(3, 1, at=10.001))
+        controls.handle(press(1, 2, at=10.001))
+        assert table.public_view()["phase"] == "challenge", "the race is still open"
+        await settle(0.2)
+        view = table.public_view()
+        assert view["pending"]["claim"]["challenger"] == 1
+        assert sorted(refusals) == [(2, "device.challenged_first"),
+                                    (3, "device.challenged_first")]
+        controls.handle(press(2, 0, at=10.2))   # the window has gone
+        assert refusals[-1] == (2, "device.nothing_to_press")
+    run(scenario())
+
+
+def test_the_claimant_cannot_challenge_and_the_next_press_wins(store):
+    async def scenario():
+        table = coup_table(store)
+        controls = Controls(table, [Panel()], tie_window=0.05)
+        table.execute({"type": "tax", "seat": 0})
+        controls.handle(press(0, 0, at=5.000))
+        controls.handle(press(3, 0, at=5.010))
+        await settle(0.2)
+        assert table.public_view()["pending"]["claim"]["challenger"] == 3
+    run(scenario())
+
+
+def test_a_claim_nobody_challenges_stands_when_the_countdown_ends(store):
+    async def scenario():
+        table = coup_table(store, response_seconds=1)
+        controls = Controls(table, [Panel()])
+        table.execute({"type": "tax", "seat": 0})
+        assert controls.deadline is not None
+        await settle(0.3)
+        assert table.public_view()["phase"] == "challenge"
+        await settle(1.2)
+        view = table.public_view()
+        assert view["phase"] == "action" and view["current"] == 1
+        assert view["players"][0]["coins"] == 5
+        assert [e for _, e in table.log][-1]["type"] == "proceed"
+        assert controls.deadline is None
+    run(scenario())
+
+
+def test_a_challenge_stops_the_countdown(store):
+    async def scenario():
+        table = coup_table(store, response_seconds=1)
+        controls = Controls(table, [Panel()], tie_window=0.01)
+        table.execute({"type": "tax", "seat": 0})
+        controls.handle(press(2, 0, at=1.0))
+        await settle(1.5)
+        view = table.public_view()
+        assert view["phase"] == "prove" and view["pending"]["claim"]["challenger"] == 2
+    run(scenario())
+
+
+# -- the gavel and the buzzer ----------------------------------------------------------
+
+def test_the_gavel_input_strikes_for_the_sg_and_expiry_sounds_the_buzzer(store):
+    async def scenario():
+        clock = FakeClock()
+        table = a27_table(store, 4, clock=clock)
+        panel = Panel()
+        controls = Controls(table, [panel])
+        controls.handle(Press(seat=None, button=GAVEL, at=0.0, device="test"))
+        view = table.public_view()
+        assert view["phase"] == "negotiation" and view["timer"]["running"]
+        assert panel.changes[-1] == ("sound", "gavel")
+        clock.advance(view["timer"]["remaining"])
+        table.tick()
+        assert panel.changes[-1] == ("sound", "expiry")
+    run(scenario())
+
+
+def test_a_gavel_knock_outside_article_27_does_nothing(store):
+    async def scenario():
+        table = coup_table(store)
+        panel = Panel()
+        controls = Controls(table, [panel])
+        before = len(table.log)
+        controls.handle(Press(seat=None, button=GAVEL, at=0.0, device="test"))
+        assert len(table.log) == before and ("sound", "gavel") not in panel.changes
+    run(scenario())
