@@ -31,6 +31,8 @@ def _parser() -> argparse.ArgumentParser:
                           'characters, e.g. "banker,director,guerrilla,politician,priest"')
     run.add_argument("--advanced", action="store_true",
                      help="G54: let a random set draw the advanced characters too")
+    run.add_argument("--exit-after", type=float, default=None, metavar="SECONDS",
+                     help="close the window after this many seconds (a start-up smoke test)")
     run.add_argument("--lang", default="en", choices=LANGUAGES)
     run.add_argument("--new", action="store_true",
                      help="start a new game even if one is unfinished")
@@ -116,4 +118,4 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     from .ui.app import run_kiosk
 
-    return run_kiosk(table, lang=args.lang, size=(width, height))
+    return run_kiosk(table, lang=args.lang, size=(width, height), exit_after=args.exit_after)

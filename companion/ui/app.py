@@ -1,9 +1,26 @@
-"""Start the kiosk window."""
+"""Start the kiosk: the window, the table's hardware and their presses, all
+on one asyncio loop (Kivy's ``async_run``), in one TaskGroup so a failing
+task is never silent."""
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
+from collections.abc import Sequence
+from typing import Any, Protocol
 
+from ..devices.press import Deliver, SeatFeedback
 from ..table import Table
+
+log = logging.getLogger(__name__)
+
+
+class Device(SeatFeedback, Protocol):
+    """An input device that can also show a seat something: header buttons,
+    the serial pad."""
+
+    def start(self, deliver: Deliver) -> None: ...
+    def close(self) -> None: ...
 
 
 def prepare_kivy_environment() -> None:
@@ -13,7 +30,10 @@ def prepare_kivy_environment() -> None:
     os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
 
 
-def run_kiosk(table: Table, lang: str = "en", size: tuple[int, int] = (1280, 720)) -> int:
+def run_kiosk(table: Table, lang: str = "en", size: tuple[int, int] = (1280, 720),
+              devices: Sequence[Device] = (), exit_after: float | None = None) -> int:
+    """Open the kiosk window on ``table`` and run until it is closed (or for
+    ``exit_after`` seconds: a smoke test of the whole start-up)."""
     prepare_kivy_environment()
     from kivy.config import Config
 
@@ -32,10 +52,45 @@ def run_kiosk(table: Table, lang: str = "en", size: tuple[int, int] = (1280, 720
     from .fonts import use_dejavu
 
     class KioskApp(App):
+        screen: Any = None
+
         def build(self):
             use_dejavu()
             self.title = translate("app.title", lang)
-            return CoupTableScreen(table, lang=lang)
+            self.screen = CoupTableScreen(table, lang=lang)
+            return self.screen
 
-    KioskApp().run()
+    return asyncio.run(_serve(KioskApp(), table, list(devices), exit_after))
+
+
+async def _serve(app: Any, table: Table, devices: list[Device],
+                 exit_after: float | None) -> int:
+    from ..devices.controls import Controls
+    from ..devices.press import loop_delivery
+
+    loop = asyncio.get_running_loop()
+    controls = Controls(table, devices, loop=loop,
+                        on_refusal=lambda seat, error: log.info(
+                            "seat %s: a press was refused (%s)", seat, error.key))
+    deliver = loop_delivery(loop, controls.handle)
+    try:
+        async with asyncio.TaskGroup() as group:
+            ui = group.create_task(app.async_run(async_lib="asyncio"))
+            # The screen exists once the app has built it; follow its games.
+            while app.screen is None and not ui.done():
+                await asyncio.sleep(0.01)
+            if app.screen is not None:
+                app.screen.bind(table=lambda _screen, new: controls.attach(new))
+            for device in devices:
+                device.start(deliver)
+            if exit_after is not None:
+                group.create_task(_stop_after(app, exit_after))
+    finally:
+        for device in devices:
+            device.close()
     return 0
+
+
+async def _stop_after(app: Any, seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    app.stop()

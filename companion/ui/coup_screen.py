@@ -73,6 +73,7 @@ class CoupTableScreen(BoxLayout):
     game_over = BooleanProperty(False)
     compact_reference = BooleanProperty(False)
     new_game_text = StringProperty("")
+    table = ObjectProperty(None)          # the game on screen (a new game replaces it)
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         super().__init__(**kwargs)
