@@ -297,3 +297,30 @@ def test_a_gavel_knock_outside_article_27_does_nothing(store):
         controls.handle(Press(seat=None, button=GAVEL, at=0.0, device="test"))
         assert len(table.log) == before and ("sound", "gavel") not in panel.changes
     run(scenario())
+
+
+def test_a_veto_a_seat_cannot_afford_is_refused_on_its_own_channel_only(store):
+    """Article 27, keeper mode: D has 4 influence behind the screen, so D's
+    Veto button is refused: D's LED blinks and D's phone hears why; the
+    table learns nothing it would not learn from any other refused press."""
+    from a27_helpers import PK, bribe, propose
+    from test_article27_rules import keeper4
+
+    async def scenario():
+        table = keeper4(store)
+        propose(table, PK, call_vote=False)
+        bribe(table, 3, 0, 8, "yes")
+        table.execute({"type": "gavel"})
+        panel = Panel()
+        refusals = []
+        controls = Controls(table, [panel], on_refusal=lambda s, e: refusals.append((s, e.key)))
+        before = table.public_view()
+        controls.handle(press(3, 1))                # Yes, Veto, Abstain: Veto
+        assert refusals == [(3, "ballot.choice_not_allowed")]
+        assert panel.changes[-1] == ("blink", 3)
+        assert table.public_view()["ballot"] == before["ballot"]
+        for seat, button in ((0, 0), (1, 2), (2, 1), (3, 0)):
+            controls.handle(press(seat, button))
+        assert table.public_view()["ballot"] is None
+        assert refusals == [(3, "ballot.choice_not_allowed")]
+    run(scenario())
