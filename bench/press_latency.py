@@ -1,0 +1,124 @@
+"""From the last press of a ballot to its reveal committed: the time a table
+waits between the last seat pressing and every vote being safe on disk.
+
+The path is the real one: a seat's button (gpiozero MockFactory pins driven
+from another thread, as lgpio's callback thread would), our debouncer, the
+hand-over to the asyncio loop, ``Controls``, ``Table.execute`` and the SQLite
+commit (WAL, synchronous=FULL) of the vote and the reveal; the clock stops in
+the table's listener, which runs after the commit. Six seats vote Nein in
+Secret Hitler elections (physical mode) on the default pin map; every
+election fails, so the presidency moves on and another ballot opens.
+"""
+from __future__ import annotations
+
+import asyncio
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from companion.devices.controls import Controls
+from companion.devices.gpio import GpioTable
+from companion.devices.pinmap import load_pinmap
+from companion.devices.press import loop_delivery
+from companion.games.base import Fate, Setup
+from companion.table import EventStore, Table
+
+from .report import figure
+
+BALLOTS = 300
+SEATS = 6
+NEIN = 1                    # the second button
+
+
+def _new_table(store: EventStore) -> Table:
+    setup = Setup(game="secret_hitler", seats=[f"P{i}" for i in range(SEATS)],
+                  mode="physical", options={"first": 0})
+    return Table.start(store, setup, fate=Fate(seed=1))
+
+
+def _open_ballot(table: Table) -> bool:
+    """Nominate a chancellor if the game waits for one; True once a ballot is open."""
+    view = table.public_view()
+    if view["phase"] == "election":
+        return True
+    for command in table.legal_commands():
+        if command["type"] == "nominate":
+            table.execute(command)
+            return table.public_view()["phase"] == "election"
+    return False
+
+
+async def gpio_latencies(directory: Path) -> list[float]:
+    from gpiozero.pins.mock import MockFactory
+
+    loop = asyncio.get_running_loop()
+    factory = MockFactory()
+    store = EventStore(directory / "gpio.sqlite3")
+    table = _new_table(store)
+    closed = asyncio.Event()
+    stamps: dict[str, float] = {}
+
+    def committed(changed: Table) -> None:
+        if changed.log and changed.log[-1][1]["type"] == "ballot" and "pressed" in stamps:
+            stamps["revealed"] = time.perf_counter()
+            closed.set()
+
+    table.subscribe(committed)
+    controls = Controls(table, [], loop=loop)
+    pinmap = load_pinmap()
+    latencies: list[float] = []
+    with GpioTable(pinmap, loop_delivery(loop, controls.handle), factory=factory) as gpio:
+        pins = {seat.seat: factory.pin(seat.buttons[NEIN]) for seat in pinmap.seats}
+        while len(latencies) < BALLOTS:
+            if not _open_ballot(table):
+                table = _new_table(store)          # the game ended: the next one
+                table.subscribe(committed)
+                controls.attach(table)
+                continue
+            for seat in range(SEATS - 1):
+                pins[seat].drive_low()
+            await _settled(table, SEATS - 1)
+            stamps.clear()
+            closed.clear()
+            last = pins[SEATS - 1]
+
+            def press_last() -> None:
+                stamps["pressed"] = time.perf_counter()
+                last.drive_low()
+
+            threading.Thread(target=press_last).start()
+            await asyncio.wait_for(closed.wait(), 5)
+            latencies.append(stamps["revealed"] - stamps["pressed"])
+            await asyncio.sleep(0.03)              # past the debounce settle time
+            for pin in pins.values():
+                pin.drive_high()
+            await asyncio.sleep(0.03)
+    store.close()
+    return latencies
+
+
+async def _settled(table: Table, voters: int) -> None:
+    """Wait until ``voters`` votes of the open ballot are in."""
+    for _ in range(500):
+        ballot = table.public_view()["ballot"]
+        if ballot is not None and len(ballot["voted"]) >= voters:
+            return
+        await asyncio.sleep(0.001)
+    raise RuntimeError("the presses did not reach the table")
+
+
+def report(name: str, latencies: list[float]) -> None:
+    ms = sorted(x * 1000 for x in latencies)
+    figure(f"{name}.p50", statistics.median(ms), "ms", "lower")
+    figure(f"{name}.p99", ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))], "ms", "lower")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        report("ballot.last_press_to_reveal.gpio", asyncio.run(gpio_latencies(Path(tmp))))
+
+
+if __name__ == "__main__":
+    main()
