@@ -137,3 +137,20 @@ def test_every_pin_map_message_key_is_in_the_english_catalog():
     keys = set(re.findall(r'"(pinmap\.[a-z0-9_]+)"', source))
     assert set(RESERVED.values()) <= keys and len(keys) > 8
     assert sorted(k for k in keys if k not in EN) == []
+
+
+def test_the_wiring_docs_show_the_default_map():
+    hardware = Path(__file__).resolve().parents[1] / "hardware"
+    table = hardware.joinpath("gpio.md").read_text(encoding="utf-8")
+    picture = hardware.joinpath("gpio-header.svg").read_text(encoding="utf-8")
+    default = load_pinmap()
+    for seat in default.seats:
+        cells = " | ".join(f"GPIO {pin} (pin {HEADER_PIN[pin]})" for pin in seat.buttons)
+        assert f"| {seat.seat + 1} | {cells} |" in table
+        for index, pin in enumerate(seat.buttons):
+            assert f">{HEADER_PIN[pin]}<" in picture
+            assert f"GPIO {pin} — Seat {seat.seat + 1} button {index + 1}<" in picture
+    assert f"| {default.gavel} | {HEADER_PIN[default.gavel]} | gavel" in table
+    assert f"| {default.buzzer} | {HEADER_PIN[default.buzzer]} | buzzer" in table
+    assert f"GPIO {default.gavel} — Gavel<" in picture
+    assert f"GPIO {default.buzzer} — Buzzer" in picture
