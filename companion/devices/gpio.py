@@ -4,10 +4,11 @@ Buttons connect a GPIO to ground; gpiozero turns on the internal pull-up and
 leaves debouncing to :mod:`.debounce` (``bounce_time=None``). Each is a
 ``DigitalInputDevice`` (active low) rather than a ``Button``: the same edges,
 without the "held" thread every ``Button`` runs, which we do not use and
-which costs up to 0.1 s per button to close. Each press is
-handed to ``deliver`` on the thread that saw the edge (lgpio's callback
-thread on a Pi, the driving thread for mock pins): wrap the table's handler
-with :func:`~.press.loop_delivery`.
+which costs up to 0.1 s per button to close.
+
+Each press is handed to ``deliver`` on the thread that saw the edge (lgpio's
+callback thread on a Pi, the driving thread for mock pins): wrap the table's
+handler with :func:`~.press.loop_delivery`.
 
 The buzzer is an *active* buzzer on a plain digital output (gpiozero's
 ``Buzzer``): it sounds its own tone when powered, so it needs no PWM, which
