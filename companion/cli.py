@@ -1,4 +1,4 @@
-"""``companion`` — the command line: run the kiosk, replay a script."""
+"""``companion`` — the command line: run the kiosk, replay a script, check the hardware."""
 from __future__ import annotations
 
 import argparse
@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+from .devices.pinmap import PINS_ENV
 from .i18n import LANGUAGES
 from .paths import DB_ENV, default_db
 
@@ -41,6 +42,16 @@ def _parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="play a JSON-lines script, print the views")
     replay.add_argument("file", type=Path, help="the script ('-' reads stdin)")
     replay.add_argument("--lang", default="en", choices=LANGUAGES)
+
+    doctor = sub.add_parser(
+        "doctor", help="check the buttons, LEDs, buzzer and pad: list them, show presses live")
+    doctor.add_argument("--pins", type=Path, default=None,
+                        help=f"pin map file (default: ${PINS_ENV} or the built-in map)")
+    doctor.add_argument("--mock", action="store_true",
+                        help="use simulated pins even on a Raspberry Pi")
+    doctor.add_argument("--seconds", type=float, default=None,
+                        help="how long to show presses (default: until Ctrl-C)")
+    doctor.add_argument("--lang", default="en", choices=LANGUAGES)
     return parser
 
 
@@ -48,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "replay":
         return _replay(args)
+    if args.command == "doctor":
+        return _doctor(args)
     return _run(args)
 
 
@@ -77,6 +90,23 @@ def _replay(args: argparse.Namespace) -> int:
     except BrokenPipeError:         # e.g. piped into `head`
         sys.stderr.close()
     return 0
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from .devices.doctor import run_doctor
+    from .devices.gpio import open_pin_factory
+    from .devices.pinmap import PinMapError, load_pinmap, pinmap_path
+    from .i18n import Messages
+
+    t = Messages(args.lang)
+    try:
+        pinmap = load_pinmap(pinmap_path(args.pins))
+    except PinMapError as exc:
+        print(f"companion doctor: {t.error(exc)}", file=sys.stderr)
+        return 2
+    factory, simulated = open_pin_factory(mock=args.mock)
+    # The serial pad joins the check by passing the driver here as pad=...
+    return run_doctor(pinmap, factory, simulated=simulated, t=t, seconds=args.seconds)
 
 
 def _options(args: argparse.Namespace) -> dict:
