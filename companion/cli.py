@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 
 from .devices.pinmap import PINS_ENV
 from .i18n import LANGUAGES
 from .paths import DB_ENV, default_db
+
+log = logging.getLogger(__name__)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -32,6 +35,15 @@ def _parser() -> argparse.ArgumentParser:
                           'characters, e.g. "banker,director,guerrilla,politician,priest"')
     run.add_argument("--advanced", action="store_true",
                      help="G54: let a random set draw the advanced characters too")
+    run.add_argument("--pins", type=Path, default=None,
+                     help="the GPIO pin map (default: $COMPANION_PINS or the built-in map); "
+                          "used on a Raspberry Pi")
+    run.add_argument("--mock-pins", action="store_true",
+                     help="open the pin map on simulated pins (tests; no GPIO needed)")
+    run.add_argument("--votes", default=None, choices=["changeable", "locked"],
+                     help="a new game: may a seat change its vote until the last is in?")
+    run.add_argument("--response-seconds", type=float, default=None, metavar="SECONDS",
+                     help="a new Coup or G54 game: a claim nobody challenges stands after this")
     run.add_argument("--exit-after", type=float, default=None, metavar="SECONDS",
                      help="close the window after this many seconds (a start-up smoke test)")
     run.add_argument("--lang", default="en", choices=LANGUAGES)
@@ -122,6 +134,35 @@ def _options(args: argparse.Namespace) -> dict:
     return options
 
 
+def _table_settings(args: argparse.Namespace) -> dict:
+    settings: dict = {}
+    if args.votes is not None:
+        settings["votes"] = args.votes
+    if args.response_seconds is not None:
+        settings["response_seconds"] = args.response_seconds
+    return settings
+
+
+def _devices(args: argparse.Namespace) -> list | None:
+    """Openers for the table's hardware: the header's buttons, LEDs and
+    buzzer when the pins are real (or simulated on request). None: a bad
+    pin map, already reported."""
+    from .devices.gpio import GpioTable, open_pin_factory
+    from .devices.pinmap import PinMapError, load_pinmap, pinmap_path
+    from .i18n import Messages
+
+    try:
+        pinmap = load_pinmap(pinmap_path(args.pins))
+    except PinMapError as exc:
+        print(f"companion run: {Messages(args.lang).error(exc)}", file=sys.stderr)
+        return None
+    factory, simulated = open_pin_factory(mock=args.mock_pins)
+    if simulated is not None and not args.mock_pins:
+        log.info("no GPIO buttons: %s", simulated)
+        return []
+    return [lambda deliver: GpioTable(pinmap, deliver, factory=factory)]
+
+
 def _run(args: argparse.Namespace) -> int:
     from .games.base import RuleError, Setup
     from .i18n import Messages
@@ -138,7 +179,8 @@ def _run(args: argparse.Namespace) -> int:
         if table is None:
             options = _options(args)
             names = [n for n in args.players.split(",") if n.strip()]
-            setup = Setup(game=args.game, seats=names, mode=args.mode, options=options)
+            setup = Setup(game=args.game, seats=names, mode=args.mode, options=options,
+                          table=_table_settings(args))
             table = Table.start(store, setup, source=OPERATOR)
     except StoreError as exc:
         print(f"companion run: {exc}", file=sys.stderr)
@@ -146,6 +188,10 @@ def _run(args: argparse.Namespace) -> int:
     except RuleError as exc:
         print(f"companion run: {Messages(args.lang).error(exc)}", file=sys.stderr)
         return 2
+    openers = _devices(args)
+    if openers is None:
+        return 2
     from .ui.app import run_kiosk
 
-    return run_kiosk(table, lang=args.lang, size=(width, height), exit_after=args.exit_after)
+    return run_kiosk(table, lang=args.lang, size=(width, height), devices=openers,
+                     exit_after=args.exit_after)

@@ -1,6 +1,7 @@
 """`companion run` refuses bad set-ups with a clear message, before any window."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -16,6 +17,8 @@ def run(*args: str) -> subprocess.CompletedProcess:
     (["--players", "Solo"], "Coup is for 2 to 6 players, not 1."),
     (["--players", "Ann,ann", "--new"], "Two players are called “ann”."),
     (["--size", "big"], "--size must look like 1280x720"),
+    (["--pins", "/no/such/pins.toml"], "Cannot read the pin map /no/such/pins.toml"),
+    (["--response-seconds", "0", "--new"], "“0.0” is not a valid value for the option"),
     (["--game", "g54", "--set", "banker,spy", "--new"],
      "Choose exactly 5 different characters of the game."),
     (["--game", "g54", "--set", "banker,director,guerrilla,politician,wizard", "--new"],
@@ -42,11 +45,13 @@ def test_the_kiosk_starts_on_one_loop_and_stops_cleanly(tmp_path):
     """The whole start-up: store, table, window, the device loop; then a clean stop."""
     db = tmp_path / "g.sqlite3"
     done = run("--db", str(db), "--game", "g54", "--set", "starter", "--new",
-               "--exit-after", "1")
+               "--mock-pins", "--response-seconds", "5", "--exit-after", "1")
     assert done.returncode == 0, done.stderr[-2000:]
     # Kivy logs one harmless traceback on machines without libmtdev; no other.
     assert done.stderr.count("Traceback") == done.stderr.count("libmtdev.so.1: cannot open")
     from companion.table import EventStore
     store = EventStore(db)
     assert [g.status for g in store.history()] == ["active"]
+    assert json.loads(json.dumps(store.active_game().setup))["table"] == {
+        "votes": "changeable", "response_seconds": 5}
     store.close()

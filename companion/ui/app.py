@@ -7,7 +7,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from ..devices.press import Deliver, SeatFeedback
 from ..table import Table
@@ -17,10 +17,13 @@ log = logging.getLogger(__name__)
 
 class Device(SeatFeedback, Protocol):
     """An input device that can also show a seat something: header buttons,
-    the serial pad."""
+    the serial pad. It delivers presses from the moment it is opened."""
 
-    def start(self, deliver: Deliver) -> None: ...
     def close(self) -> None: ...
+
+
+# Opens a device that delivers its presses through the callback given.
+DeviceOpener = Callable[[Deliver], Device]
 
 
 def prepare_kivy_environment() -> None:
@@ -31,7 +34,7 @@ def prepare_kivy_environment() -> None:
 
 
 def run_kiosk(table: Table, lang: str = "en", size: tuple[int, int] = (1280, 720),
-              devices: Sequence[Device] = (), exit_after: float | None = None) -> int:
+              devices: Sequence[DeviceOpener] = (), exit_after: float | None = None) -> int:
     """Open the kiosk window on ``table`` and run until it is closed (or for
     ``exit_after`` seconds: a smoke test of the whole start-up)."""
     prepare_kivy_environment()
@@ -63,12 +66,15 @@ def run_kiosk(table: Table, lang: str = "en", size: tuple[int, int] = (1280, 720
     return asyncio.run(_serve(KioskApp(), table, list(devices), exit_after))
 
 
-async def _serve(app: Any, table: Table, devices: list[Device],
+async def _serve(app: Any, table: Table, openers: list[DeviceOpener],
                  exit_after: float | None) -> int:
     from ..devices.controls import Controls
     from ..devices.press import loop_delivery
 
     loop = asyncio.get_running_loop()
+    devices: list[Device] = []
+    # Refusals go to the seat's own channel (its LED now, its phone later),
+    # never to the shared screen; the log names no vote.
     controls = Controls(table, devices, loop=loop,
                         on_refusal=lambda seat, error: log.info(
                             "seat %s: a press was refused (%s)", seat, error.key))
@@ -81,8 +87,9 @@ async def _serve(app: Any, table: Table, devices: list[Device],
                 await asyncio.sleep(0.01)
             if app.screen is not None:
                 app.screen.bind(table=lambda _screen, new: controls.attach(new))
-            for device in devices:
-                device.start(deliver)
+            for opener in openers:
+                devices.append(opener(deliver))
+            controls.attach(controls.table)      # show the devices the current state
             if exit_after is not None:
                 group.create_task(_stop_after(app, exit_after))
     finally:
