@@ -61,6 +61,13 @@ class Controls:
         self._seen = 0
         self.attach(table)
 
+    def add_output(self, output: SeatFeedback) -> None:
+        """Another device to show the seats and sound the buzzer; it is shown
+        the current state at once."""
+        self.outputs.append(output)
+        for seat, voted in self._voted.items():
+            output.show_voted(seat, voted)
+
     def attach(self, table: Table) -> None:
         """Follow ``table`` (a new game at the kiosk is a new table)."""
         self.table = table

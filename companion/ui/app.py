@@ -75,7 +75,7 @@ async def _serve(app: Any, table: Table, openers: list[DeviceOpener],
     devices: list[Device] = []
     # Refusals go to the seat's own channel (its LED now, its phone later),
     # never to the shared screen; the log names no vote.
-    controls = Controls(table, devices, loop=loop,
+    controls = Controls(table, loop=loop,
                         on_refusal=lambda seat, error: log.info(
                             "seat %s: a press was refused (%s)", seat, error.key))
     deliver = loop_delivery(loop, controls.handle)
@@ -89,7 +89,7 @@ async def _serve(app: Any, table: Table, openers: list[DeviceOpener],
                 app.screen.bind(table=lambda _screen, new: controls.attach(new))
             for opener in openers:
                 devices.append(opener(deliver))
-            controls.attach(controls.table)      # show the devices the current state
+                controls.add_output(devices[-1])
             if exit_after is not None:
                 group.create_task(_stop_after(app, exit_after))
     finally:
