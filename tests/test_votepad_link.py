@@ -7,9 +7,8 @@ import random
 import pytest
 
 from companion.devices.pad import SerialPad
+from companion.devices.pad_sim import Noise, PadSimulator, PtyLink, wait_for
 from votepad import pad as firmware
-
-from votepad_sim import Noise, PadSimulator, PtyLink, wait_for
 
 
 class Recorder:

@@ -1,4 +1,4 @@
-"""The vote pad simulated for tests and benchmarks: the real firmware logic
+"""The vote pad's simulated twin, for tests and benchmarks: the real firmware logic
 (votepad.pad.Pad) runs in a thread as the MCU on the master end of a pty pair,
 with a millisecond clock it advances one step at a time and button levels
 from a script; the host driver opens the slave end through a symlink, so a
