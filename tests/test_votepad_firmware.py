@@ -26,7 +26,10 @@ SHARED = [Path(protocol.__file__).with_name(name)
 def test_crc8_smbus_check_value_and_the_documented_example():
     assert protocol.crc8(b"123456789") == 0xF4
     assert protocol.encode("P", 17, ["BEEF", 3, 1, 123456]) == b"$P,17,BEEF,3,1,123456*66\n"
-    assert protocol.encode("A", 17, ["BEEF"]) == b"$A,17,BEEF*C2\n"   # PROTOCOL.md's worked example
+    # PROTOCOL.md's examples
+    assert protocol.encode("A", 17, ["BEEF"]) == b"$A,17,BEEF*C2\n"
+    assert protocol.encode("H", 0, ["BEEF", 60500, 18, "008", 0]) == \
+        b"$H,0,BEEF,60500,18,008,0*36\n"
 
 
 def test_the_reader_recovers_good_frames_from_every_kind_of_damage():
