@@ -10,6 +10,7 @@ import sys
 import time
 
 import micropython
+import rp2
 from machine import Pin
 
 from votepad.pad import Pad
@@ -20,6 +21,7 @@ LED_PINS = (15, 16, 17, 18, 19, 20, 21, 22, 26, 27)    # seat 1..10 "voted" LED
 SCAN_MS = 1
 SETTLE_US = 20      # a row's line charges through its cable before it is read
 READ_MAX = 256      # host bytes taken per loop, so a flood cannot stall the scan
+BOOTSEL_EVERY = 100  # loops between looks at the BOOTSEL button (it pauses flash)
 
 
 def scan(rows, seats, levels):
@@ -36,7 +38,9 @@ def scan(rows, seats, levels):
 
 
 def main():
-    micropython.kbd_intr(-1)       # a 0x03 byte from the host is data, not Ctrl-C
+    # A 0x03 byte from the host is data, not Ctrl-C. To reach the REPL (to
+    # update the firmware with mpremote), hold BOOTSEL for a moment.
+    micropython.kbd_intr(-1)
     rows = [Pin(pin, Pin.OUT, value=1) for pin in ROW_PINS]
     seats = [Pin(pin, Pin.IN, Pin.PULL_UP) for pin in SEAT_PINS]
     leds = [Pin(pin, Pin.OUT, value=0) for pin in LED_PINS]
@@ -47,7 +51,14 @@ def main():
     levels = [False] * (len(SEAT_PINS) * len(ROW_PINS))
     uptime_ms = 0                  # ticks_ms wraps; the protocol's clock must not
     last = time.ticks_ms()
+    loops = 0
     while True:
+        loops += 1
+        if loops % BOOTSEL_EVERY == 0 and rp2.bootsel_button():
+            for led in leds:
+                led.value(0)
+            micropython.kbd_intr(3)
+            return
         now = time.ticks_ms()
         uptime_ms += time.ticks_diff(now, last)
         last = now
