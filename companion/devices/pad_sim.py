@@ -79,7 +79,7 @@ class Noise:
         self.mean_chunk = mean_chunk
         self.corrupt_one_in = corrupt_one_in
         self.sent = 0
-        self.corrupted = 0
+        self.corrupted = 0         # damaged frames the pty took whole
 
     def chunk(self) -> bytes:
         return self.random.randbytes(self.random.randrange(2 * self.mean_chunk))
@@ -87,7 +87,6 @@ class Noise:
     def damage(self, frame: bytes) -> bytes:
         if not self.corrupt_one_in or self.random.randrange(self.corrupt_one_in):
             return frame
-        self.corrupted += 1
         position = self.random.randrange(1, len(frame) - 4)    # inside the body
         return frame[:position] + bytes([frame[position] ^ 1]) + frame[position + 1:]
 
@@ -163,11 +162,14 @@ class PadSimulator:
     # -- the MCU thread -------------------------------------------------------
 
     def _write(self, frame: bytes) -> None:
-        if self._noise_out is not None:
-            frame = self._noise_out.damage(frame)
         if self.record_sends:
             self.sent_frames.append((time.monotonic(), frame))
-        self.link.write(frame)
+        if self._noise_out is None:
+            self.link.write(frame)
+            return
+        damaged = self._noise_out.damage(frame)
+        if self.link.write(damaged) == len(damaged) and damaged != frame:
+            self._noise_out.corrupted += 1
 
     def _run(self) -> None:
         while not self._stopping.is_set():
