@@ -38,6 +38,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--pins", type=Path, default=None,
                      help="the GPIO pin map (default: $COMPANION_PINS or the built-in map); "
                           "used on a Raspberry Pi")
+    run.add_argument("--pad", default=None, metavar="PORT",
+                     help="the serial button pad's port (default: the first Pico found "
+                          "under /dev/serial/by-id, whenever it is plugged in; 'none': no pad)")
     run.add_argument("--mock-pins", action="store_true",
                      help="open the pin map on simulated pins (tests; no GPIO needed)")
     run.add_argument("--votes", default=None, choices=["changeable", "locked"],
@@ -63,6 +66,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="use simulated pins even on a Raspberry Pi")
     doctor.add_argument("--seconds", type=float, default=None,
                         help="how long to show presses (default: until Ctrl-C)")
+    doctor.add_argument("--pad", default=None, metavar="PORT",
+                        help="the serial button pad's port (default: the first Pico found "
+                             "under /dev/serial/by-id; 'none': no pad)")
     doctor.add_argument("--lang", default="en", choices=LANGUAGES)
     return parser
 
@@ -117,8 +123,22 @@ def _doctor(args: argparse.Namespace) -> int:
         print(f"companion doctor: {t.error(exc)}", file=sys.stderr)
         return 2
     factory, simulated = open_pin_factory(mock=args.mock)
-    # The serial pad joins the check by passing the driver here as pad=...
-    return run_doctor(pinmap, factory, simulated=simulated, t=t, seconds=args.seconds)
+    return run_doctor(pinmap, factory, simulated=simulated, t=t, seconds=args.seconds,
+                      open_pad=_pad_opener(args.pad))
+
+
+def _pad_opener(port: str | None):
+    """Opens the serial pad at ``port`` (None: wherever a Pico appears), or
+    None for no pad."""
+    if port == "none":
+        return None
+    from .devices.pad import SerialPad
+
+    def open_pad(deliver):
+        pad = SerialPad(deliver, port)
+        pad.start()
+        return pad
+    return open_pad
 
 
 def _options(args: argparse.Namespace) -> dict:
@@ -144,9 +164,9 @@ def _table_settings(args: argparse.Namespace) -> dict:
 
 
 def _devices(args: argparse.Namespace) -> list | None:
-    """Openers for the table's hardware: the header's buttons, LEDs and
-    buzzer when the pins are real (or simulated on request). None: a bad
-    pin map, already reported."""
+    """Openers for the table's hardware: the serial pad, and the header's
+    buttons, LEDs and buzzer when the pins are real (or simulated on
+    request). None: a bad pin map, already reported."""
     from .devices.gpio import GpioTable, open_pin_factory
     from .devices.pinmap import PinMapError, load_pinmap, pinmap_path
     from .i18n import Messages
@@ -156,11 +176,13 @@ def _devices(args: argparse.Namespace) -> list | None:
     except PinMapError as exc:
         print(f"companion run: {Messages(args.lang).error(exc)}", file=sys.stderr)
         return None
+    pad = _pad_opener(args.pad)
+    openers = [] if pad is None else [pad]
     factory, simulated = open_pin_factory(mock=args.mock_pins)
     if simulated is not None and not args.mock_pins:
         log.info("no GPIO buttons: %s", simulated)
-        return []
-    return [lambda deliver: GpioTable(pinmap, deliver, factory=factory)]
+        return openers
+    return openers + [lambda deliver: GpioTable(pinmap, deliver, factory=factory)]
 
 
 def _run(args: argparse.Namespace) -> int:

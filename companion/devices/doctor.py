@@ -6,9 +6,8 @@ the pin map with its header pin, blinks each seat's LED and sounds the
 buzzer, prints the button pad's status, then shows every press live until
 the time is up or Ctrl-C.
 
-The pad hook: the serial pad driver (``companion.devices.pad``) is not wired
-here yet; ``run_doctor`` takes any object with ``status() -> dict`` and
-prints its items as they come, so the CLI only has to pass the pad in.
+The serial pad, when there is one, is opened beside the pins: its link and
+error counters are printed, and its presses are shown live with the rest.
 """
 from __future__ import annotations
 
@@ -21,19 +20,23 @@ from gpiozero.pins import Factory
 from ..i18n import Messages
 from .gpio import GpioTable
 from .pinmap import HEADER_PIN, PinMap
-from .press import GAVEL, Press
+from .press import GAVEL, Deliver, Press
 
 LISTEN_STEP = 0.2       # seconds between checks for the end of the listening time
 OUTPUT_WAIT = 10        # seconds at most for one blink or beep pattern
+PAD_WAIT = 2.0          # seconds to wait for the pad's first heartbeat
 
 
 class PadStatus(Protocol):
     def status(self) -> dict[str, Any]:
         """The pad link and its error counters, e.g. {"port": ..., "frames": 12}."""
 
+    def close(self) -> None: ...
+
 
 def run_doctor(pinmap: PinMap, factory: Factory, *, simulated: str | None, t: Messages,
-               seconds: float | None = None, pad: PadStatus | None = None,
+               seconds: float | None = None,
+               open_pad: Callable[[Deliver], PadStatus] | None = None,
                say: Callable[[str], None] = lambda line: print(line, flush=True)) -> int:
     """Run the self-test; ``simulated`` is why the pins are simulated (see
     :func:`~.gpio.open_pin_factory`), None for real pins. Returns the exit
@@ -51,10 +54,16 @@ def run_doctor(pinmap: PinMap, factory: Factory, *, simulated: str | None, t: Me
     except Exception as exc:        # noqa: BLE001 - a pin in use, no permission: say which
         say(t("doctor.pins_failed", reason=str(exc) or type(exc).__name__))
         return 1
-    with gpio:
-        _check_outputs(pinmap, gpio, t, say)
-        _show_pad(pad, t, say)
-        count = _listen(pinmap, presses, seconds, t, say)
+    pad = None
+    try:
+        with gpio:
+            pad = None if open_pad is None else open_pad(presses.put)
+            _check_outputs(pinmap, gpio, t, say)
+            _show_pad(pad, t, say)
+            count = _listen(pinmap, presses, seconds, t, say)
+    finally:
+        if pad is not None:
+            pad.close()
     say(t("doctor.done", count=count))
     return 0
 
@@ -99,6 +108,9 @@ def _show_pad(pad: PadStatus | None, t: Messages, say: Callable[[str], None]) ->
         say(t("doctor.pad_none"))
         return
     try:
+        deadline = time.monotonic() + PAD_WAIT
+        while not pad.status().get("online") and time.monotonic() < deadline:
+            time.sleep(0.05)
         status = dict(pad.status())
     except Exception as exc:        # noqa: BLE001 - a broken pad must not stop the check
         say(t("doctor.pad_failed", reason=str(exc) or type(exc).__name__))
@@ -126,6 +138,10 @@ def _listen(pinmap: PinMap, presses: queue.Queue[Press], seconds: float | None,
                 continue
             count += 1
             when = f"{press.at - start:+.3f}"
+            if press.device == "pad":
+                say(t("doctor.press_pad", time=when, number=press.seat + 1,
+                      button=int(press.button) + 1))
+                continue
             pin = _pin(t, pins[(press.seat, press.button)])
             if press.seat is None:
                 say(t("doctor.press_gavel", time=when, pin=pin))

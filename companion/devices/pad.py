@@ -120,6 +120,10 @@ class SerialPad:
             self._thread = None
         self._close()
 
+    def close(self) -> None:
+        """The kiosk's shutdown: the same as :meth:`stop`."""
+        self.stop()
+
     # -- SeatFeedback ---------------------------------------------------------
 
     def show_voted(self, seat: int, voted: bool) -> None:
