@@ -1,13 +1,19 @@
 """From the last press of a ballot to its reveal committed: the time a table
 waits between the last seat pressing and every vote being safe on disk.
 
-The path is the real one: a seat's button (gpiozero MockFactory pins driven
-from another thread, as lgpio's callback thread would), our debouncer, the
-hand-over to the asyncio loop, ``Controls``, ``Table.execute`` and the SQLite
-commit (WAL, synchronous=FULL) of the vote and the reveal; the clock stops in
-the table's listener, which runs after the commit. Six seats vote Nein in
-Secret Hitler elections (physical mode) on the default pin map; every
-election fails, so the presidency moves on and another ballot opens.
+The path is the real one, through either input:
+
+- gpio: a seat's button (gpiozero MockFactory pins driven from another
+  thread, as lgpio's callback thread would) and our debouncer;
+- pad: the vote pad's firmware logic on a pty pair (the simulated twin) and
+  the host driver's reader thread; the clock starts when the pad writes the
+  press frame (on the hardware its debounce holds the frame 10 ms first);
+
+then the hand-over to the asyncio loop, ``Controls``, ``Table.execute`` and
+the SQLite commit (WAL, synchronous=FULL) of the vote and the reveal; the
+clock stops in the table's listener, which runs after the commit. Six seats
+vote Nein in Secret Hitler elections (physical mode); every election fails,
+so the presidency moves on and another ballot opens.
 """
 from __future__ import annotations
 
@@ -20,6 +26,8 @@ from pathlib import Path
 
 from companion.devices.controls import Controls
 from companion.devices.gpio import GpioTable
+from companion.devices.pad import SerialPad
+from companion.devices.pad_sim import PadSimulator, PtyLink
 from companion.devices.pinmap import load_pinmap
 from companion.devices.press import loop_delivery
 from companion.games.base import Fate, Setup
@@ -99,6 +107,58 @@ async def gpio_latencies(directory: Path) -> list[float]:
     return latencies
 
 
+async def pad_latencies(directory: Path) -> list[float]:
+    loop = asyncio.get_running_loop()
+    store = EventStore(directory / "pad.sqlite3")
+    table = _new_table(store)
+    closed = asyncio.Event()
+    revealed: list[float] = []
+
+    def committed(changed: Table) -> None:
+        if changed.log and changed.log[-1][1]["type"] == "ballot":
+            revealed.append(time.monotonic())
+            closed.set()
+
+    table.subscribe(committed)
+    controls = Controls(table, [], loop=loop)
+    link = PtyLink(directory)
+    pad = SerialPad(loop_delivery(loop, controls.handle), link.path)
+    sim = PadSimulator(link, seats=SEATS)
+    pad.start()
+    sim.start()
+    latencies: list[float] = []
+    try:
+        while not pad.status()["online"]:
+            await asyncio.sleep(0.01)
+        while len(latencies) < BALLOTS:
+            if not _open_ballot(table):
+                table = _new_table(store)
+                table.subscribe(committed)
+                controls.attach(table)
+                continue
+            start = sim.now_ms + 5
+            for seat in range(SEATS - 1):
+                sim.press(start + 2 * seat, seat, NEIN)
+            await _settled(table, SEATS - 1)
+            closed.clear()
+            revealed.clear()
+            sim.sent_frames.clear()
+            sim.record_sends = True
+            sim.press(sim.now_ms + 2, SEATS - 1, NEIN)
+            await asyncio.wait_for(closed.wait(), 5)
+            sim.record_sends = False
+            sent = [at for at, frame in sim.sent_frames if frame.startswith(b"$P")]
+            latencies.append(revealed[0] - sent[0])
+            while not sim.script_done():
+                await asyncio.sleep(0.005)
+    finally:
+        sim.stop()
+        pad.stop()
+        link.unplug()
+        store.close()
+    return latencies
+
+
 async def _settled(table: Table, voters: int) -> None:
     """Wait until ``voters`` votes of the open ballot are in."""
     for _ in range(500):
@@ -118,6 +178,7 @@ def report(name: str, latencies: list[float]) -> None:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         report("ballot.last_press_to_reveal.gpio", asyncio.run(gpio_latencies(Path(tmp))))
+        report("ballot.last_press_to_reveal.pad", asyncio.run(pad_latencies(Path(tmp))))
 
 
 if __name__ == "__main__":
