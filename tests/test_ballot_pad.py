@@ -82,3 +82,44 @@ def test_a_six_seat_article_27_ballot_through_the_pad(store, link):
     asyncio.run(ballot_on_the_pad(link, table, list(enumerate(buttons)), seats=6))
     revealed = [e for _, e in table.log if e["type"] == "ballot"][-1]["votes"]
     assert revealed == [("yes", "veto", "abstain")[b] for b in buttons]
+
+
+def test_unplugging_the_pad_mid_ballot_loses_no_vote(store, link):
+    """Half the seats vote, the USB cable comes out, the rest press while it
+    is out, it goes back in: the pad resends, the driver reconnects, every
+    vote counts once and the ballot closes."""
+    table = sh_table(store, 8)
+    nominate(table, 2)
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        controls = Controls(table, loop=loop)
+        pad = SerialPad(loop_delivery(loop, controls.handle), link.path, retry_interval=0.05)
+        sim = PadSimulator(link, seats=8)
+        pad.start()
+        sim.start()
+        try:
+            await until(lambda: pad.status()["online"], "the pad online")
+            start = sim.now_ms + 20
+            for seat in range(4):
+                sim.press(start + 5 * seat, seat, 1)
+            await until(lambda: len(table.public_view()["ballot"]["voted"]) == 4, "four votes")
+            link.unplug()
+            await until(lambda: not pad.status()["connected"], "the pad gone")
+            start = sim.now_ms + 20
+            for seat in range(4, 8):
+                sim.press(start + 5 * seat, seat, 0)
+            await until(sim.script_done, "presses while unplugged")
+            assert len(table.public_view()["ballot"]["voted"]) == 4
+            link.plug()
+            await until(lambda: table.public_view()["ballot"] is None, "the reveal")
+            return pad.status()
+        finally:
+            sim.stop()
+            pad.stop()
+
+    status = asyncio.run(scenario())
+    assert status["reconnects"] >= 1
+    revealed = [e for _, e in table.log if e["type"] == "ballot"][-1]["votes"]
+    assert revealed == ["nein"] * 4 + ["ja"] * 4
+    assert len([e for _, e in table.log if e["type"] == "vote"]) == 8

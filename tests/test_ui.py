@@ -242,3 +242,66 @@ def test_a_short_screen_shows_card_names_and_a_tap_opens_the_card(window, tmp_pa
     opened[0].dismiss(animation=False)
     frames(2)
     assert not [w for w in window.children if isinstance(w, CardView)]
+
+
+def test_the_table_sees_when_the_button_pad_stops_answering(window, tmp_path):
+    from companion.devices.pad import SerialPad
+    from companion.devices.pad_sim import PadSimulator, PtyLink, wait_for
+    from companion.ui.coup_screen import CoupTableScreen
+
+    screen = show(window, CoupTableScreen(physical_table(tmp_path / "g.sqlite3")), (800, 480))
+    link = PtyLink(tmp_path)
+    pad = SerialPad(lambda press: None, link.path, retry_interval=0.05,
+                    heartbeat_timeout=0.5)
+    sim = PadSimulator(link, seats=3)
+    pad.start()
+    try:
+        screen.show_devices([pad.status()])
+        assert screen.devices_text == "", "a pad never seen is not missed"
+        sim.start()
+        assert wait_for(lambda: pad.status()["online"])
+        screen.show_devices([pad.status()])
+        assert screen.devices_text == ""
+        sim.pause()                                  # the pad hangs: no heartbeats
+        assert wait_for(lambda: not pad.status()["online"])
+        screen.show_devices([pad.status()])
+        assert screen.devices_text == "Button pad not answering"
+        frames(2)
+        assert fits_in_window(screen.ids.devices, window)
+        screenshot(window, "coup-pad-offline-800x480")
+        sim.resume()
+        assert wait_for(lambda: pad.status()["online"])
+        screen.show_devices([pad.status()])
+        assert screen.devices_text == ""
+    finally:
+        sim.stop()
+        pad.stop()
+        link.unplug()
+
+
+def test_a_claim_under_a_countdown_shows_the_seconds_left(window, tmp_path):
+    import asyncio
+
+    from companion.devices.controls import Controls
+    from companion.ui.coup_screen import CoupTableScreen
+
+    setup = Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"], mode="physical",
+                  options={"first": 0, "direction": "clockwise"},
+                  table={"response_seconds": 10})
+    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=1))
+    screen = show(window, CoupTableScreen(table), (800, 480))
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        controls = Controls(table, loop=loop)
+        assert controls.deadline is None
+        screen.show_countdown(None)
+        assert screen.countdown_text == ""
+        tap(button(screen, "Tax (+3, Duke)"))
+        screen.show_countdown(controls.deadline - loop.time())
+        assert screen.countdown_text == "Unchallenged, the claim stands in 10 seconds."
+        frames(2)
+        screenshot(window, "coup-countdown-800x480")
+        tap(button(screen, "Stelios challenges"))
+        assert controls.deadline is None
+    asyncio.run(scenario())

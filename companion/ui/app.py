@@ -14,6 +14,8 @@ from ..table import Table
 
 log = logging.getLogger(__name__)
 
+WATCH_STEP = 0.25           # seconds between looks at the countdown and the devices
+
 
 class Device(SeatFeedback, Protocol):
     """An input device that can also show a seat something: header buttons,
@@ -90,12 +92,26 @@ async def _serve(app: Any, table: Table, openers: list[DeviceOpener],
             for opener in openers:
                 devices.append(opener(deliver))
                 controls.add_output(devices[-1])
+            if app.screen is not None:
+                group.create_task(_watch(app, controls, devices, ui))
             if exit_after is not None:
                 group.create_task(_stop_after(app, exit_after))
     finally:
         for device in devices:
             device.close()
     return 0
+
+
+async def _watch(app: Any, controls: Any, devices: list[Device], ui: asyncio.Task) -> None:
+    """Keep the screen's view of time and devices current: the seconds left
+    for a claim, and which devices are not answering."""
+    loop = asyncio.get_running_loop()
+    while not ui.done():
+        deadline = controls.deadline
+        app.screen.show_countdown(None if deadline is None else deadline - loop.time())
+        app.screen.show_devices([device.status() for device in devices
+                                 if hasattr(device, "status")])
+        await asyncio.sleep(WATCH_STEP)
 
 
 async def _stop_after(app: Any, seconds: float) -> None:

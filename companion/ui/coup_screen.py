@@ -5,6 +5,7 @@ views and send commands through the table; every rule lives in the engine."""
 from __future__ import annotations
 
 import logging
+import math
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,8 @@ class CoupTableScreen(BoxLayout):
     compact_reference = BooleanProperty(False)
     new_game_text = StringProperty("")
     table = ObjectProperty(None)          # the game on screen (a new game replaces it)
+    devices_text = StringProperty("")     # a device the table needs is not answering
+    countdown_text = StringProperty("")   # how long an unchallenged claim has left
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -124,6 +127,18 @@ class CoupTableScreen(BoxLayout):
         self.message_text = ""
         self._attach(table)
         return True
+
+    def show_countdown(self, seconds: float | None) -> None:
+        """The response countdown of the open claim (None: none running)."""
+        self.countdown_text = ("" if seconds is None else
+                               self.t("ui.countdown", count=max(0, math.ceil(seconds))))
+
+    def show_devices(self, statuses: list[dict[str, Any]]) -> None:
+        """Say so when the button pad, once heard, stops answering (unplugged,
+        hung): its seats' presses wait on the pad until it is back."""
+        lost = any(status.get("device") == "pad" and status.get("session") is not None
+                   and not status.get("online") for status in statuses)
+        self.devices_text = self.t("ui.pad_offline") if lost else ""
 
     # -- output -------------------------------------------------------------
     def refresh(self) -> None:
