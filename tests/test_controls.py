@@ -324,3 +324,24 @@ def test_a_veto_a_seat_cannot_afford_is_refused_on_its_own_channel_only(store):
         assert table.public_view()["ballot"] is None
         assert refusals == [(3, "ballot.choice_not_allowed")]
     run(scenario())
+
+
+def test_a_dead_seat_pressing_is_refused_and_does_not_count(store):
+    from test_secret_hitler_rules import five_fascists_then_executions
+
+    async def scenario():
+        table = five_fascists_then_executions(store, [C])
+        nominate(table)
+        panel = Panel()
+        refusals = []
+        controls = Controls(table, [panel], on_refusal=lambda s, e: refusals.append((s, e.key)))
+        assert C not in table.public_view()["ballot"]["eligible"]
+        controls.handle(press(C, 0))
+        assert refusals == [(C, "ballot.not_eligible")]
+        assert panel.changes[-1] == ("blink", C)
+        assert table.public_view()["ballot"]["voted"] == []
+        for seat in table.public_view()["ballot"]["eligible"]:
+            controls.handle(press(seat, 1))
+        assert table.public_view()["last_votes"][C] is None
+        assert refusals == [(C, "ballot.not_eligible")]
+    run(scenario())
