@@ -151,16 +151,13 @@ def _options(args: argparse.Namespace) -> dict:
             r.strip() for r in args.roles.split(",") if r.strip()]
     if args.advanced:
         options["advanced"] = True
+    if args.response_seconds is not None:
+        options["response_seconds"] = args.response_seconds
     return options
 
 
 def _table_settings(args: argparse.Namespace) -> dict:
-    settings: dict = {}
-    if args.votes is not None:
-        settings["votes"] = args.votes
-    if args.response_seconds is not None:
-        settings["response_seconds"] = args.response_seconds
-    return settings
+    return {} if args.votes is None else {"votes": args.votes}
 
 
 def _devices(args: argparse.Namespace) -> list | None:

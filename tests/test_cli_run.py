@@ -52,6 +52,7 @@ def test_the_kiosk_starts_on_one_loop_and_stops_cleanly(tmp_path):
     from companion.table import EventStore
     store = EventStore(db)
     assert [g.status for g in store.history()] == ["active"]
-    assert json.loads(json.dumps(store.active_game().setup))["table"] == {
-        "votes": "changeable", "response_seconds": 5}
+    setup = json.loads(json.dumps(store.active_game().setup))
+    assert setup["table"] == {"votes": "changeable"}
+    assert setup["options"]["response_seconds"] == 5
     store.close()

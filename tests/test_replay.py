@@ -151,3 +151,14 @@ def test_wait_lines_move_the_clock_and_let_time_act():
     assert public["phase"] == "place_one" and public["privilege"] is False
     done = companion("replay", "-", stdin="\n".join(lines + ['{"wait": "soon"}']) + "\n")
     assert done.returncode == 1 and "wait needs a number of seconds" in done.stderr
+
+
+def test_a_response_countdown_replays_with_waits():
+    header = {**HEADER, "options": {**HEADER["options"], "response_seconds": 5}}
+    lines = [json.dumps(header), json.dumps({"seat": "Ann", "type": "tax"}),
+             json.dumps({"wait": 4.9})]
+    done = companion("replay", "-", stdin="\n".join(lines) + "\n")
+    assert json.loads(done.stdout)["public"]["phase"] == "challenge"
+    done = companion("replay", "-", stdin="\n".join(lines + [json.dumps({"wait": 0.1})]) + "\n")
+    public = json.loads(done.stdout)["public"]
+    assert public["phase"] == "action" and public["players"][0]["coins"] == 5

@@ -280,28 +280,25 @@ def test_the_table_sees_when_the_button_pad_stops_answering(window, tmp_path):
 
 
 def test_a_claim_under_a_countdown_shows_the_seconds_left(window, tmp_path):
-    import asyncio
-
-    from companion.devices.controls import Controls
+    from a27_helpers import FakeClock
     from companion.ui.coup_screen import CoupTableScreen
 
+    clock = FakeClock()
     setup = Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"], mode="physical",
-                  options={"first": 0, "direction": "clockwise"},
-                  table={"response_seconds": 10})
-    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=1))
+                  options={"first": 0, "direction": "clockwise", "response_seconds": 10})
+    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=1),
+                        clock=clock)
     screen = show(window, CoupTableScreen(table), (800, 480))
-
-    async def scenario():
-        loop = asyncio.get_running_loop()
-        controls = Controls(table, loop=loop)
-        assert controls.deadline is None
-        screen.show_countdown(None)
-        assert screen.countdown_text == ""
-        tap(button(screen, "Tax (+3, Duke)"))
-        screen.show_countdown(controls.deadline - loop.time())
-        assert screen.countdown_text == "Unchallenged, the claim stands in 10 seconds."
-        frames(2)
-        screenshot(window, "coup-countdown-800x480")
-        tap(button(screen, "Stelios challenges"))
-        assert controls.deadline is None
-    asyncio.run(scenario())
+    assert screen.countdown_text == ""
+    tap(button(screen, "Tax (+3, Duke)"))
+    assert screen.countdown_text == "Unchallenged, the claim stands in 10 seconds."
+    clock.advance(8.5)
+    screen.tick()
+    assert screen.countdown_text == "Unchallenged, the claim stands in 2 seconds."
+    frames(2)
+    screenshot(window, "coup-countdown-800x480")
+    clock.advance(1.5)
+    screen.tick()                                    # time is up: the claim stands
+    assert screen.countdown_text == ""
+    assert screen.status_text == "Stelios, choose an action."
+    assert screen._panels[0].coins_text == "5 coins"

@@ -5,38 +5,47 @@ Runs on the asyncio loop only (devices hand their presses over with
 
 - while a ballot is open, the ballot's choice with that index (button 0 is
   the first choice: Ja, Yes; button 1 the second: Nein, Veto; ...), sent as
-  the seat's own vote from the seat's own channel;
+  the seat's vote from the device's own channel (``seat:N:gpio``,
+  ``seat:N:pad``; the seat's phone is another channel);
 - while a Coup-family claim waits for a challenge, "I challenge" (the
   challenge buzzer): presses that arrive within ``tie_window`` seconds of the
   first are collected, and the earliest press time wins (see
   docs/hardware.md for the rule);
 - otherwise nothing: the press is refused.
 
-A refused press (a double vote with votes locked, a vote from a seat that
-may not vote, a buzzer press after the window closed) blinks that seat's LED
-and is passed to ``on_refusal`` for its phone; the table is unchanged. The
-gavel input strikes the Article 27 gavel for the Secretary-General.
+A press made before the ballot or claim it would answer was open (a press the
+pad still held when the kiosk restarted, say) is stale and refused.
 
-The seat LEDs follow the ballot: on once the seat has voted, whatever it
-chose, off when the ballot closes. The buzzer sounds when a timer runs out.
-With ``response_seconds`` set at the table, a claim nobody challenges stands
-after that many seconds.
+A refused press blinks that seat's LED and is passed to ``on_refusal`` for
+the seat's phone; the table is unchanged. Nothing a refusal shows may depend
+on what the seat (or anyone) voted or holds: a repeated choice is taken like
+a change (see ``BallotBox``), and a choice the game restricts by what only
+the seat knows (Article 27's Veto behind the screen, keeper mode) is never
+taken from buttons, for any seat: it belongs on the seat's phone.
+
+The gavel input strikes the Article 27 gavel for the Secretary-General; a
+knock's rebound (another press within ``GAVEL_LOCKOUT``) is ignored. The seat
+LEDs follow the ballot: on once the seat has voted, whatever it chose, off
+when the ballot closes. The buzzer sounds on a strike and when a timer runs
+out. A failing LED or buzzer is logged and never stops the table.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Sequence
 from typing import Any, Callable
 
 from ..games.base import RuleError
-from ..table import CLOCK, OPERATOR, Table, seat_source
+from ..table import OPERATOR, Table, seat_source
 from ..table.store import StoreError
 from .press import GAVEL, Press, SeatFeedback
 
 log = logging.getLogger(__name__)
 
 TIE_WINDOW = 0.05          # seconds: presses this close together race on their times
+GAVEL_LOCKOUT = 1.0        # seconds: a strike plate's rebound is not a second strike
 CLAIM_GAMES = ("coup", "g54")
 
 Refusal = Callable[[int | None, RuleError], None]
@@ -46,18 +55,20 @@ class Controls:
     def __init__(self, table: Table, outputs: Sequence[SeatFeedback] = (),
                  loop: asyncio.AbstractEventLoop | None = None,
                  tie_window: float = TIE_WINDOW,
-                 on_refusal: Refusal | None = None) -> None:
+                 on_refusal: Refusal | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.loop = loop or asyncio.get_event_loop()
         self.outputs = list(outputs)
         self.tie_window = tie_window
         self.on_refusal = on_refusal
+        self.clock = clock              # the clock presses are timed on
         self.table: Table = table
-        self.deadline: float | None = None     # loop time the open claim stands at
-        self._race: list[Press] | None = None
+        self._race: list[Press] = []
         self._race_claim: tuple | None = None
-        self._countdown: asyncio.TimerHandle | None = None
-        self._countdown_claim: tuple | None = None
+        self._race_timer: asyncio.TimerHandle | None = None
         self._voted: dict[int, bool] = {}
+        self._opened: tuple[Any, float] = (None, 0.0)   # what presses answer, since when
+        self._last_gavel = float("-inf")
         self._seen = 0
         self.attach(table)
 
@@ -66,14 +77,15 @@ class Controls:
         the current state at once."""
         self.outputs.append(output)
         for seat, voted in self._voted.items():
-            output.show_voted(seat, voted)
+            self._output(output.show_voted, seat, voted)
 
     def attach(self, table: Table) -> None:
         """Follow ``table`` (a new game at the kiosk is a new table)."""
+        self._end_race("device.window_closed")
         self.table = table
         self._seen = len(table.log)
+        self._aborts = 0
         self._voted = {}
-        self._race = None
         table.subscribe(self._changed)
         self._changed(table)
 
@@ -81,21 +93,18 @@ class Controls:
     def handle(self, press: Press) -> None:
         if press.seat is None:
             if press.button == GAVEL:
-                self._strike_gavel()
+                self._strike_gavel(press)
             return
         table = self.table
         if not 0 <= press.seat < table.setup.players:
             log.warning("a press from seat %s, which this table does not have", press.seat)
             return
+        if press.at < self._opened[1]:
+            self._refuse(press.seat, RuleError("device.stale_press"))
+            return
         spec = table.engine.ballot(table.state)
         if spec is not None:
-            choices = spec["choices"]
-            if not isinstance(press.button, int) or not 0 <= press.button < len(choices):
-                self._refuse(press.seat, RuleError("ballot.no_such_button",
-                                                   button=str(press.button)))
-                return
-            self._send({"type": "vote", "seat": press.seat, "choice": choices[press.button]},
-                       press.seat)
+            self._vote(press, spec)
             return
         claim = self._open_claim()
         if claim is not None:
@@ -103,11 +112,23 @@ class Controls:
             return
         self._refuse(press.seat, RuleError("device.nothing_to_press"))
 
-    def _send(self, command: dict[str, Any], seat: int | None, source: str | None = None
-              ) -> bool:
+    def _vote(self, press: Press, spec: dict[str, Any]) -> None:
+        choices = spec["choices"]
+        if not isinstance(press.button, int) or not 0 <= press.button < len(choices):
+            self._refuse(press.seat, RuleError("ballot.no_such_button", button=str(press.button)))
+            return
+        command = {"type": "vote", "seat": press.seat, "choice": choices[press.button]}
+        table = self.table
+        if table.engine.private_choice(table.state, command):
+            # Refused alike for every seat, before anyone's hidden state is
+            # looked at: a refusal here would show the table what it hides.
+            self._refuse(press.seat, RuleError("device.choice_on_phone"))
+            return
+        self._send(command, press.seat, seat_source(press.seat, press.device))
+
+    def _send(self, command: dict[str, Any], seat: int | None, source: str) -> bool:
         try:
-            self.table.execute(command, source=source or (
-                OPERATOR if seat is None else seat_source(seat)))
+            self.table.execute(command, source=source)
         except RuleError as exc:
             self._refuse(seat, exc)
             return False
@@ -120,15 +141,18 @@ class Controls:
     def _refuse(self, seat: int | None, error: RuleError) -> None:
         if seat is not None:
             for output in self.outputs:
-                output.refuse(seat)
+                self._output(output.refuse, seat)
         if self.on_refusal is not None:
             self.on_refusal(seat, error)
 
-    def _strike_gavel(self) -> None:
+    def _strike_gavel(self, press: Press) -> None:
+        if press.at - self._last_gavel < GAVEL_LOCKOUT:
+            return                          # the plate's rebound, or a sensor ringing
+        self._last_gavel = press.at
         view = self.table.public_view()
         if view.get("game") != "article27" or view.get("sg") is None:
             return                          # no gavel in this game: a knock on the table
-        if self._send({"type": "gavel", "seat": view["sg"]}, None):
+        if self._send({"type": "gavel", "seat": view["sg"]}, None, OPERATOR):
             self._sound("gavel")
 
     # -- the challenge buzzer ----------------------------------------------------------
@@ -145,18 +169,27 @@ class Controls:
         return (table.game_id, view["turn"], claim["seat"], claim["character"], claim["kind"])
 
     def _buzz(self, press: Press, claim: tuple) -> None:
-        if self._race is not None and self._race_claim == claim:
+        if self._race and self._race_claim == claim:
             self._race.append(press)
             return
+        self._end_race("device.window_closed")   # a race for an earlier claim
         self._race, self._race_claim = [press], claim
-        self.loop.call_later(self.tie_window, self._settle_race)
+        self._race_timer = self.loop.call_later(self.tie_window, self._settle_race)
+
+    def _end_race(self, reason: str) -> None:
+        """Drop the race under way, refusing its presses."""
+        if self._race_timer is not None:
+            self._race_timer.cancel()
+        presses, self._race, self._race_claim, self._race_timer = self._race, [], None, None
+        for press in presses:
+            self._refuse(press.seat, RuleError(reason))
 
     def _settle_race(self) -> None:
         """The earliest press challenges; exact ties go to the seat nearest
         after the claimant in the direction of play. The others are refused
         (the claim has been challenged)."""
-        presses, claim = self._race or [], self._race_claim
-        self._race = self._race_claim = None
+        presses, claim = self._race, self._race_claim
+        self._race, self._race_claim, self._race_timer = [], None, None
         if claim is None or self._open_claim() != claim:
             for press in presses:
                 self._refuse(press.seat, RuleError("device.window_closed"))
@@ -168,7 +201,7 @@ class Controls:
         winner = None
         for press in order:
             if winner is None and self._send({"type": "challenge", "seat": press.seat},
-                                             press.seat):
+                                             press.seat, seat_source(press.seat, press.device)):
                 winner = press.seat
             elif winner is not None and press.seat != winner:
                 self._refuse(press.seat, RuleError("device.challenged_first", player=winner))
@@ -179,10 +212,22 @@ class Controls:
             return                          # an earlier game at this kiosk
         new = [event for _, event in table.log[self._seen:]]
         self._seen = len(table.log)
+        self._aborts += sum(1 for event in new if event["type"] == "ballot_abort")
         if any(event["type"] == "timer_expired" for event in new):
             self._sound("expiry")
         self._show_votes()
-        self._follow_claim()
+        self._note_opening()
+
+    def _note_opening(self) -> None:
+        """Remember when the ballot or claim presses answer opened (as far
+        as this kiosk knows: after a restart, when it was seen again)."""
+        table = self.table
+        spec = table.engine.ballot(table.state)
+        # An aborted ballot runs again: a new opening.
+        now = (("ballot", table.game_id, spec["id"], self._aborts) if spec is not None
+               else self._open_claim())
+        if now != self._opened[0]:
+            self._opened = (now, self.clock() if now is not None else 0.0)
 
     def _show_votes(self) -> None:
         table = self.table
@@ -193,25 +238,17 @@ class Controls:
             if self._voted.get(seat) != now:
                 self._voted[seat] = now
                 for output in self.outputs:
-                    output.show_voted(seat, now)
-
-    def _follow_claim(self) -> None:
-        """Start, keep or stop the response countdown for the open claim."""
-        seconds = self.table.setup.table.get("response_seconds")
-        claim = self._open_claim() if seconds else None
-        if claim == self._countdown_claim:
-            return
-        if self._countdown is not None:
-            self._countdown.cancel()
-        self._countdown_claim, self._countdown, self.deadline = claim, None, None
-        if claim is not None:
-            self.deadline = self.loop.time() + seconds
-            self._countdown = self.loop.call_at(self.deadline, self._time_up, claim)
-
-    def _time_up(self, claim: tuple) -> None:
-        if self._open_claim() == claim:
-            self._send({"type": "proceed"}, None, source=CLOCK)
+                    self._output(output.show_voted, seat, now)
 
     def _sound(self, pattern: str) -> None:
         for output in self.outputs:
-            output.sound(pattern)
+            self._output(output.sound, pattern)
+
+    @staticmethod
+    def _output(call: Callable[..., None], *args: Any) -> None:
+        """An LED or the buzzer: a failure is logged, never passed on to the
+        table (its command is already stored)."""
+        try:
+            call(*args)
+        except Exception:       # noqa: BLE001 - any device failure
+            log.exception("a device output failed")

@@ -13,6 +13,7 @@ the pad resends whatever was not acknowledged.
 from __future__ import annotations
 
 import glob
+import queue
 import threading
 import time
 from collections import deque
@@ -94,6 +95,8 @@ class SerialPad:
         self._write_lock = threading.Lock()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
+        self._writer: threading.Thread | None = None
+        self._outbox: queue.Queue[Callable[[], bytes] | None] = queue.Queue()
         self._voted_mask = 0
         # The pad's boot being listened to, and the next press number it owes.
         self._session: str | None = None
@@ -111,13 +114,18 @@ class SerialPad:
     def start(self) -> None:
         self._stopping.clear()
         self._thread = threading.Thread(target=self._run, name="serial-pad", daemon=True)
+        self._writer = threading.Thread(target=self._write_outbox, name="serial-pad-writer",
+                                        daemon=True)
         self._thread.start()
+        self._writer.start()
 
     def stop(self) -> None:
         self._stopping.set()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
+        self._outbox.put(None)
+        for thread in (self._thread, self._writer):
+            if thread is not None:
+                thread.join()
+        self._thread = self._writer = None
         self._close()
 
     def close(self) -> None:
@@ -126,16 +134,19 @@ class SerialPad:
 
     # -- SeatFeedback ---------------------------------------------------------
 
+    # Called on the asyncio loop: the frames go out on the writer thread, so
+    # a stuck port never stalls the loop.
+
     def show_voted(self, seat: int, voted: bool) -> None:
         if not 0 <= seat < MAX_SEATS:
             return
         bit = 1 << seat
         self._voted_mask = self._voted_mask | bit if voted else self._voted_mask & ~bit
-        self._send_leds()
+        self._outbox.put(self._leds_frame)
 
     def refuse(self, seat: int) -> None:
         if 0 <= seat < MAX_SEATS:
-            self._send(protocol.encode(protocol.REFUSE, 0, [seat]))
+            self._outbox.put(lambda: protocol.encode(protocol.REFUSE, 0, [seat]))
 
     def sound(self, pattern: str) -> None:
         """The pad has no buzzer."""
@@ -220,8 +231,20 @@ class SerialPad:
             except (serial.SerialException, OSError):
                 pass
 
+    def _leds_frame(self) -> bytes:
+        return protocol.encode(protocol.LEDS, 0, ["%03X" % self._voted_mask])
+
     def _send_leds(self) -> None:
-        self._send(protocol.encode(protocol.LEDS, 0, ["%03X" % self._voted_mask]))
+        self._send(self._leds_frame())
+
+    def _write_outbox(self) -> None:
+        """The writer thread: frames the loop asked for, built when sent (so
+        the LED mask is the latest), until stop() posts None."""
+        while True:
+            make = self._outbox.get()
+            if make is None:
+                return
+            self._send(make())
 
     def _receive(self, data: bytes, received: float) -> None:
         answers = set()
@@ -250,6 +273,7 @@ class SerialPad:
             # owed from the oldest one it has not had acknowledged.
             self._session = session
             self._expected = base_seq
+            self._resend_asked = None
             self._pad_clock = PadClock()
             self._counts["sessions"] += 1
         self._uptime_ms = uptime_ms

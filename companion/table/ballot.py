@@ -14,7 +14,9 @@ True)``) until the last eligible vote arrives, but only from the channel that
 cast it (the seat's phone or buttons, or a local script), never from the
 shared screen, where anyone may stand: any other attempt is told that the seat
 has already voted, whatever its choice, so it can neither learn nor replace a
-vote. The last vote closes the ballot, and the table hands every vote to the
+vote. (A seat's phone and its buttons are different channels.) From the
+channel that cast it, the same choice again is taken like a change: a repeat
+and a change look the same, so pressing a seat's buttons tells nothing. The last vote closes the ballot, and the table hands every vote to the
 engine in one ``ballot`` command, whose event reveals them all at once. The
 operator can abort a ballot (``{"type": "ballot_abort"}``) to run it again (to
 correct a vote entered on the shared screen, say); the log says so.
@@ -73,8 +75,8 @@ class BallotBox:
         if choice not in spec.get("allowed", {}).get(seat, spec["choices"]):
             # Said only to the voter: it may reflect what only they know.
             raise RuleError("ballot.choice_not_allowed", choice=choice)
-        if cast.get(seat) == choice:
-            raise RuleError("ballot.already_voted", player=seat)
+        # The same choice again is taken like a change, so nobody at the
+        # seat's buttons can tell a repeat from a change.
         return {"type": VOTE, "ballot": spec["id"], "seat": seat, "choice": choice,
                 "by": source}
 

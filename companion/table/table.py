@@ -30,7 +30,7 @@ from .store import EventStore, GameRecord
 LOCAL = "local"        # trusted local callers: scripts, tests, tools
 OPERATOR = "kiosk"     # the shared screen: acts for any seat, but never makes a
                        # choice that depends on a hidden hand (keeper mode)
-SEAT_SOURCE = "seat:"  # "seat:3": a phone or a seat's buttons, for that seat only
+SEAT_SOURCE = "seat:"  # "seat:3": a phone, "seat:3:gpio" a seat's buttons: that seat only
 CLOCK = "clock"        # the table itself, when time runs out (see Table.tick)
 MAX_COMMAND_BYTES = 4096
 PUBLIC_LOG_LINES = 30      # the latest log lines in the public view
@@ -41,8 +41,11 @@ UNDO = "undo"
 Listener = Callable[["Table"], None]
 
 
-def seat_source(seat: int) -> str:
-    return f"{SEAT_SOURCE}{seat}"
+def seat_source(seat: int, device: str | None = None) -> str:
+    """The source of a seat's own input: "seat:3" (its phone), or
+    "seat:3:gpio" for one of its devices. Each is a channel of its own: a
+    vote may be changed only from the channel that cast it."""
+    return f"{SEAT_SOURCE}{seat}" if device is None else f"{SEAT_SOURCE}{seat}:{device}"
 
 
 class Table:
@@ -333,7 +336,7 @@ def _bound_seat(source: str) -> int | None:
     """The seat a source is bound to, or None for the kiosk and local callers."""
     if not source.startswith(SEAT_SOURCE):
         return None
-    number = source[len(SEAT_SOURCE):]
+    number = source[len(SEAT_SOURCE):].split(":", 1)[0]
     if not number.isdigit():
         raise RuleError("command.not_your_seat")
     return int(number)

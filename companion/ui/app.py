@@ -14,7 +14,7 @@ from ..table import Table
 
 log = logging.getLogger(__name__)
 
-WATCH_STEP = 0.25           # seconds between looks at the countdown and the devices
+WATCH_STEP = 0.25           # seconds between looks at the clock and the devices
 
 
 class Device(SeatFeedback, Protocol):
@@ -90,30 +90,34 @@ async def _serve(app: Any, table: Table, openers: list[DeviceOpener],
             if app.screen is not None:
                 app.screen.bind(table=lambda _screen, new: controls.attach(new))
             for opener in openers:
-                devices.append(opener(deliver))
-                controls.add_output(devices[-1])
+                try:
+                    device = opener(deliver)
+                except Exception:       # noqa: BLE001 - a busy pin, no permission: play on
+                    log.exception("a device could not be opened; the table plays without it")
+                    continue
+                devices.append(device)
+                controls.add_output(device)
             if app.screen is not None:
-                group.create_task(_watch(app, controls, devices, ui))
+                group.create_task(_watch(app, devices, ui))
             if exit_after is not None:
-                group.create_task(_stop_after(app, exit_after))
+                group.create_task(_stop_after(app, ui, exit_after))
     finally:
         for device in devices:
             device.close()
     return 0
 
 
-async def _watch(app: Any, controls: Any, devices: list[Device], ui: asyncio.Task) -> None:
-    """Keep the screen's view of time and devices current: the seconds left
-    for a claim, and which devices are not answering."""
-    loop = asyncio.get_running_loop()
+async def _watch(app: Any, devices: list[Device], ui: asyncio.Task) -> None:
+    """Let time act at the table (a claim's countdown running out) and keep
+    the screen's view of time and devices current."""
     while not ui.done():
-        deadline = controls.deadline
-        app.screen.show_countdown(None if deadline is None else deadline - loop.time())
+        app.screen.tick()
         app.screen.show_devices([device.status() for device in devices
                                  if hasattr(device, "status")])
         await asyncio.sleep(WATCH_STEP)
 
 
-async def _stop_after(app: Any, seconds: float) -> None:
-    await asyncio.sleep(seconds)
-    app.stop()
+async def _stop_after(app: Any, ui: asyncio.Task, seconds: float) -> None:
+    await asyncio.wait({ui}, timeout=seconds)
+    if not ui.done():
+        app.stop()

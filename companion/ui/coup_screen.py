@@ -128,10 +128,19 @@ class CoupTableScreen(BoxLayout):
         self._attach(table)
         return True
 
-    def show_countdown(self, seconds: float | None) -> None:
-        """The response countdown of the open claim (None: none running)."""
-        self.countdown_text = ("" if seconds is None else
-                               self.t("ui.countdown", count=max(0, math.ceil(seconds))))
+    def tick(self) -> None:
+        """Let time act (an unchallenged claim's countdown ending), and show
+        how long the open claim has left."""
+        try:
+            self.table.tick()
+        except (RuleError, StoreError) as exc:
+            log.warning("the table could not act on time: %s", exc)
+        self._show_countdown()
+
+    def _show_countdown(self) -> None:
+        timer = self.table.engine.timer(self.table.state, self.table.clock())
+        self.countdown_text = ("" if timer is None or timer.get("kind") != "response" else
+                               self.t("ui.countdown", count=math.ceil(timer["remaining"])))
 
     def show_devices(self, statuses: list[dict[str, Any]]) -> None:
         """Say so when the button pad, once heard, stops answering (unplugged,
@@ -154,6 +163,7 @@ class CoupTableScreen(BoxLayout):
         self._show_players(view)
         self._show_reference(roles or [])
         self._show_commands(view)
+        self._show_countdown()
 
     def _show_reference(self, roles: list[str]) -> None:
         if roles == self._reference:

@@ -47,6 +47,8 @@ _PRIVATE_CHOICES = frozenset(("show", "concede", "lose", "keep", "react"))
 # Distinct situations whose legal commands are kept (a few thousand per set of
 # characters in practice); each cache is emptied when it reaches this size.
 _LEGAL_CACHE_LIMIT = 20000
+# The longest response countdown a table may set (option response_seconds).
+MAX_RESPONSE_SECONDS = 120
 # The phases of a claim still being settled, by its stage.
 _CLAIM_PHASES = {"open": "challenge", "prove": "prove"}
 # Phases in which the table waits on a window (a window's kind names its phase).
@@ -130,6 +132,11 @@ class ClaimEngine:
         if options.get("redraw", "mandatory") not in REDRAW_RULES:
             raise RuleError("setup.bad_option", option="redraw",
                             value=str(options["redraw"]))
+        seconds = options.get("response_seconds")
+        if seconds is not None and (type(seconds) not in (int, float)
+                                    or not 1 <= seconds <= MAX_RESPONSE_SECONDS):
+            raise RuleError("setup.bad_option", option="response_seconds",
+                            value=str(seconds)[:40])
         if self.check_options is not None:
             self.check_options(options, setup.players)
         setup.options = options
@@ -237,11 +244,14 @@ class ClaimEngine:
         except (KeyError, TypeError):
             raise RuleError("command.unknown", command=str(command.get("type"))[:40]) from None
         try:
-            return [handler(s, command)]
+            event = handler(s, command)
         except RuleError:
             if s.phase == "over":
                 raise RuleError("game.over") from None
             raise
+        if s.options.get("response_seconds") and "at" in command:
+            event["at"] = command["at"]     # when claims it opens start their countdown
+        return [event]
 
     def _living_seat(self, s: CoupState, command: dict[str, Any],
                      key: str = "seat") -> int:
@@ -573,6 +583,8 @@ class ClaimEngine:
 
     # -- apply: fold one event into the state -------------------------------------
     def apply(self, s: CoupState, event: dict[str, Any]) -> None:
+        if "at" in event:
+            s.now = event["at"]
         # A handler returns True when it has set the phase itself: the common
         # events (a pass, a challenge, a claim opened) leave nothing to settle.
         if not self._apply[event["type"]](s, event):
@@ -637,7 +649,7 @@ class ClaimEngine:
         record = {"turn": s.turn_no, "character": character, "kind": kind,
                   "result": "open"}
         s.claims[seat].append(record)
-        return Claim(seat, character, kind, s.others[seat], record)
+        return Claim(seat, character, kind, s.others[seat], record, s.now)
 
     def _apply_challenge(self, s, e):
         claim = s.interrupt or s.turn.claim       # the open claim
@@ -1037,12 +1049,29 @@ class ClaimEngine:
         """No simultaneous votes in this family."""
         return None
 
-    def timer(self, s: Any, now: float) -> None:
-        """No timers in this family."""
-        return None
+    def timer(self, s: CoupState, now: float) -> dict[str, Any] | None:
+        """The response countdown of the claim open to challenge, when the
+        table plays with one (option ``response_seconds``)."""
+        deadline = self._response_deadline(s)
+        if deadline is None:
+            return None
+        return {"kind": "response", "running": True, "remaining": max(0.0, deadline - now),
+                "seconds": s.options["response_seconds"]}
 
-    def due(self, s: Any, now: float) -> None:
-        return None
+    def due(self, s: CoupState, now: float) -> dict[str, Any] | None:
+        """An unchallenged claim stands when its countdown ends."""
+        deadline = self._response_deadline(s)
+        return {"type": "proceed"} if deadline is not None and now >= deadline else None
+
+    @staticmethod
+    def _response_deadline(s: CoupState) -> float | None:
+        seconds = s.options.get("response_seconds")
+        if not seconds or s.phase != "challenge":
+            return None
+        claim = s.interrupt or s.turn.claim
+        if claim is None or claim.opened_at is None:
+            return None
+        return claim.opened_at + seconds
 
     def next_game_options(self, s: CoupState) -> dict[str, Any]:
         """Options for the next game at the same table: the winner of the

@@ -24,10 +24,11 @@ class Claim:
     """
 
     __slots__ = ("seat", "character", "kind", "stage", "challenger", "eligible",
-                 "passed", "record")
+                 "passed", "record", "opened_at")
 
     def __init__(self, seat: int, character: str, kind: str, eligible: tuple[int, ...],
-                 record: dict[str, Any]) -> None:
+                 record: dict[str, Any], opened_at: float | None = None) -> None:
+        self.opened_at = opened_at        # table time it opened (a response countdown)
         self.seat = seat
         self.character = character
         self.kind = kind
@@ -97,7 +98,7 @@ class CoupState:
                  "menu_options",
                  "interrupt", "window_after", "reacted", "react_card", "probate", "heirs",
                  "disappear",
-                 "peacekeeper", "treaty", "tax", "new_life")
+                 "peacekeeper", "treaty", "tax", "new_life", "now")
 
     def __init__(self, ruleset: Any, players: int, keeper: bool,
                  options: dict[str, Any]) -> None:
@@ -108,6 +109,9 @@ class CoupState:
         # The options that change which commands are legal (the menus are
         # shared between games of the same ruleset).
         self.menu_options = (options.get("treaty_two_players"), options.get("tax_on"))
+        # With a response countdown: the table time of the command being
+        # applied (events carry it then), so a claim knows when it opened.
+        self.now: float | None = None
         # +1 walks the seat list forward (clockwise), -1 backward.
         self.step = 1 if options.get("direction", "clockwise") == "clockwise" else -1
         self.coins = [0] * players

@@ -29,7 +29,7 @@ CHOICES = {
 DEFAULTS: dict[str, Any] = {
     "direction": "clockwise", "first": "random", "redraw": "mandatory",
     "set": "random", "advanced": False, "communist": SPECIAL,
-    "treaty_two_players": "lifted", "tax_on": "every_claim",
+    "treaty_two_players": "lifted", "tax_on": "every_claim", "response_seconds": None,
 }
 _ORDER = {role.name: i for i, role in enumerate(ROLES)}
 _RULESETS: dict[tuple[str, ...], Ruleset] = {}
