@@ -95,7 +95,7 @@ class PadSimulator:
     """The MCU: each step advances the pad's clock by one millisecond, applies
     the scripted button levels, ticks the pad and hands it what the host
     sent. Steps are paced by waiting up to ``step_wait`` seconds for input, so
-    the pad's clock never runs ahead of real time."""
+    the pad's clock neither runs ahead of real time nor falls behind it."""
 
     def __init__(self, link: PtyLink, session: str = "BEEF", seats: int = 10,
                  buttons: int = 3, start_ms: int = 5_000_000, step_wait: float = 0.001,
@@ -172,9 +172,15 @@ class PadSimulator:
             self._noise_out.corrupted += 1
 
     def _run(self) -> None:
+        # The pad's clock keeps to real time, as a real pad's does: a step
+        # waits for input only while the clock is ahead, so a slow step is
+        # made up by the next ones (the host maps pad time with an offset
+        # that assumes both clocks run at the same rate).
+        started, start_ms = time.monotonic(), self.now_ms
         while not self._stopping.is_set():
             self._running.wait()
-            self.step(self.link.read(self._step_wait))
+            due = started + (self.now_ms + 1 - start_ms) / 1000
+            self.step(self.link.read(min(self._step_wait, max(0.0, due - time.monotonic()))))
 
     def step(self, received: bytes) -> None:
         self.now_ms += 1
