@@ -21,20 +21,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="open the kiosk (resumes an unfinished game)")
-    run.add_argument("--db", type=Path, default=None,
-                     help=f"game store (default: ${DB_ENV} or the XDG data dir)")
-    run.add_argument("--game", default="coup", choices=["coup", "g54"])
-    run.add_argument("--players", default="Anna,Ben,Chloé",
-                     help="comma-separated names in seat order (clockwise)")
-    run.add_argument("--mode", default="physical", choices=["physical"],
-                     help="keeper mode needs the phones (a later release)")
-    run.add_argument("--direction", default=None,
-                     choices=["clockwise", "counterclockwise"])
-    run.add_argument("--set", default=None, dest="roles",
-                     help='G54: "random" (default), "starter", or five comma-separated '
-                          'characters, e.g. "banker,director,guerrilla,politician,priest"')
-    run.add_argument("--advanced", action="store_true",
-                     help="G54: let a random set draw the advanced characters too")
+    _game_arguments(run, games=["coup", "g54"], modes=["physical"])
     run.add_argument("--pins", type=Path, default=None,
                      help="the GPIO pin map (default: $COMPANION_PINS or the built-in map); "
                           "used on a Raspberry Pi")
@@ -43,16 +30,21 @@ def _parser() -> argparse.ArgumentParser:
                           "under /dev/serial/by-id, whenever it is plugged in; 'none': no pad)")
     run.add_argument("--mock-pins", action="store_true",
                      help="open the pin map on simulated pins (tests; no GPIO needed)")
-    run.add_argument("--votes", default=None, choices=["changeable", "locked"],
-                     help="a new game: may a seat change its vote until the last is in?")
-    run.add_argument("--response-seconds", type=float, default=None, metavar="SECONDS",
-                     help="a new Coup or G54 game: a claim nobody challenges stands after this")
     run.add_argument("--exit-after", type=float, default=None, metavar="SECONDS",
                      help="close the window after this many seconds (a start-up smoke test)")
-    run.add_argument("--lang", default="en", choices=LANGUAGES)
-    run.add_argument("--new", action="store_true",
-                     help="start a new game even if one is unfinished")
     run.add_argument("--size", default="1280x720", help="window size, WxH")
+
+    serve = sub.add_parser("serve", help="serve the phones and the table page, without "
+                                         "the kiosk window (headless tables, tests)")
+    _game_arguments(serve, games=["coup", "g54", "secret_hitler", "article27"],
+                    modes=["physical", "keeper"])
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8080)
+    serve.add_argument("--print-links", action="store_true",
+                       help="print each seat's join link on the terminal (they are "
+                            "secrets: not for a terminal that is logged)")
+    serve.add_argument("--exit-after", type=float, default=None, metavar="SECONDS",
+                       help="stop after this many seconds (a smoke test)")
 
     replay = sub.add_parser("replay", help="play a JSON-lines script, print the views")
     replay.add_argument("file", type=Path, help="the script ('-' reads stdin)")
@@ -73,12 +65,41 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _game_arguments(parser: argparse.ArgumentParser, games: list[str],
+                    modes: list[str]) -> None:
+    """The arguments that open a table: the store, and a new game's set-up."""
+    parser.add_argument("--db", type=Path, default=None,
+                        help=f"game store (default: ${DB_ENV} or the XDG data dir)")
+    parser.add_argument("--game", default=games[0], choices=games)
+    parser.add_argument("--players", default="Anna,Ben,Chloé",
+                        help="comma-separated names in seat order (clockwise)")
+    parser.add_argument("--mode", default="physical", choices=modes,
+                        help="physical: the table's own cards; keeper: the app holds them "
+                             "and each player sees theirs on a phone")
+    parser.add_argument("--direction", default=None, choices=["clockwise", "counterclockwise"])
+    parser.add_argument("--set", default=None, dest="roles",
+                        help='G54: "random" (default), "starter", or five comma-separated '
+                             'characters, e.g. "banker,director,guerrilla,politician,priest"')
+    parser.add_argument("--advanced", action="store_true",
+                        help="G54: let a random set draw the advanced characters too")
+    parser.add_argument("--votes", default=None, choices=["changeable", "locked"],
+                        help="a new game: may a seat change its vote until the last is in?")
+    parser.add_argument("--response-seconds", type=float, default=None, metavar="SECONDS",
+                        help="a new Coup or G54 game: a claim nobody challenges stands "
+                             "after this")
+    parser.add_argument("--lang", default="en", choices=LANGUAGES)
+    parser.add_argument("--new", action="store_true",
+                        help="start a new game even if one is unfinished")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "replay":
         return _replay(args)
     if args.command == "doctor":
         return _doctor(args)
+    if args.command == "serve":
+        return _serve(args)
     return _run(args)
 
 
@@ -182,30 +203,38 @@ def _devices(args: argparse.Namespace) -> list | None:
     return openers + [lambda deliver: GpioTable(pinmap, deliver, factory=factory)]
 
 
-def _run(args: argparse.Namespace) -> int:
+def _open_table(args: argparse.Namespace):
+    """The unfinished game (unless --new), or a new one from the arguments;
+    None after reporting why it cannot be opened."""
     from .games.base import RuleError, Setup
     from .i18n import Messages
     from .table import OPERATOR, EventStore, StoreError, Table
 
     try:
+        store = EventStore(args.db or default_db())
+        table = None if args.new else Table.resume(store)
+        if table is None:
+            names = [n for n in args.players.split(",") if n.strip()]
+            setup = Setup(game=args.game, seats=names, mode=args.mode, options=_options(args),
+                          table=_table_settings(args))
+            table = Table.start(store, setup, source=OPERATOR)
+    except StoreError as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        return None
+    except RuleError as exc:
+        print(f"companion {args.command}: {Messages(args.lang).error(exc)}", file=sys.stderr)
+        return None
+    return table
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
         print("companion run: --size must look like 1280x720", file=sys.stderr)
         return 2
-    try:
-        store = EventStore(args.db or default_db())
-        table = None if args.new else Table.resume(store)
-        if table is None:
-            options = _options(args)
-            names = [n for n in args.players.split(",") if n.strip()]
-            setup = Setup(game=args.game, seats=names, mode=args.mode, options=options,
-                          table=_table_settings(args))
-            table = Table.start(store, setup, source=OPERATOR)
-    except StoreError as exc:
-        print(f"companion run: {exc}", file=sys.stderr)
-        return 2
-    except RuleError as exc:
-        print(f"companion run: {Messages(args.lang).error(exc)}", file=sys.stderr)
+    table = _open_table(args)
+    if table is None:
         return 2
     openers = _devices(args)
     if openers is None:
@@ -214,3 +243,15 @@ def _run(args: argparse.Namespace) -> int:
 
     return run_kiosk(table, lang=args.lang, size=(width, height), devices=openers,
                      exit_after=args.exit_after)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import asyncio
+
+    table = _open_table(args)
+    if table is None:
+        return 2
+    from .web.serve import serve
+
+    return asyncio.run(serve(table, args.host, args.port, print_links=args.print_links,
+                             exit_after=args.exit_after))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -47,6 +47,17 @@ CREATE TABLE IF NOT EXISTS events (
     body        TEXT NOT NULL,
     PRIMARY KEY (game_id, seq),
     FOREIGN KEY (game_id, command) REFERENCES commands(game_id, number)
+);
+-- Phones: each seat's join link (a random token) and the phone that claimed
+-- it (a hash of the secret in its cookie). Re-pairing replaces the token and
+-- forgets the phone. Not part of the game's log: nothing here is public.
+CREATE TABLE IF NOT EXISTS seat_links (
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    seat        INTEGER NOT NULL,
+    token       TEXT NOT NULL UNIQUE,
+    device_hash TEXT,
+    repairs     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, seat)
 );
 """
 
@@ -148,6 +159,46 @@ class EventStore:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
             raise StoreError(str(exc)) from exc
+
+    # -- phones --------------------------------------------------------------
+    def seat_link(self, game_id: int, seat: int) -> dict[str, Any] | None:
+        with self._lock:
+            row = self.db.execute("SELECT token, device_hash, repairs FROM seat_links "
+                                  "WHERE game_id=? AND seat=?", (game_id, seat)).fetchone()
+        return None if row is None else {"token": row[0], "device_hash": row[1],
+                                         "repairs": row[2]}
+
+    def seat_links(self, game_id: int) -> dict[int, dict[str, Any]]:
+        with self._lock:
+            rows = self.db.execute("SELECT seat, token, device_hash, repairs FROM seat_links "
+                                   "WHERE game_id=?", (game_id,)).fetchall()
+        return {seat: {"token": token, "device_hash": device, "repairs": repairs}
+                for seat, token, device, repairs in rows}
+
+    def seat_of_token(self, token: str) -> tuple[int, int] | None:
+        """(game, seat) of a join token, or None."""
+        with self._lock:
+            row = self.db.execute("SELECT game_id, seat FROM seat_links WHERE token=?",
+                                  (token,)).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def set_seat_link(self, game_id: int, seat: int, token: str, device_hash: str | None,
+                      repaired: bool = False) -> None:
+        """Give a seat a (new) join token and claiming phone."""
+        with self._lock, self._transaction():
+            self.db.execute(
+                "INSERT INTO seat_links (game_id, seat, token, device_hash) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (game_id, seat) DO UPDATE SET token=excluded.token, "
+                "device_hash=excluded.device_hash, repairs=repairs + ?",
+                (game_id, seat, token, device_hash, 1 if repaired else 0))
+
+    def claim_seat(self, game_id: int, seat: int, token: str, device_hash: str) -> bool:
+        """The first phone to open the seat's link claims it: True if this one did."""
+        with self._lock, self._transaction():
+            cur = self.db.execute(
+                "UPDATE seat_links SET device_hash=? WHERE game_id=? AND seat=? AND token=? "
+                "AND device_hash IS NULL", (device_hash, game_id, seat, token))
+            return cur.rowcount == 1
 
     # -- reading -------------------------------------------------------------
     def _record(self, row) -> GameRecord:

@@ -1,0 +1,51 @@
+"use strict";
+// Shared by the seat and table pages: the catalog, a translator, and a live
+// socket that reconnects by itself (a sleeping phone, a restarted server).
+
+const Companion = {
+  catalog: {},
+
+  async loadCatalog(lang) {
+    const response = await fetch(`/api/messages/${encodeURIComponent(lang)}`);
+    if (response.ok) Companion.catalog = await response.json();
+    document.documentElement.lang = lang;
+  },
+
+  t(key, args = {}) {
+    let text = Companion.catalog[key];
+    if (text === undefined) return key;
+    if (typeof text === "object") {
+      text = text[new Intl.PluralRules(document.documentElement.lang).select(args.count)]
+        ?? text.other;
+    }
+    return text.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? args[name] : whole));
+  },
+
+  live(path, onState, linkElement) {
+    let delay = 500;
+    const connect = () => {
+      const scheme = location.protocol === "https:" ? "wss" : "ws";
+      const socket = new WebSocket(`${scheme}://${location.host}${path}`);
+      socket.onopen = () => {
+        delay = 500;
+        linkElement.dataset.state = "open";
+        linkElement.textContent = Companion.t("web.connected");
+      };
+      socket.onmessage = (message) => onState(JSON.parse(message.data));
+      socket.onclose = (event) => {
+        linkElement.dataset.state = "closed";
+        linkElement.textContent = Companion.t("web.reconnecting");
+        if (event.code === 4001) {          // re-paired: this phone holds no seat now
+          location.reload();
+          return;
+        }
+        setTimeout(connect, delay);
+        delay = Math.min(delay * 2, 5000);
+      };
+    };
+    connect();
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden && linkElement.dataset.state === "closed") connect();
+    });
+  },
+};

@@ -1,0 +1,80 @@
+"use strict";
+// A seat's phone: its secrets behind hold-to-reveal, its private choices.
+
+const REVEAL_LIMIT_MS = 10000;      // secrets hide again by themselves
+let csrf = "";
+let revealTimer = null;
+
+function byId(id) { return document.getElementById(id); }
+
+function showSecrets(show) {
+  const list = byId("secret-lines");
+  if (list.children.length === 0) return;
+  list.hidden = !show;
+  byId("reveal-hint").hidden = show;
+  clearTimeout(revealTimer);
+  if (show) revealTimer = setTimeout(() => showSecrets(false), REVEAL_LIMIT_MS);
+}
+
+function render(state) {
+  if (state.csrf) csrf = state.csrf;
+  byId("name").textContent = state.names[state.seat];
+  byId("status").textContent = state.status;
+  const list = byId("secret-lines");
+  const wasShown = !list.hidden;
+  list.replaceChildren(...state.secrets.map((line) => {
+    const item = document.createElement("li");
+    item.textContent = line;
+    return item;
+  }));
+  byId("reveal-hint").textContent = Companion.t(
+    state.secrets.length ? "web.hold_to_reveal" : "web.no_secrets");
+  list.hidden = !(wasShown && state.secrets.length);
+  byId("reveal-hint").hidden = !list.hidden;
+  const actions = byId("actions");
+  actions.replaceChildren(...state.actions.map(({ command, label }) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    button.addEventListener("click", () => send(command));
+    return button;
+  }));
+  if (!state.actions.length) {
+    const idle = document.createElement("p");
+    idle.className = "hint";
+    idle.textContent = Companion.t("web.nothing_to_do");
+    actions.append(idle);
+  }
+}
+
+async function send(command) {
+  const message = byId("message");
+  message.textContent = "";
+  const response = await fetch("/api/command", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Companion-CSRF": csrf },
+    body: JSON.stringify(command),
+    credentials: "same-origin",
+  });
+  const answer = await response.json().catch(() => ({}));
+  message.dataset.kind = response.ok ? "ok" : "error";
+  message.textContent = response.ok ? Companion.t("web.sent") : (answer.message || "");
+}
+
+async function start() {
+  const response = await fetch("/api/seat", { credentials: "same-origin" });
+  if (!response.ok) { location.reload(); return; }
+  const state = await response.json();
+  await Companion.loadCatalog(state.lang);
+  byId("actions-title").textContent = Companion.t("web.your_actions");
+  render(state);
+  const secrets = byId("secrets");
+  secrets.addEventListener("pointerdown", (event) => { event.preventDefault(); showSecrets(true); });
+  for (const end of ["pointerup", "pointerleave", "pointercancel"]) {
+    secrets.addEventListener(end, () => showSecrets(false));
+  }
+  document.addEventListener("visibilitychange", () => showSecrets(false));
+  Companion.live("/ws", render, byId("link"));
+}
+
+start();

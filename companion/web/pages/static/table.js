@@ -1,0 +1,39 @@
+"use strict";
+// The public table: who is where, coins or influence, the log. No secrets.
+
+function byId(id) { return document.getElementById(id); }
+
+function render(state) {
+  const view = state.public;
+  byId("title").textContent = Companion.t(`game.${state.game}`);
+  byId("players").replaceChildren(...view.players.map((player, seat) => {
+    const item = document.createElement("li");
+    const name = document.createElement("strong");
+    name.textContent = state.names[seat];
+    item.append(name);
+    if ("coins" in player) item.append(` · ${Companion.t("ui.coins", { count: player.coins })}`);
+    if (view.phones && view.phones[seat].phone) item.append(" · 📱");
+    if (view.current === seat) item.className = "current";
+    return item;
+  }));
+  byId("log").replaceChildren(...view.log.slice(-12).map((line) => {
+    const item = document.createElement("li");
+    const args = { ...line.args };
+    for (const [key, value] of Object.entries(args)) {
+      if (typeof value === "number" && ["player", "target", "to", "seat"].includes(key)) {
+        args[key] = state.names[value];
+      }
+    }
+    item.textContent = Companion.t(line.key, args);
+    return item;
+  }));
+}
+
+async function start() {
+  await Companion.loadCatalog(navigator.language.split("-")[0] || "en");
+  const response = await fetch("/api/table");
+  render(await response.json());
+  Companion.live("/ws/table", render, byId("link"));
+}
+
+start();

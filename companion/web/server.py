@@ -1,0 +1,335 @@
+"""The phone server (aiohttp), run in the kiosk's own asyncio loop or alone
+(``companion serve``).
+
+Routes:
+
+- ``GET /join/<token>``: a seat's join link (see :mod:`.links`); claims the
+  seat and sets the seat cookie, then sends the phone to ``/seat``;
+- ``GET /seat``, ``GET /api/seat``, ``GET /ws``: the seat's page, its state
+  (the public view and the seat's own private view, computed on the server
+  for that seat only) and live updates;
+- ``POST /api/command``: a command of the seat's, sent from the seat's phone
+  channel (``seat:N``); it must carry the seat's CSRF token in a header and
+  come from this server's own pages (Origin), so another site cannot forge it;
+- ``GET /table``, ``GET /api/table``, ``GET /ws/table``: the public table, for
+  a TV or spectators, with no secret in it;
+- ``GET /api/messages/<lang>``: the catalog the pages translate with;
+- ``/static/``: the pages' script, style and font, served from the Pi itself.
+
+Every private request and socket is authorised by the seat cookie. Failed
+join attempts are rate-limited per address.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import time
+from collections import defaultdict, deque
+from pathlib import Path
+from typing import Any, Callable
+
+from aiohttp import WSMsgType, web
+
+from ..games.base import RuleError
+from ..i18n import LANGUAGES, Messages, catalog
+from ..table import Table, seat_source
+from ..table.store import StoreError
+from ..ui.present import status_line
+from .links import LinkError, Phone, SeatLinks
+from .words import CLAIM_GAMES, phone_actions, secret_lines
+
+log = logging.getLogger(__name__)
+
+PAGES = Path(__file__).with_name("pages")
+COOKIE = "companion_seat"
+CSRF_HEADER = "X-Companion-CSRF"
+COOKIE_MAX_AGE = 7 * 24 * 3600      # a week: a long evening, a paused game
+FAILED_JOINS = 10                   # failed join attempts per address...
+FAILED_WINDOW = 60.0                # ...per this many seconds, then 429
+SOCKET_HEARTBEAT = 20.0             # seconds: dead phones are noticed
+
+
+def csrf_token(phone: Phone) -> str:
+    """The seat's CSRF token: derived from its cookie secret, which another
+    site can neither read (HttpOnly) nor send from its own page (SameSite)."""
+    return hashlib.sha256(f"csrf:{phone.secret}".encode()).hexdigest()[:32]
+
+
+class TableServer:
+    """The phone server for whatever game the table is playing."""
+
+    def __init__(self, table: Table, clock: Callable[[], float] = time.monotonic) -> None:
+        self.table = table
+        self.links = SeatLinks(table.store)
+        self.clock = clock
+        self._seat_sockets: dict[web.WebSocketResponse, int] = {}
+        self._table_sockets: set[web.WebSocketResponse] = set()
+        self._wake: dict[web.WebSocketResponse, asyncio.Event] = {}
+        self._failures: dict[str, deque[float]] = defaultdict(deque)
+        self.sent: list[tuple[str, str]] | None = None   # (audience, text), when recording
+        table.subscribe(self._changed)
+
+    def set_table(self, table: Table) -> None:
+        """The kiosk started another game: phones of the old one are done."""
+        self.table = table
+        table.subscribe(self._changed)
+        self._changed(table)
+
+    def repair(self, seat: int) -> str:
+        """Re-pair a seat (from the kiosk): a new join token; the old link,
+        cookie and open socket no longer reach the seat. Returns the token."""
+        token = self.links.repair(self.table.game_id, seat)
+        self._changed(self.table)
+        return token
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[_security_headers])
+        app.add_routes([
+            web.get("/", self.index),
+            web.get("/join/{token}", self.join),
+            web.get("/seat", self.seat_page),
+            web.get("/api/seat", self.seat_state),
+            web.post("/api/command", self.command),
+            web.get("/ws", self.seat_socket),
+            web.get("/table", self.table_page),
+            web.get("/api/table", self.table_state),
+            web.get("/ws/table", self.table_socket),
+            web.get("/api/messages/{lang}", self.messages),
+            web.static("/static", PAGES / "static"),
+        ])
+        app.on_shutdown.append(self._close_sockets)
+        return app
+
+    # -- joining ----------------------------------------------------------------------
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        raise web.HTTPSeeOther("/seat" if self._phone(request) else "/table")
+
+    async def join(self, request: web.Request) -> web.StreamResponse:
+        address = request.remote or "?"
+        if self._rate_limited(address):
+            return self._refusal(request, "web.too_many_tries", status=429)
+        try:
+            phone = self.links.join(request.match_info["token"], request.cookies.get(COOKIE))
+        except LinkError as exc:
+            self._failures[address].append(self.clock())
+            key = "web.seat_taken" if exc.reason == "claimed" else "web.bad_link"
+            return self._refusal(request, key, status=403 if exc.reason == "claimed" else 404)
+        if phone.game_id != self.table.game_id:
+            return self._refusal(request, "web.old_game", status=410)
+        response = web.HTTPSeeOther("/seat")
+        response.set_cookie(COOKIE, phone.cookie, max_age=COOKIE_MAX_AGE, httponly=True,
+                            samesite="Strict", path="/")
+        raise response
+
+    def _rate_limited(self, address: str) -> bool:
+        failures = self._failures[address]
+        now = self.clock()
+        while failures and now - failures[0] > FAILED_WINDOW:
+            failures.popleft()
+        return len(failures) >= FAILED_JOINS
+
+    def _phone(self, request: web.Request) -> Phone | None:
+        """The seat this request's cookie holds in the current game."""
+        phone = self.links.phone(request.cookies.get(COOKIE))
+        if phone is None or phone.game_id != self.table.game_id:
+            return None
+        return phone
+
+    def _refusal(self, request: web.Request, key: str, status: int) -> web.Response:
+        t = Messages(_language(request))
+        page = (PAGES / "refusal.html").read_text(encoding="utf-8")
+        text = page.replace("{{lang}}", t.lang).replace("{{title}}", _html(t("web.title"))) \
+                   .replace("{{message}}", _html(t(key)))
+        return web.Response(text=text, status=status, content_type="text/html")
+
+    # -- a seat's phone -------------------------------------------------------------------
+    async def seat_page(self, request: web.Request) -> web.StreamResponse:
+        if self._phone(request) is None:
+            return self._refusal(request, "web.no_seat", status=401)
+        return web.FileResponse(PAGES / "seat.html")
+
+    async def seat_state(self, request: web.Request) -> web.Response:
+        phone = self._phone(request)
+        if phone is None:
+            raise web.HTTPUnauthorized(text=json.dumps({"error": "web.no_seat"}),
+                                       content_type="application/json")
+        return web.json_response(self._seat_state(phone.seat, csrf_token(phone)))
+
+    def _seat_state(self, seat: int, csrf: str | None = None) -> dict[str, Any]:
+        """What the seat's phone shows: the public view, and the seat's own
+        secrets and private actions, worded on the server in its language."""
+        table = self.table
+        game = table.setup.game
+        t = Messages(table.setup.seats[seat].get("lang", "en"), table.names)
+        public = self._public()
+        private = table.private_view(seat)
+        mine = [c for c in table.legal_commands() if c.get("seat") == seat
+                and (c["type"] == "vote" or table.engine.private_choice(table.state, c))]
+        state = {"type": "state", "seat": seat, "game": game, "lang": t.lang,
+                 "names": table.names, "public": public, "private": private,
+                 "secrets": secret_lines(game, private, t),
+                 "actions": phone_actions(mine, game, public, t),
+                 "status": self._status(public, t)}
+        if csrf is not None:
+            state["csrf"] = csrf
+        return state
+
+    def _status(self, public: dict[str, Any], t: Messages) -> str:
+        """The table's situation in one line, as the kiosk says it."""
+        if self.table.setup.game in CLAIM_GAMES:
+            return status_line(public, t)
+        return t(f"game.{self.table.setup.game}")
+
+    def _public(self) -> dict[str, Any]:
+        view = self.table.public_view()
+        view["phones"] = self.links.status(self.table.game_id, self.table.setup.players)
+        return view
+
+    async def command(self, request: web.Request) -> web.Response:
+        phone = self._phone(request)
+        if phone is None:
+            return _error(401, "web.no_seat", request)
+        if request.headers.get(CSRF_HEADER) != csrf_token(phone) or not _same_origin(request):
+            return _error(403, "web.forged", request)
+        try:
+            command = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            return _error(400, "command.not_json", request)
+        if not isinstance(command, dict):
+            return _error(400, "command.not_an_object", request)
+        command["seat"] = phone.seat                  # a phone acts for its own seat only
+        try:
+            events = self.table.execute(command, source=seat_source(phone.seat))
+        except RuleError as exc:
+            return web.json_response({"error": exc.key, "message": Messages(
+                _language(request), self.table.names).error(exc)}, status=400)
+        except StoreError:
+            log.exception("the store refused a phone's command")
+            return _error(503, "web.not_stored", request)
+        return web.json_response({"ok": True, "events": len(events)})
+
+    async def seat_socket(self, request: web.Request) -> web.StreamResponse:
+        phone = self._phone(request)
+        if phone is None or not _same_origin(request):
+            raise web.HTTPUnauthorized()
+        socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
+        await socket.prepare(request)
+        self._seat_sockets[socket] = phone.seat
+        try:
+            await self._feed(socket, lambda: self._seat_state(phone.seat), f"seat:{phone.seat}",
+                             still_valid=lambda: self._phone(request) is not None)
+        finally:
+            self._seat_sockets.pop(socket, None)
+        return socket
+
+    # -- the public table ------------------------------------------------------------------
+    async def table_page(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(PAGES / "table.html")
+
+    async def table_state(self, request: web.Request) -> web.Response:
+        return web.json_response(self._table_state())
+
+    def _table_state(self) -> dict[str, Any]:
+        table = self.table
+        return {"type": "state", "game": table.setup.game, "names": table.names,
+                "public": self._public()}
+
+    async def table_socket(self, request: web.Request) -> web.StreamResponse:
+        socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
+        await socket.prepare(request)
+        self._table_sockets.add(socket)
+        try:
+            await self._feed(socket, self._table_state, "table", still_valid=lambda: True)
+        finally:
+            self._table_sockets.discard(socket)
+        return socket
+
+    async def messages(self, request: web.Request) -> web.Response:
+        lang = request.match_info["lang"]
+        if lang not in LANGUAGES:
+            raise web.HTTPNotFound()
+        return web.json_response(catalog(lang))
+
+    # -- live updates --------------------------------------------------------------------
+    async def _feed(self, socket: web.WebSocketResponse, state: Callable[[], dict[str, Any]],
+                    audience: str, still_valid: Callable[[], bool]) -> None:
+        """Send the state now and after every change, always the latest one
+        (a slow phone skips states, it never queues them), until the socket
+        closes or its seat is no longer this phone's."""
+        wake = self._wake[socket] = asyncio.Event()
+        reader = asyncio.ensure_future(socket.receive())
+        try:
+            while not socket.closed:
+                if not still_valid():
+                    await socket.close(code=4001, message=b"re-paired")
+                    return
+                text = json.dumps(state(), ensure_ascii=False, separators=(",", ":"))
+                if self.sent is not None:
+                    self.sent.append((audience, text))
+                await socket.send_str(text)
+                waiter = asyncio.ensure_future(wake.wait())
+                done, _ = await asyncio.wait({waiter, reader},
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if reader in done:
+                    waiter.cancel()
+                    message = reader.result()
+                    if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED,
+                                        WSMsgType.ERROR):
+                        return
+                    reader = asyncio.ensure_future(socket.receive())   # phones say nothing
+                    continue
+                wake.clear()
+        finally:
+            reader.cancel()
+            self._wake.pop(socket, None)
+
+    def _changed(self, table: Table) -> None:
+        if table is not self.table:
+            return
+        for wake in self._wake.values():
+            wake.set()
+
+    async def _close_sockets(self, app: web.Application) -> None:
+        for socket in [*self._seat_sockets, *self._table_sockets]:
+            await socket.close(code=1001, message=b"server shutdown")
+
+
+@web.middleware
+async def _security_headers(request: web.Request, handler):
+    response = await handler(request)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("Cache-Control", "no-store")
+    response.headers.setdefault(
+        "Content-Security-Policy",
+        "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+    return response
+
+
+def _same_origin(request: web.Request) -> bool:
+    """A request a browser sends from this server's own page: its Origin (if
+    any) names this host."""
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return True
+    return origin.split("://", 1)[-1] == request.host
+
+
+def _language(request: web.Request) -> str:
+    for part in request.headers.get("Accept-Language", "").split(","):
+        lang = part.split(";")[0].strip().split("-")[0].lower()
+        if lang in LANGUAGES:
+            return lang
+    return "en"
+
+
+def _error(status: int, key: str, request: web.Request) -> web.Response:
+    return web.json_response({"error": key, "message": Messages(_language(request))(key)},
+                             status=status)
+
+
+def _html(text: str) -> str:
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))

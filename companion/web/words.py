@@ -1,0 +1,69 @@
+"""What a phone says, as plain data: a seat's secrets as readable lines and
+its private actions as labelled buttons. Computed on the server for one seat
+from that seat's own private view, in the phone's language."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..i18n import Messages
+from ..ui.present import command_label
+
+CLAIM_GAMES = ("coup", "g54")
+
+
+def secret_lines(game: str, private: dict[str, Any], t: Messages) -> list[str]:
+    """The seat's private view, in words (empty when the table plays with
+    its own cards and tiles: then the app holds no secret)."""
+    lines: list[str] = []
+    if game in CLAIM_GAMES:
+        if "hand" in private:
+            lines.append(t("phone.hand", characters=private["hand"]) if private["hand"]
+                         else t("phone.hand_empty"))
+        if private.get("drawn"):
+            lines.append(t("phone.drawn", characters=private["drawn"]))
+    elif game == "secret_hitler":
+        if "role" in private:
+            lines.append(t(f"phone.role.{private['role']}"))
+            for mate in private.get("teammates", []):
+                lines.append(t(f"phone.teammate.{mate['role']}", player=mate["seat"]))
+        if "hand" in private:
+            lines.append(t("phone.tiles", tiles=_policies(private["hand"], t)))
+        if "peek" in private:
+            lines.append(t("phone.peek", tiles=_policies(private["peek"], t)))
+        for known in private.get("knowledge", []):
+            if "party" in known:
+                lines.append(t(f"phone.investigated.{known['party']}", player=known["seat"]))
+    elif game == "article27" and "agenda" in private:
+        agenda = private["agenda"]
+        lines.append(t("phone.agenda", agenda=agenda["agenda"], value=agenda["value"],
+                       best=agenda["best"]))
+        lines.append(t("phone.influence", count=private["influence"]))
+        if "if_passed" in private:
+            lines.append(t("phone.if_passed", count=private["if_passed"]))
+    if "ballot_vote" in private:
+        lines.append(t("phone.your_vote", choice=t(f"choice.{private['ballot_vote']}")))
+    return lines
+
+
+def _policies(tiles: list[str], t: Messages) -> str:
+    return ", ".join(t(f"policy.{tile}") for tile in tiles)
+
+
+def action_label(command: dict[str, Any], game: str, view: dict[str, Any],
+                 t: Messages) -> str:
+    kind = command["type"]
+    if kind == "vote":
+        return t(f"choice.{command['choice']}")
+    if game in CLAIM_GAMES:
+        return command_label(command, view, t)
+    if kind in ("discard", "enact"):
+        return t(f"phone.{kind}", policy=command["policy"])
+    return t(f"phone.{kind}", **{k: v for k, v in command.items() if k not in ("type", "seat")})
+
+
+def phone_actions(commands: list[dict[str, Any]], game: str, view: dict[str, Any],
+                  t: Messages) -> list[dict[str, Any]]:
+    """The seat's private actions with their labels. A27 bribe offers take a
+    form of their own (amounts are open-ended); they are not listed here."""
+    return [{"command": dict(c), "label": action_label(c, game, view, t)}
+            for c in commands if c["type"] != "offer"]

@@ -1,0 +1,278 @@
+"""The phone server through real HTTP on 127.0.0.1: join links, claims,
+refusals, re-pairing, restarts, private state, commands with CSRF, live
+sockets and the public table page."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from companion.games.base import Fate, Setup
+from companion.table import OPERATOR, EventStore, Table, seat_source
+from companion.web.server import COOKIE, CSRF_HEADER, FAILED_JOINS
+from sh_helpers import nominate, sh_table
+from web_helpers import join, served, state
+
+
+def coup_keeper(store):
+    setup = Setup(game="coup", seats=["Ann", "Bob", "Cat"], mode="keeper",
+                  options={"first": 0, "direction": "clockwise"})
+    deal = {"hands": [["duke", "captain"], ["contessa", "assassin"], ["duke", "ambassador"]]}
+    return Table.start(store, setup, fate=Fate(seed=2, script=deal))
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+def test_the_first_phone_claims_a_seat_and_sees_only_its_own_cards(store):
+    async def scenario():
+        table = coup_keeper(store)
+        async with served(table) as (server, phone):
+            ann = await phone()
+            response = await join(ann, server.links.token(table.game_id, 0))
+            assert response.status == 303 and response.headers["Location"] == "/seat"
+            cookie = response.cookies[COOKIE]
+            assert cookie["httponly"] and cookie["samesite"] == "Strict"
+            mine = await state(ann)
+            assert mine["seat"] == 0 and mine["private"]["hand"] == ["captain", "duke"]
+            assert mine["secrets"] == ["Your cards: Captain, Duke"]
+            assert "csrf" in mine
+            page = await ann.get("/seat")
+            assert page.status == 200 and "seat.js" in await page.text()
+    run(scenario())
+
+
+def test_a_second_phone_is_refused_and_told_to_ask_for_a_re_pair(store):
+    async def scenario():
+        table = coup_keeper(store)
+        async with served(table) as (server, phone):
+            token = server.links.token(table.game_id, 1)
+            first, second = await phone(), await phone()
+            assert (await join(first, token)).status == 303
+            refused = await join(second, token)
+            assert refused.status == 403
+            assert "Ask the table to re-pair your seat" in await refused.text()
+            assert (await second.get("/api/seat")).status == 401
+            # The phone that holds the seat may open its link again.
+            assert (await join(first, token)).status == 303
+            assert (await state(first))["seat"] == 1
+    run(scenario())
+
+
+def test_forged_and_guessed_links_are_refused_then_rate_limited(store):
+    async def scenario():
+        table = coup_keeper(store)
+        async with served(table) as (server, phone):
+            forged = await phone()
+            forged.session.cookie_jar.update_cookies({COOKIE: f"{table.game_id}.0.not-the-secret"})
+            assert (await forged.get("/api/seat")).status == 401
+            other = await phone()
+            assert (await join(other, server.links.token(table.game_id, 2))).status == 303
+            cookie = [c for c in other.session.cookie_jar if c.key == COOKIE][0].value
+            game, _, secret = cookie.split(".", 2)
+            thief = await phone()                       # another seat's number, same secret
+            thief.session.cookie_jar.update_cookies({COOKIE: f"{game}.1.{secret}"})
+            assert (await thief.get("/api/seat")).status == 401
+            guesser = await phone()
+            for attempt in range(FAILED_JOINS):
+                response = await join(guesser, f"guess-{attempt}")
+                assert response.status == 404
+                assert "does not open a seat" in await response.text()
+            limited = await join(guesser, server.links.token(table.game_id, 0))
+            assert limited.status == 429, "even a right link waits after many wrong ones"
+            assert "Wait a minute" in await limited.text()
+    run(scenario())
+
+
+def test_re_pairing_invalidates_the_old_link_cookie_and_socket(store):
+    async def scenario():
+        table = coup_keeper(store)
+        async with served(table) as (server, phone):
+            old_token = server.links.token(table.game_id, 0)
+            lost = await phone()
+            await join(lost, old_token)
+            socket = await lost.ws_connect("/ws")
+            assert json.loads((await socket.receive()).data)["seat"] == 0
+            new_token = server.repair(0)
+            message = await socket.receive()
+            assert (message.type.name, message.data) == ("CLOSE", 4001)
+            assert (await lost.get("/api/seat")).status == 401
+            assert (await join(await phone(), old_token)).status == 404
+            found = await phone()
+            assert (await join(found, new_token)).status == 303
+            assert (await state(found))["seat"] == 0
+            table_view = await (await found.get("/api/table")).json()
+            assert table_view["public"]["phones"][0] == {"seat": 0, "phone": True, "repairs": 1}
+    run(scenario())
+
+
+def test_a_restarted_server_gives_the_phone_its_seat_back(tmp_path):
+    async def scenario():
+        path = tmp_path / "g.sqlite3"
+        table = coup_keeper(EventStore(path))
+        async with served(table) as (server, phone):
+            ann = await phone()
+            await join(ann, server.links.token(table.game_id, 0))
+            cookie = [c for c in ann.session.cookie_jar if c.key == COOKIE][0].value
+        table.store.close()
+        resumed = Table.resume(EventStore(path))
+        async with served(resumed) as (server, phone):
+            back = await phone()
+            back.session.cookie_jar.update_cookies({COOKIE: cookie})
+            assert (await state(back))["private"]["hand"] == ["captain", "duke"]
+    run(scenario())
+
+
+def election(store):
+    """Secret Hitler, keeper mode: the ballot on Cat as chancellor is open."""
+    table = sh_table(store, 5, mode="keeper")
+    nominate(table, 2)
+    return table
+
+
+async def seat_phone(server, phone, seat):
+    """A phone that has claimed ``seat``, and its first state."""
+    client = await phone()
+    await join(client, server.links.token(server.table.game_id, seat))
+    return client, await state(client)
+
+
+def test_commands_need_the_seats_csrf_token_and_this_sites_origin(store):
+    async def scenario():
+        table = election(store)
+        async with served(table) as (server, phone):
+            bob, mine = await seat_phone(server, phone, 1)
+            csrf = mine["csrf"]
+            vote = {"type": "vote", "seat": 1, "choice": "nein"}
+            assert (await bob.post("/api/command", json=vote)).status == 403
+            forged = await bob.post("/api/command", json=vote, headers={
+                CSRF_HEADER: csrf, "Origin": "http://evil.example"})
+            assert forged.status == 403
+            # A phone acts for its own seat, whatever the command says.
+            sent = await bob.post("/api/command", headers={CSRF_HEADER: csrf},
+                                  json={"type": "vote", "seat": 3, "choice": "nein"})
+            assert sent.status == 200
+            assert table.public_view()["ballot"]["voted"] == [1]
+            assert [e["by"] for _, e in table.log if e["type"] == "vote"] == [seat_source(1)]
+            bad = await bob.post("/api/command", headers={CSRF_HEADER: csrf},
+                                 json={"type": "vote", "choice": "maybe"})
+            assert bad.status == 400
+            assert (await bad.json())["message"] == "“maybe” is not a choice in this ballot."
+            junk = await bob.post("/api/command", headers={CSRF_HEADER: csrf}, data=b"{nope")
+            assert junk.status == 400
+    run(scenario())
+
+
+def test_a_vote_from_the_phone_and_the_reveal_arrive_live(store):
+    async def scenario():
+        table = election(store)
+        async with served(table) as (server, phone):
+            bob, mine = await seat_phone(server, phone, 1)
+            labels = [a["label"] for a in mine["actions"]]
+            assert labels == ["Ja!", "Nein"]
+            socket = await bob.ws_connect("/ws")
+            await socket.receive()
+            spectator = await phone()
+            board = await spectator.ws_connect("/ws/table")
+            await board.receive()
+            vote = mine["actions"][1]["command"]
+            await bob.post("/api/command", json=vote, headers={CSRF_HEADER: mine["csrf"]})
+            after = json.loads((await socket.receive()).data)
+            assert after["private"]["ballot_vote"] == "nein"
+            assert "Your vote: Nein" in after["secrets"]
+            shown = json.loads((await board.receive()).data)
+            assert shown["public"]["ballot"]["voted"] == [1]
+            assert "private" not in shown and "nein" not in json.dumps(shown["public"]["log"])
+            for seat in (0, 2, 3, 4):
+                table.execute({"type": "vote", "seat": seat, "choice": "ja"},
+                              source=seat_source(seat))
+            for _ in range(10):
+                revealed = json.loads((await board.receive()).data)
+                if revealed["public"]["ballot"] is None:
+                    break
+            assert revealed["public"]["last_votes"] == ["ja", "nein", "ja", "ja", "ja"]
+    run(scenario())
+
+
+def test_the_table_page_needs_no_token_and_holds_no_secret(store):
+    async def scenario():
+        table = coup_keeper(store)
+        async with served(table) as (server, phone):
+            spectator = await phone()
+            page = await spectator.get("/table")
+            assert page.status == 200
+            assert "default-src 'self'" in page.headers["Content-Security-Policy"]
+            data = await (await spectator.get("/api/table")).json()
+            assert "private" not in data
+            text = json.dumps(data)
+            for seat in range(3):
+                assert server.links.token(table.game_id, seat) not in text
+            assert (await spectator.get("/static/app.css")).status == 200
+            assert (await spectator.get("/api/messages/en")).status == 200
+            assert (await spectator.get("/api/messages/xx")).status == 404
+    run(scenario())
+
+
+def test_a_new_game_at_the_kiosk_retires_the_old_games_phones(store):
+    async def scenario():
+        table = coup_keeper(store)
+        async with served(table) as (server, phone):
+            ann = await phone()
+            await join(ann, server.links.token(table.game_id, 0))
+            table.execute({"type": "income", "seat": 0})
+            new = table.next_game(fate=Fate(seed=4), source=OPERATOR)
+            server.set_table(new)
+            assert (await ann.get("/api/seat")).status == 401
+            assert (await ann.get("/seat")).status == 401
+    run(scenario())
+
+
+@pytest.mark.parametrize("lang_header, expected", [("el-GR,el;q=0.9", "el"), ("", "en")])
+def test_refusals_speak_the_phones_language_when_it_has_one(store, lang_header, expected):
+    async def scenario():
+        table = coup_keeper(store)
+        async with served(table) as (server, phone):
+            guesser = await phone()
+            response = await guesser.get("/join/nothing", headers={
+                "Accept-Language": lang_header}, allow_redirects=False)
+            assert f'lang="{expected}"' in await response.text()
+    run(scenario())
+
+
+def test_companion_serve_runs_the_server_alone(tmp_path):
+    """The command a headless table runs: a real process, a real socket."""
+    import socket
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--db", str(tmp_path / "g.sqlite3"),
+         "--game", "secret_hitler", "--mode", "keeper", "--players", "A,B,C,D,E",
+         "--host", "127.0.0.1", "--port", str(port), "--print-links", "--exit-after", "20"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        lines = [process.stdout.readline() for _ in range(6)]
+        assert lines[0].strip() == f"Serving the table at http://127.0.0.1:{port}/table"
+        link = lines[1].split(": ", 1)[1].strip()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/table") as response:
+            public = json.loads(response.read())
+        assert public["game"] == "secret_hitler" and "private" not in public
+
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args, **kwargs):
+                return None
+        opener = urllib.request.build_opener(NoRedirect)
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            opener.open(link)
+        assert answer.value.code == 303
+        assert "HttpOnly" in answer.value.headers["Set-Cookie"]
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
