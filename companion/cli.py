@@ -30,6 +30,14 @@ def _parser() -> argparse.ArgumentParser:
                           "under /dev/serial/by-id, whenever it is plugged in; 'none': no pad)")
     run.add_argument("--mock-pins", action="store_true",
                      help="open the pin map on simulated pins (tests; no GPIO needed)")
+    run.add_argument("--web-port", type=int, default=8080,
+                     help="the phone server's port (0: no phone server)")
+    run.add_argument("--web-host", default="0.0.0.0", help="the phone server's address")
+    run.add_argument("--public-url", default=None,
+                     help="the address phones open (default: http://<host name>.local:PORT)")
+    run.add_argument("--wifi", default=None, metavar="SSID",
+                     help="show a Wi-Fi QR for this network first (the Pi's own access point)")
+    run.add_argument("--wifi-password", default=None)
     run.add_argument("--exit-after", type=float, default=None, metavar="SECONDS",
                      help="close the window after this many seconds (a start-up smoke test)")
     run.add_argument("--size", default="1280x720", help="window size, WxH")
@@ -239,10 +247,16 @@ def _run(args: argparse.Namespace) -> int:
     openers = _devices(args)
     if openers is None:
         return 2
-    from .ui.app import run_kiosk
+    from .ui.app import WebConfig, run_kiosk
 
+    web = None
+    if args.web_port:
+        import socket
+        public = args.public_url or f"http://{socket.gethostname()}.local:{args.web_port}"
+        web = WebConfig(args.web_host, args.web_port, public,
+                        None if args.wifi is None else (args.wifi, args.wifi_password))
     return run_kiosk(table, lang=args.lang, size=(width, height), devices=openers,
-                     exit_after=args.exit_after)
+                     exit_after=args.exit_after, web=web)
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -42,13 +42,35 @@ def test_an_unusable_store_is_refused_clearly(tmp_path):
 
 
 def test_the_kiosk_starts_on_one_loop_and_stops_cleanly(tmp_path):
-    """The whole start-up: store, table, window, the device loop; then a clean stop."""
+    """The whole start-up: store, table, window, devices and the phone server
+    on one loop; the table page answers while the window is up; then a
+    clean stop."""
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
     db = tmp_path / "g.sqlite3"
-    done = run("--db", str(db), "--game", "g54", "--set", "starter", "--new",
-               "--mock-pins", "--response-seconds", "5", "--exit-after", "1")
-    assert done.returncode == 0, done.stderr[-2000:]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--db", str(db), "--game", "g54",
+         "--set", "starter", "--new", "--mock-pins", "--response-seconds", "5",
+         "--web-host", "127.0.0.1", "--web-port", str(port), "--exit-after", "6"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    public = None
+    deadline = time.monotonic() + 30
+    while public is None and time.monotonic() < deadline and process.poll() is None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/table") as response:
+                public = json.loads(response.read())
+        except OSError:
+            time.sleep(0.1)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr[-2000:]
+    assert public is not None and public["game"] == "g54"
     # Kivy logs one harmless traceback on machines without libmtdev; no other.
-    assert done.stderr.count("Traceback") == done.stderr.count("libmtdev.so.1: cannot open")
+    assert stderr.count("Traceback") == stderr.count("libmtdev.so.1: cannot open")
     from companion.table import EventStore
     store = EventStore(db)
     assert [g.status for g in store.history()] == ["active"]

@@ -302,3 +302,36 @@ def test_a_claim_under_a_countdown_shows_the_seconds_left(window, tmp_path):
     assert screen.countdown_text == ""
     assert screen.status_text == "Stelios, choose an action."
     assert screen._panels[0].coins_text == "5 coins"
+
+
+def test_the_phones_panel_shows_a_code_on_demand_and_hides_it_once_claimed(window, tmp_path):
+    from companion.i18n import Messages
+    from companion.ui.phones import PhonesView
+    from companion.web.server import TableServer
+
+    table = physical_table(tmp_path / "g.sqlite3")
+    server = TableServer(table)
+    view = PhonesView(server, "http://companion.local:8080", Messages("en", table.names),
+                      wifi=("Table 4", "bluff-well"))
+    window.size = (800, 480)
+    view.open(animation=False)
+    frames(4)
+    assert view.code_text == "Scan to join the table's Wi-Fi “Table 4”, then scan your seat's code."
+    assert view.code_texture is not None
+    view.show_seat(1)
+    frames(2)
+    assert view.code_text == "Stelios: scan this code with your phone."
+    token = server.links.token(table.game_id, 1)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    view.children[0].export_to_png(str(SHOTS / "phones-code-800x480.png"))
+    server.links.join(token, None)                   # Stelios's phone claims the seat
+    view._follow_claims(0)
+    assert view.code_texture is None and view.shown_seat is None
+    assert view.code_text == "Stelios's phone has joined. The code is hidden again."
+    labels = [w.text for row in view.ids.seats.children for w in getattr(row, "children", [])]
+    assert "Stelios: on a phone" in labels and "Re-pair" in labels
+    view.repair(1)
+    assert server.links.token(table.game_id, 1) != token
+    assert view.shown_seat == 1
+    view.dismiss(animation=False)
+    frames(2)

@@ -7,6 +7,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from ..devices.press import Deliver, SeatFeedback
@@ -35,10 +36,22 @@ def prepare_kivy_environment() -> None:
     os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
 
 
+@dataclass(frozen=True)
+class WebConfig:
+    """Where the phone server listens, the address phones are sent to (the
+    QR codes), and the Wi-Fi its QR joins when the Pi runs its own network."""
+    host: str = "0.0.0.0"
+    port: int = 8080
+    public_url: str = "http://companion.local:8080"
+    wifi: tuple[str, str | None] | None = None
+
+
 def run_kiosk(table: Table, lang: str = "en", size: tuple[int, int] = (1280, 720),
-              devices: Sequence[DeviceOpener] = (), exit_after: float | None = None) -> int:
+              devices: Sequence[DeviceOpener] = (), exit_after: float | None = None,
+              web: WebConfig | None = None) -> int:
     """Open the kiosk window on ``table`` and run until it is closed (or for
-    ``exit_after`` seconds: a smoke test of the whole start-up)."""
+    ``exit_after`` seconds: a smoke test of the whole start-up), with the
+    phone server when ``web`` says where."""
     prepare_kivy_environment()
     from kivy.config import Config
 
@@ -65,15 +78,17 @@ def run_kiosk(table: Table, lang: str = "en", size: tuple[int, int] = (1280, 720
             self.screen = CoupTableScreen(table, lang=lang)
             return self.screen
 
-    return asyncio.run(_serve(KioskApp(), table, list(devices), exit_after))
+    return asyncio.run(_serve(KioskApp(), table, list(devices), exit_after, web, lang))
 
 
 async def _serve(app: Any, table: Table, openers: list[DeviceOpener],
-                 exit_after: float | None) -> int:
+                 exit_after: float | None, web: WebConfig | None = None,
+                 lang: str = "en") -> int:
     from ..devices.controls import Controls
     from ..devices.press import loop_delivery
 
     loop = asyncio.get_running_loop()
+    phones = None if web is None else await _start_phones(table, web)
     devices: list[Device] = []
     # Refusals go to the seat's own channel (its LED now, its phone later),
     # never to the shared screen; the log names no vote.
@@ -89,6 +104,8 @@ async def _serve(app: Any, table: Table, openers: list[DeviceOpener],
                 await asyncio.sleep(0.01)
             if app.screen is not None:
                 app.screen.bind(table=lambda _screen, new: controls.attach(new))
+                if phones is not None:
+                    _offer_phones(app.screen, phones[0], web, lang)
             for opener in openers:
                 try:
                     device = opener(deliver)
@@ -104,7 +121,32 @@ async def _serve(app: Any, table: Table, openers: list[DeviceOpener],
     finally:
         for device in devices:
             device.close()
+        if phones is not None:
+            await phones[1].cleanup()
     return 0
+
+
+async def _start_phones(table: Table, web: WebConfig):
+    """The phone server on the kiosk's loop: (server, its runner)."""
+    from aiohttp import web as aiohttp_web
+
+    from ..web.server import TableServer
+
+    server = TableServer(table)
+    runner = aiohttp_web.AppRunner(server.app())
+    await runner.setup()
+    await aiohttp_web.TCPSite(runner, web.host, web.port).start()
+    return server, runner
+
+
+def _offer_phones(screen: Any, server: Any, web: WebConfig, lang: str) -> None:
+    """The phones button: its panel, and the server following new games."""
+    from ..i18n import Messages
+    from .phones import PhonesView
+
+    screen.bind(table=lambda _screen, new: server.set_table(new))
+    screen.open_phones = lambda: PhonesView(
+        server, web.public_url, Messages(lang, server.table.names), web.wifi).open()
 
 
 async def _watch(app: Any, devices: list[Device], ui: asyncio.Task) -> None:

@@ -77,6 +77,8 @@ class CoupTableScreen(BoxLayout):
     table = ObjectProperty(None)          # the game on screen (a new game replaces it)
     devices_text = StringProperty("")     # a device the table needs is not answering
     countdown_text = StringProperty("")   # how long an unchallenged claim has left
+    phones_text = StringProperty("")
+    open_phones = ObjectProperty(None, allownone=True)   # opens the phones panel, if served
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -84,6 +86,7 @@ class CoupTableScreen(BoxLayout):
         self.t = Messages(lang, table.names)
         self.undo_text = self.t("cmd.undo")
         self.new_game_text = self.t("ui.new_game")
+        self.phones_text = self.t("ui.phones")
         self._panels: list[PlayerPanel] = []
         self._reference: list[str] = []
         self._attach(table)
