@@ -77,7 +77,7 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
         message = json.loads(text)
         assert canonical(message["public"]) in publics
         if audience == "table":
-            assert set(message) == {"type", "game", "names", "public"}
+            assert set(message) == {"type", "version", "game", "names", "public"}
             continue
         seat = int(audience.split(":")[1])
         assert message["seat"] == seat

@@ -14,6 +14,9 @@ Routes:
 - ``GET /table``, ``GET /api/table``, ``GET /ws/table``: the public table, for
   a TV or spectators, with no secret in it;
 - ``GET /api/messages/<lang>``: the catalog the pages translate with;
+
+Every state carries a ``version`` (the number of events so far), so a page
+can tell a newer state from an older one.
 - ``/static/``: the pages' script, style and font, served from the Pi itself.
 
 Every private request and socket is authorised by the seat cookie. Failed
@@ -167,7 +170,8 @@ class TableServer:
         private = table.private_view(seat)
         mine = [c for c in table.legal_commands() if c.get("seat") == seat
                 and (c["type"] == "vote" or table.engine.private_choice(table.state, c))]
-        state = {"type": "state", "seat": seat, "game": game, "lang": t.lang,
+        state = {"type": "state", "version": len(table.log), "seat": seat, "game": game,
+                 "lang": t.lang,
                  "names": table.names, "public": public, "private": private,
                  "secrets": secret_lines(game, private, t),
                  "actions": phone_actions(mine, game, public, t),
@@ -233,8 +237,8 @@ class TableServer:
 
     def _table_state(self) -> dict[str, Any]:
         table = self.table
-        return {"type": "state", "game": table.setup.game, "names": table.names,
-                "public": self._public()}
+        return {"type": "state", "version": len(table.log), "game": table.setup.game,
+                "names": table.names, "public": self._public()}
 
     async def table_socket(self, request: web.Request) -> web.StreamResponse:
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)

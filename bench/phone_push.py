@@ -1,0 +1,149 @@
+"""From a state change to the phones: the real server on 127.0.0.1, real
+websocket clients, in one asyncio loop as on the kiosk.
+
+- ``phones.push_to_11_sockets.{p50,p99}``: a Secret Hitler table of 10
+  keeper-mode seats, each with its phone's socket, plus the table page's; the
+  clock starts when a command is executed and stops when the last of the 11
+  sockets has the new state (each seat's message carries its own private
+  view, computed on the server);
+- ``phones.frame_interval_200_sockets.{p50,p99}``: 200 table-page sockets
+  open and a state change every 50 ms, while a 60 Hz task on the same loop
+  (the kiosk's frames) measures the time between its ticks.
+"""
+from __future__ import annotations
+
+import asyncio
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import aiohttp
+from aiohttp import web
+
+from companion.games.base import Fate, Setup
+from companion.table import EventStore, Table, seat_source
+from companion.web.server import COOKIE, TableServer
+
+from .report import figure
+
+SEATS = 10
+CHANGES = 300
+SPECTATORS = 200
+FRAME = 1 / 60
+
+
+def _table(directory: Path) -> Table:
+    setup = Setup(game="secret_hitler", seats=[f"P{i}" for i in range(SEATS)], mode="keeper",
+                  options={"first": 0})
+    table = Table.start(EventStore(directory / "phones.sqlite3"), setup, fate=Fate(seed=1))
+    for seat in range(SEATS):
+        table.execute({"type": "confirm", "seat": seat})
+    return table
+
+
+def _next_change(table: Table) -> None:
+    """One state change: a nomination, or the next seat's Nein (every
+    election fails, so the game goes on)."""
+    view = table.public_view()
+    ballot = view["ballot"]
+    if ballot is None:
+        command = next(c for c in table.legal_commands() if c["type"] == "nominate")
+        table.execute(dict(command))
+        return
+    seat = next(s for s in ballot["eligible"] if s not in ballot["voted"])
+    table.execute({"type": "vote", "seat": seat, "choice": "nein"}, source=seat_source(seat))
+
+
+async def _serve(table: Table) -> tuple[TableServer, web.AppRunner, str]:
+    server = TableServer(table)
+    runner = web.AppRunner(server.app())
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    return server, runner, f"http://127.0.0.1:{port}"
+
+
+async def push_latencies(directory: Path) -> list[float]:
+    table = _table(directory)
+    server, runner, base = await _serve(table)
+    sessions, sockets = [], []
+    try:
+        for seat in range(SEATS):
+            # unsafe: keep cookies from an IP address (the phone's seat cookie)
+            session = aiohttp.ClientSession(base_url=base,
+                                            cookie_jar=aiohttp.CookieJar(unsafe=True))
+            token = server.links.token(table.game_id, seat)
+            await session.get(f"/join/{token}", allow_redirects=False)
+            sessions.append(session)
+            sockets.append(await session.ws_connect("/ws"))
+        spectator = aiohttp.ClientSession(base_url=base)
+        sessions.append(spectator)
+        sockets.append(await spectator.ws_connect("/ws/table"))
+        for socket in sockets:
+            await socket.receive()
+        latencies = []
+        for _ in range(CHANGES):
+            start = time.perf_counter()
+            _next_change(table)
+            version = len(table.log)
+            for socket in sockets:
+                while (await socket.receive_json())["version"] < version:
+                    pass             # an older state still on its way
+            latencies.append(time.perf_counter() - start)
+        return latencies
+    finally:
+        for session in sessions:
+            await session.close()
+        await runner.cleanup()
+        table.store.close()
+
+
+async def frame_intervals(directory: Path) -> list[float]:
+    table = _table(directory)
+    server, runner, base = await _serve(table)
+    session = aiohttp.ClientSession(base_url=base)
+    sockets = [await session.ws_connect("/ws/table") for _ in range(SPECTATORS)]
+    readers = [asyncio.create_task(_drain(socket)) for socket in sockets]
+    intervals: list[float] = []
+    try:
+        last = time.perf_counter()
+        changes = 0
+        while changes < CHANGES // 2:
+            await asyncio.sleep(FRAME)
+            now = time.perf_counter()
+            intervals.append(now - last)
+            last = now
+            if len(intervals) % 3 == 0:
+                _next_change(table)
+                changes += 1
+        return intervals
+    finally:
+        for reader in readers:
+            reader.cancel()
+        await session.close()
+        await runner.cleanup()
+        table.store.close()
+
+
+async def _drain(socket) -> None:
+    async for _ in socket:
+        pass
+
+
+def report(name: str, seconds: list[float]) -> None:
+    ms = sorted(x * 1000 for x in seconds)
+    figure(f"{name}.p50", statistics.median(ms), "ms", "lower")
+    figure(f"{name}.p99", ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))], "ms", "lower")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        report("phones.push_to_11_sockets", asyncio.run(push_latencies(Path(tmp))))
+    with tempfile.TemporaryDirectory() as tmp:
+        report("phones.frame_interval_200_sockets", asyncio.run(frame_intervals(Path(tmp))))
+
+
+if __name__ == "__main__":
+    main()
