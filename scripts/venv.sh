@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/run, scripts/test and scripts/bench: create or reuse .venv,
 # installed from pyproject.toml with the extras named in $EXTRAS. Reinstalls only
 # when pyproject.toml or the extras change.
@@ -20,11 +21,11 @@ if [ ! -x "$VENV/bin/python" ]; then
     "$(find_python)" -m venv "$VENV"
 fi
 STAMP="$VENV/.installed"
-WANT="$(cat "$ROOT/pyproject.toml" | sha256sum | cut -c1-16)-${EXTRAS:-none}"
+WANT="$(sha256sum < "$ROOT/pyproject.toml" | cut -c1-16)-${EXTRAS:-none}"
 if [ ! -f "$STAMP" ] || ! grep -qx -- "$WANT" "$STAMP"; then
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
     spec="$ROOT"
-    [ -n "${EXTRAS:-}" ] && spec="$ROOT[$EXTRAS]"
+    [ -n "${EXTRAS:-}" ] && spec="${ROOT}[$EXTRAS]"
     "$VENV/bin/python" -m pip install --quiet -e "$spec"
     echo "$WANT" > "$STAMP"
 fi

@@ -17,6 +17,9 @@ import pytest  # noqa: E402
 
 from companion.table import EventStore  # noqa: E402
 
+# The real-browser fixtures (browser, phone, phones): see tests/browser.py.
+pytest_plugins = ["browser"]
+
 
 @pytest.fixture
 def store(tmp_path):

@@ -1,0 +1,130 @@
+"""Real-browser testing of the phone pages: Playwright drives Debian's chromium
+(/usr/bin/chromium, installed by scripts/test), never a browser of its own.
+
+conftest.py loads this module as a plugin, so its fixtures are there for every
+test: ``browser`` (one headless chromium for the session), ``phone`` (a page in
+a fresh phone-sized browser context) and ``phones`` (makes more such pages,
+each with its own cookies). Tests import the helpers ``serve_in_thread`` (an
+aiohttp app on 127.0.0.1 in a thread of its own) and ``shot`` (a screenshot
+under screenshots/phone/). Browser tests run after all others (see
+pytest_collection_modifyitems). Without chromium or Playwright, tests that use
+the fixtures skip and say why.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from aiohttp import web
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Playwright adds --headless and a fresh, empty --user-data-dir of its own.
+# Without the background-networking flags chromium keeps trying to reach
+# Google's hosts, which a closed network refuses.
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+# Generous, as CI machines can be busy; passing waits return at once.
+WAIT_MS = 15_000
+NO_PLAYWRIGHT = ("no browser: the Python package playwright is not installed "
+                 "(it is in the test extra)")
+SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "screenshots")) / "phone"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests run last. While Playwright's sync API is alive, the main
+    thread counts as running Playwright's event loop, so asyncio.run() fails
+    there: in other tests, and in browser tests too (serve apps in a thread)."""
+    items.sort(key=lambda item: "browser" in getattr(item, "fixturenames", ()))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"no browser: {CHROMIUM} is missing (./scripts/test installs "
+                    "Debian's chromium when it may run apt-get)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason=NO_PLAYWRIGHT)
+    sync_api.expect.set_options(timeout=WAIT_MS)
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def phones(browser: Browser) -> Iterator[Callable[[], Page]]:
+    """Calling it opens a page in a new phone-sized context: a separate phone,
+    with its own cookies and storage. All are closed after the test."""
+    contexts = []
+
+    def open_phone() -> Page:
+        context = browser.new_context(**PHONE)
+        context.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def phone(phones: Callable[[], Page]) -> Page:
+    return phones()
+
+
+def shot(page: Page, name: str) -> Path:
+    """Save the whole page as screenshots/phone/<name>.png; returns the path."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=path, full_page=True)
+    return path
+
+
+@contextmanager
+def serve_in_thread(app: web.Application) -> Iterator[str]:
+    """Serve ``app`` on 127.0.0.1 at a free port, from a thread running its own
+    event loop; yields the base URL ("http://127.0.0.1:PORT"). Leaving the block
+    stops the server, cutting what is still open (a page's websocket) at once."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="test-http", daemon=True)
+    thread.start()
+    runner = web.AppRunner(app, shutdown_timeout=0.1)
+
+    def run(coroutine):
+        return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=30)
+
+    async def start() -> int:
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        return runner.addresses[0][1]
+
+    try:
+        yield f"http://127.0.0.1:{run(start())}"
+    finally:
+        run(runner.cleanup())
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        loop.close()
