@@ -52,6 +52,7 @@ COOKIE_MAX_AGE = 7 * 24 * 3600      # a week: a long evening, a paused game
 FAILED_JOINS = 10                   # failed join attempts per address...
 FAILED_WINDOW = 60.0                # ...per this many seconds, then 429
 SOCKET_HEARTBEAT = 20.0             # seconds: dead phones are noticed
+BROADCAST_BATCH = 16                # table pages sent to between two looks at the loop
 
 
 def csrf_token(phone: Phone) -> str:
@@ -72,6 +73,10 @@ class TableServer:
         self._wake: dict[web.WebSocketResponse, asyncio.Event] = {}
         self._failures: dict[str, deque[float]] = defaultdict(deque)
         self.sent: list[tuple[str, str]] | None = None   # (audience, text), when recording
+        self._links_changes = 0             # claims and re-pairs so far: the phones' status
+        self._public_cache: tuple[Any, dict[str, Any]] = (None, {})
+        self._table_text_cache: tuple[Any, str] = (None, "")
+        self._broadcasting: asyncio.Task | None = None
         table.subscribe(self._changed)
 
     def set_table(self, table: Table) -> None:
@@ -84,6 +89,7 @@ class TableServer:
         """Re-pair a seat (from the kiosk): a new join token; the old link,
         cookie and open socket no longer reach the seat. Returns the token."""
         token = self.links.repair(self.table.game_id, seat)
+        self._links_changes += 1
         self._changed(self.table)
         return token
 
@@ -121,6 +127,8 @@ class TableServer:
             return self._refusal(request, key, status=403 if exc.reason == "claimed" else 404)
         if phone.game_id != self.table.game_id:
             return self._refusal(request, "web.old_game", status=410)
+        self._links_changes += 1
+        self._changed(self.table)               # the table sees the seat has a phone
         response = web.HTTPSeeOther("/seat")
         response.set_cookie(COOKIE, phone.cookie, max_age=COOKIE_MAX_AGE, httponly=True,
                             samesite="Strict", path="/")
@@ -187,9 +195,15 @@ class TableServer:
         return t(f"game.{self.table.setup.game}")
 
     def _public(self) -> dict[str, Any]:
-        view = self.table.public_view()
-        view["phones"] = self.links.status(self.table.game_id, self.table.setup.players)
-        return view
+        """The public view with the phones' status: computed once per state
+        (and per second, for a running timer) however many sockets take it."""
+        table = self.table
+        key = (table.game_id, len(table.log), self._links_changes, int(table.clock()))
+        if self._public_cache[0] != key:
+            view = table.public_view()
+            view["phones"] = self.links.status(table.game_id, table.setup.players)
+            self._public_cache = (key, view)
+        return self._public_cache[1]
 
     async def command(self, request: web.Request) -> web.Response:
         phone = self._phone(request)
@@ -222,7 +236,8 @@ class TableServer:
         await socket.prepare(request)
         self._seat_sockets[socket] = phone.seat
         try:
-            await self._feed(socket, lambda: self._seat_state(phone.seat), f"seat:{phone.seat}",
+            await self._feed(socket, lambda: _text(self._seat_state(phone.seat)),
+                             f"seat:{phone.seat}",
                              still_valid=lambda: self._phone(request) is not None)
         finally:
             self._seat_sockets.pop(socket, None)
@@ -243,12 +258,41 @@ class TableServer:
     async def table_socket(self, request: web.Request) -> web.StreamResponse:
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
         await socket.prepare(request)
+        text = self._table_text()
+        self._record("table", text)
+        await socket.send_str(text)
         self._table_sockets.add(socket)
         try:
-            await self._feed(socket, self._table_state, "table", still_valid=lambda: True)
+            async for _ in socket:               # a table page says nothing
+                pass
         finally:
             self._table_sockets.discard(socket)
         return socket
+
+    async def _broadcast(self) -> None:
+        """Send the table's state to every table page: one text for all, in
+        small batches so the kiosk's frames go on between them; again if the
+        state changed meanwhile."""
+        sent = None
+        while self._table_sockets and sent != (text := self._table_text()):
+            sent = text
+            for count, socket in enumerate(list(self._table_sockets), 1):
+                self._record("table", text)
+                try:
+                    await socket.send_str(text)
+                except ConnectionError:
+                    self._table_sockets.discard(socket)
+                if count % BROADCAST_BATCH == 0:
+                    await asyncio.sleep(0)
+        self._broadcasting = None
+
+    def _table_text(self) -> str:
+        """The table's state as sent: the same text for every table socket,
+        made once per state."""
+        public = self._public()
+        if self._table_text_cache[0] is not public:
+            self._table_text_cache = (public, _text(self._table_state()))
+        return self._table_text_cache[1]
 
     async def messages(self, request: web.Request) -> web.Response:
         lang = request.match_info["lang"]
@@ -257,7 +301,7 @@ class TableServer:
         return web.json_response(catalog(lang))
 
     # -- live updates --------------------------------------------------------------------
-    async def _feed(self, socket: web.WebSocketResponse, state: Callable[[], dict[str, Any]],
+    async def _feed(self, socket: web.WebSocketResponse, state: Callable[[], str],
                     audience: str, still_valid: Callable[[], bool]) -> None:
         """Send the state now and after every change, always the latest one
         (a slow phone skips states, it never queues them), until the socket
@@ -269,10 +313,12 @@ class TableServer:
                 if not still_valid():
                     await socket.close(code=4001, message=b"re-paired")
                     return
-                text = json.dumps(state(), ensure_ascii=False, separators=(",", ":"))
-                if self.sent is not None:
-                    self.sent.append((audience, text))
-                await socket.send_str(text)
+                text = state()
+                self._record(audience, text)
+                try:
+                    await socket.send_str(text)
+                except ConnectionError:          # the phone went away mid-send
+                    return
                 waiter = asyncio.ensure_future(wake.wait())
                 done, _ = await asyncio.wait({waiter, reader},
                                              return_when=asyncio.FIRST_COMPLETED)
@@ -294,6 +340,12 @@ class TableServer:
             return
         for wake in self._wake.values():
             wake.set()
+        if self._table_sockets and self._broadcasting is None:
+            self._broadcasting = asyncio.get_running_loop().create_task(self._broadcast())
+
+    def _record(self, audience: str, text: str) -> None:
+        if self.sent is not None:
+            self.sent.append((audience, text))
 
     async def _close_sockets(self, app: web.Application) -> None:
         for socket in [*self._seat_sockets, *self._table_sockets]:
@@ -310,6 +362,10 @@ async def _security_headers(request: web.Request, handler):
         "Content-Security-Policy",
         "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
     return response
+
+
+def _text(state: dict[str, Any]) -> str:
+    return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
 
 def _same_origin(request: web.Request) -> bool:
