@@ -103,11 +103,18 @@ def shot(page: Page, name: str) -> Path:
     return path
 
 
+class Served(str):
+    """The base URL of an app served in a thread ("http://127.0.0.1:PORT"),
+    and ``on_loop(function)``: run a function on the server's loop (where the
+    app's state may change) and return its result."""
+    on_loop: Callable[[Callable[[], object]], object]
+
+
 @contextmanager
-def serve_in_thread(app: web.Application) -> Iterator[str]:
+def serve_in_thread(app: web.Application) -> Iterator[Served]:
     """Serve ``app`` on 127.0.0.1 at a free port, from a thread running its own
-    event loop; yields the base URL ("http://127.0.0.1:PORT"). Leaving the block
-    stops the server, cutting what is still open (a page's websocket) at once."""
+    event loop; yields its base URL (see Served). Leaving the block stops the
+    server, cutting what is still open (a page's websocket) at once."""
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="test-http", daemon=True)
     thread.start()
@@ -121,8 +128,13 @@ def serve_in_thread(app: web.Application) -> Iterator[str]:
         await web.TCPSite(runner, "127.0.0.1", 0).start()
         return runner.addresses[0][1]
 
+    async def call(function):
+        return function()
+
+    served = Served(f"http://127.0.0.1:{run(start())}")
+    served.on_loop = lambda function: run(call(function))
     try:
-        yield f"http://127.0.0.1:{run(start())}"
+        yield served
     finally:
         run(runner.cleanup())
         loop.call_soon_threadsafe(loop.stop)

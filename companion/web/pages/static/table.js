@@ -12,7 +12,7 @@ function render(state) {
     name.textContent = state.names[seat];
     item.append(name);
     if ("coins" in player) item.append(` · ${Companion.t("ui.coins", { count: player.coins })}`);
-    if (view.phones && view.phones[seat].phone) item.append(" · 📱");
+    if (view.phones && view.phones[seat].phone) item.append(` · ${Companion.t("web.on_phone")}`);
     if (view.current === seat) item.className = "current";
     return item;
   }));

@@ -1,0 +1,136 @@
+"""The phone pages in a real browser (Debian's chromium, driven by
+Playwright) against the real server: join by a seat's link, claim it, a
+second phone refused, secrets behind hold-to-reveal, a vote and the reveal,
+reload and a restarted server resuming the seat, re-pairing. Screenshots of
+each page at a phone's size land in screenshots/phone/."""
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+import pytest
+
+from browser import NO_PLAYWRIGHT, serve_in_thread, shot
+from companion.table import EventStore, Table
+from companion.web.server import COOKIE, CSRF_HEADER, TableServer, csrf_token
+from sh_helpers import nominate, sh_table
+
+expect = pytest.importorskip("playwright.sync_api", reason=NO_PLAYWRIGHT).expect
+
+
+def election(store):
+    """Secret Hitler, keeper mode, five seats; the ballot on C is open."""
+    table = sh_table(store, 5, mode="keeper")
+    nominate(table, 2)
+    return table
+
+
+def vote_by_phone_api(base: str, server: TableServer, seat: int, choice: str) -> None:
+    """Another seat's phone votes, through the same HTTP route a page uses."""
+    phone = server.links.join(server.links.token(server.table.game_id, seat), None)
+    request = urllib.request.Request(
+        f"{base}/api/command", method="POST",
+        data=json.dumps({"type": "vote", "choice": choice}).encode(),
+        headers={"Content-Type": "application/json", "Cookie": f"{COOKIE}={phone.cookie}",
+                 CSRF_HEADER: csrf_token(phone)})
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 200
+
+
+def hold(page, selector: str):
+    """Press and keep holding (a finger on the screen)."""
+    box = page.locator(selector).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+
+
+def test_a_phone_joins_sees_its_role_votes_and_sees_the_reveal(store, phones):
+    table = election(store)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        bob = phones()
+        token = base.on_loop(lambda: server.links.token(table.game_id, 1))
+        bob.goto(f"{base}/join/{token}")
+        expect(bob).to_have_url(f"{base}/seat")
+        expect(bob.locator("#name")).to_have_text("B")
+        expect(bob.locator("#link")).to_have_text("Connected")
+        expect(bob.locator("#reveal-hint")).to_have_text("Hold here to see your secrets")
+        expect(bob.locator("#secret-lines")).to_be_hidden()
+        shot(bob, "sh-seat-hidden")
+        hold(bob, "#secrets")
+        role = table.private_view(1)["role"]
+        expect(bob.locator("#secret-lines")).to_contain_text(
+            {"liberal": "You are a Liberal.", "fascist": "You are a Fascist.",
+             "hitler": "You are Hitler."}[role])
+        shot(bob, "sh-seat-revealed")
+        bob.mouse.up()
+        expect(bob.locator("#secret-lines")).to_be_hidden()
+        buttons = bob.locator("#actions button")
+        expect(buttons).to_have_text(["Ja!", "Nein"])
+        buttons.nth(1).click()
+        expect(bob.locator("#message")).to_have_text("Sent.")
+        spectator = phones()
+        spectator.goto(f"{base}/table")
+        expect(spectator.locator("#log")).to_contain_text("B has voted.")
+        expect(spectator.locator("#players li").nth(1)).to_have_text("B · on a phone")
+        for seat, choice in ((0, "ja"), (2, "ja"), (3, "nein"), (4, "ja")):
+            vote_by_phone_api(base, server, seat, choice)
+        expect(spectator.locator("#log")).to_contain_text("The votes are in: 3 Ja, 2 Nein.")
+        expect(bob.locator("#actions")).to_have_text("Nothing for you to choose right now.")
+        shot(spectator, "table-page")
+        shot(bob, "sh-seat-after-vote")
+
+
+def test_a_second_phone_is_refused_with_a_clear_message(store, phones):
+    table = election(store)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        token = base.on_loop(lambda: server.links.token(table.game_id, 0))
+        first, second = phones(), phones()
+        first.goto(f"{base}/join/{token}")
+        expect(first.locator("#name")).to_have_text("A")
+        second.goto(f"{base}/join/{token}")
+        expect(second.locator(".refusal")).to_have_text(re.compile(
+            "already on another phone. Ask the table to re-pair your seat"))
+        shot(second, "refused-second-phone")
+
+
+def test_reload_and_a_restarted_server_give_the_seat_back(tmp_path, phones):
+    path = tmp_path / "g.sqlite3"
+    table = election(EventStore(path))
+    server = TableServer(table)
+    carol = phones()
+    with serve_in_thread(server.app()) as base:
+        token = base.on_loop(lambda: server.links.token(table.game_id, 2))
+        carol.goto(f"{base}/join/{token}")
+        expect(carol.locator("#name")).to_have_text("C")
+        carol.reload()
+        expect(carol.locator("#name")).to_have_text("C")
+        expect(carol.locator("#link")).to_have_text("Connected")
+    expect(carol.locator("#link")).to_have_text("Reconnecting…")
+    table.store.close()
+    resumed = Table.resume(EventStore(path))
+    with serve_in_thread(TableServer(resumed).app()) as again:
+        carol.goto(f"{again}/seat")                 # the same cookie, no new scan
+        expect(carol.locator("#name")).to_have_text("C")
+        expect(carol.locator("#actions button")).to_have_text(["Ja!", "Nein"])
+
+
+def test_re_pairing_leaves_the_old_phone_seatless(store, phones):
+    table = election(store)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        token = base.on_loop(lambda: server.links.token(table.game_id, 3))
+        lost = phones()
+        lost.goto(f"{base}/join/{token}")
+        expect(lost.locator("#name")).to_have_text("D")
+        new_token = base.on_loop(lambda: server.repair(3))
+        # The open page notices at once and shows it has no seat any more.
+        expect(lost.locator(".refusal")).to_have_text(re.compile("has no seat in this game"))
+        shot(lost, "re-paired-old-phone")
+        found = phones()
+        found.goto(f"{base}/join/{new_token}")
+        expect(found.locator("#name")).to_have_text("D")
+        lost.goto(f"{base}/join/{token}")
+        expect(lost.locator(".refusal")).to_have_text(re.compile("does not open a seat"))
