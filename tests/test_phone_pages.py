@@ -45,13 +45,19 @@ def hold(page, selector: str):
     page.mouse.down()
 
 
+def seated(phones, base, server, seat: int):
+    """A new phone that opens ``seat``'s join link; returns (page, token)."""
+    token = base.on_loop(lambda: server.links.token(server.table.game_id, seat))
+    page = phones()
+    page.goto(f"{base}/join/{token}")
+    return page, token
+
+
 def test_a_phone_joins_sees_its_role_votes_and_sees_the_reveal(store, phones):
     table = election(store)
     server = TableServer(table)
     with serve_in_thread(server.app()) as base:
-        bob = phones()
-        token = base.on_loop(lambda: server.links.token(table.game_id, 1))
-        bob.goto(f"{base}/join/{token}")
+        bob, _ = seated(phones, base, server, 1)
         expect(bob).to_have_url(f"{base}/seat")
         expect(bob.locator("#name")).to_have_text("B")
         expect(bob.locator("#link")).to_have_text("Connected")
@@ -86,9 +92,8 @@ def test_a_second_phone_is_refused_with_a_clear_message(store, phones):
     table = election(store)
     server = TableServer(table)
     with serve_in_thread(server.app()) as base:
-        token = base.on_loop(lambda: server.links.token(table.game_id, 0))
-        first, second = phones(), phones()
-        first.goto(f"{base}/join/{token}")
+        first, token = seated(phones, base, server, 0)
+        second = phones()
         expect(first.locator("#name")).to_have_text("A")
         second.goto(f"{base}/join/{token}")
         expect(second.locator(".refusal")).to_have_text(re.compile(
@@ -121,9 +126,7 @@ def test_re_pairing_leaves_the_old_phone_seatless(store, phones):
     table = election(store)
     server = TableServer(table)
     with serve_in_thread(server.app()) as base:
-        token = base.on_loop(lambda: server.links.token(table.game_id, 3))
-        lost = phones()
-        lost.goto(f"{base}/join/{token}")
+        lost, token = seated(phones, base, server, 3)
         expect(lost.locator("#name")).to_have_text("D")
         new_token = base.on_loop(lambda: server.repair(3))
         # The open page notices at once and shows it has no seat any more.
@@ -134,3 +137,26 @@ def test_re_pairing_leaves_the_old_phone_seatless(store, phones):
         expect(found.locator("#name")).to_have_text("D")
         lost.goto(f"{base}/join/{token}")
         expect(lost.locator(".refusal")).to_have_text(re.compile("does not open a seat"))
+
+
+def test_an_article_27_bribe_is_offered_from_the_phone(store, phones):
+    from a27_helpers import PK, a27_table, propose
+
+    table = a27_table(store, 4)
+    propose(table, PK, call_vote=False)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        ben, _ = seated(phones, base, server, 1)
+        expect(ben.locator("#offer-title")).to_have_text("Offer a bribe")
+        ben.locator("#offer-to").select_option(label="to A")
+        ben.locator("#offer-kind").select_option(label="to vote Yes")
+        ben.locator("#offer-amount").fill("3")
+        expect(ben.locator("#offer-text-field")).to_be_hidden()
+        shot(ben, "a27-offer")
+        ben.locator("#offer-send").click()
+        expect(ben.locator("#message")).to_have_text("Sent.")
+        bribes = table.private_view(1)["bribes"]
+        assert [(b["to"], b["amount"], b["kind"]) for b in bribes] == [(0, 3, "yes")]
+        hold(ben, "#secrets")
+        expect(ben.locator("#secret-lines")).to_contain_text("behind your screen")
+        ben.mouse.up()

@@ -276,3 +276,43 @@ def test_companion_serve_runs_the_server_alone(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_each_game_s_secrets_read_as_words_on_the_phone():
+    """Every kind of secret a phone shows, worded on the server."""
+    from companion.i18n import Messages
+    from companion.web.words import secret_lines
+
+    t = Messages("en", ["Ann", "Bob", "Cat"])
+    assert secret_lines("g54", {"hand": ["banker"], "drawn": ["spy", "judge"]}, t) == [
+        "Your cards: Banker", "Drawn from the court: Spy, Judge"]
+    assert secret_lines("secret_hitler", {
+        "role": "fascist", "teammates": [{"seat": 2, "role": "hitler"}],
+        "hand": ["liberal", "fascist"],
+        "knowledge": [{"kind": "investigate", "target": 1, "party": "liberal"},
+                      {"kind": "peek", "tiles": ["fascist", "fascist", "liberal"]}]}, t) == [
+        "You are a Fascist.", "Cat is Hitler.",
+        "Tiles in your hand: Liberal policy, Fascist policy",
+        "Bob belongs to the Liberal party.",
+        "You saw the next three tiles: Fascist policy, Fascist policy, Liberal policy"]
+    assert secret_lines("article27", {
+        "agenda": {"agenda": "wealth", "value": 3, "best": 7}, "influence": 1,
+        "if_passed": 2, "ballot_vote": "abstain"}, t) == [
+        "Your agenda: Wealth (now 3, at best 7)", "1 influence behind your screen",
+        "If the proposal passes: 2 points", "Your vote: Abstain"]
+    assert secret_lines("coup", {"seat": 0}, t) == []
+
+
+def test_the_night_phase_acknowledgement_is_on_each_phone(store):
+    async def scenario():
+        setup = Setup(game="secret_hitler", seats=list("ABCDE"), mode="keeper",
+                      options={"first": 0})
+        table = Table.start(store, setup, fate=Fate(seed=5))
+        async with served(table) as (server, phone):
+            ann, mine = await seat_phone(server, phone, 0)
+            assert [a["label"] for a in mine["actions"]] == ["I have seen it"]
+            sent = await ann.post("/api/command", json=mine["actions"][0]["command"],
+                                  headers={CSRF_HEADER: mine["csrf"]})
+            assert sent.status == 200
+            assert (await state(ann))["actions"] == []
+    run(scenario())

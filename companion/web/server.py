@@ -41,7 +41,7 @@ from ..table import Table, seat_source
 from ..table.store import StoreError
 from ..ui.present import status_line
 from .links import LinkError, Phone, SeatLinks
-from .words import CLAIM_GAMES, phone_actions, secret_lines
+from .words import ACKNOWLEDGEMENTS, CLAIM_GAMES, offer_form, phone_actions, secret_lines
 
 log = logging.getLogger(__name__)
 
@@ -177,12 +177,14 @@ class TableServer:
         public = self._public()
         private = table.private_view(seat)
         mine = [c for c in table.legal_commands() if c.get("seat") == seat
-                and (c["type"] == "vote" or table.engine.private_choice(table.state, c))]
+                and (c["type"] == "vote" or c["type"] in ACKNOWLEDGEMENTS
+                     or table.engine.private_choice(table.state, c))]
         state = {"type": "state", "version": len(table.log), "seat": seat, "game": game,
                  "lang": t.lang,
                  "names": table.names, "public": public, "private": private,
                  "secrets": secret_lines(game, private, t),
                  "actions": phone_actions(mine, game, public, t),
+                 "offer": offer_form(mine, private, t),
                  "status": self._status(public, t)}
         if csrf is not None:
             state["csrf"] = csrf

@@ -30,9 +30,11 @@ def secret_lines(game: str, private: dict[str, Any], t: Messages) -> list[str]:
             lines.append(t("phone.tiles", tiles=_policies(private["hand"], t)))
         if "peek" in private:
             lines.append(t("phone.peek", tiles=_policies(private["peek"], t)))
-        for known in private.get("knowledge", []):
+        for known in private.get("knowledge", []):      # what your powers showed you
             if "party" in known:
-                lines.append(t(f"phone.investigated.{known['party']}", player=known["seat"]))
+                lines.append(t(f"phone.investigated.{known['party']}", player=known["target"]))
+            elif "tiles" in known:
+                lines.append(t("phone.peeked", tiles=_policies(known["tiles"], t)))
     elif game == "article27" and "agenda" in private:
         agenda = private["agenda"]
         lines.append(t("phone.agenda", agenda=agenda["agenda"], value=agenda["value"],
@@ -61,9 +63,28 @@ def action_label(command: dict[str, Any], game: str, view: dict[str, Any],
     return t(f"phone.{kind}", **{k: v for k, v in command.items() if k not in ("type", "seat")})
 
 
+# Not secret, but the seat's own to say, and where the table waits for it:
+# "I have seen my role" (Secret Hitler's night, keeper mode).
+ACKNOWLEDGEMENTS = frozenset(("confirm",))
+
+
 def phone_actions(commands: list[dict[str, Any]], game: str, view: dict[str, Any],
                   t: Messages) -> list[dict[str, Any]]:
     """The seat's private actions with their labels. A27 bribe offers take a
     form of their own (amounts are open-ended); they are not listed here."""
     return [{"command": dict(c), "label": action_label(c, game, view, t)}
             for c in commands if c["type"] != "offer"]
+
+
+def offer_form(commands: list[dict[str, Any]], private: dict[str, Any],
+               t: Messages) -> dict[str, Any] | None:
+    """Article 27: what the seat's bribe form offers, from the legal offers
+    (to whom, which kinds; any amount up to its free influence), or None."""
+    offers = [c for c in commands if c["type"] == "offer"]
+    if not offers:
+        return None
+    to = sorted({c["to"] for c in offers})
+    kinds = list(dict.fromkeys(c["kind"] for c in offers if "issue" not in c))
+    return {"to": [{"seat": seat, "label": t("phone.offer_to", player=seat)} for seat in to],
+            "kinds": [{"kind": kind, "label": t(f"phone.bribe_kind.{kind}")} for kind in kinds],
+            "max": private.get("influence", 1)}

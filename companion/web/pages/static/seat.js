@@ -39,12 +39,39 @@ function render(state) {
     button.addEventListener("click", () => send(command));
     return button;
   }));
+  renderOffer(state.offer);
   if (!state.actions.length) {
     const idle = document.createElement("p");
     idle.className = "hint";
     idle.textContent = Companion.t("web.nothing_to_do");
     actions.append(idle);
   }
+}
+
+function options(select, items, value, label) {
+  const chosen = select.value;
+  select.replaceChildren(...items.map((item) => new Option(item[label], item[value])));
+  if ([...select.options].some((option) => option.value === chosen)) select.value = chosen;
+}
+
+function renderOffer(offer) {
+  byId("offer").hidden = !offer;
+  if (!offer) return;
+  options(byId("offer-to"), offer.to, "seat", "label");
+  options(byId("offer-kind"), offer.kinds, "kind", "label");
+  byId("offer-amount").max = offer.max;
+  byId("offer-text-field").hidden = byId("offer-kind").value !== "other";
+}
+
+function offerCommand() {
+  const command = {
+    type: "offer",
+    to: Number(byId("offer-to").value),
+    kind: byId("offer-kind").value,
+    amount: Number(byId("offer-amount").value),
+  };
+  if (command.kind === "other") command.text = byId("offer-text").value;
+  return command;
 }
 
 async function send(command) {
@@ -67,6 +94,17 @@ async function start() {
   const state = await response.json();
   await Companion.loadCatalog(state.lang);
   byId("actions-title").textContent = Companion.t("web.your_actions");
+  byId("offer-title").textContent = Companion.t("web.offer_title");
+  byId("offer-amount-label").textContent = Companion.t("web.offer_amount");
+  byId("offer-text-label").textContent = Companion.t("web.offer_text");
+  byId("offer-send").textContent = Companion.t("web.offer_send");
+  byId("offer-kind").addEventListener("change", () => {
+    byId("offer-text-field").hidden = byId("offer-kind").value !== "other";
+  });
+  byId("offer-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    send(offerCommand());
+  });
   render(state);
   const secrets = byId("secrets");
   secrets.addEventListener("pointerdown", (event) => { event.preventDefault(); showSecrets(true); });
