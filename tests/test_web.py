@@ -316,3 +316,28 @@ def test_the_night_phase_acknowledgement_is_on_each_phone(store):
             assert sent.status == 200
             assert (await state(ann))["actions"] == []
     run(scenario())
+
+
+def test_a_challenged_phone_looks_the_same_bluffing_or_not(store):
+    """Coup, keeper mode: Ann claims the Duke and is challenged. Her phone
+    offers "show" and "concede" whether she holds a Duke or not."""
+    async def offered(hands):
+        setup = Setup(game="coup", seats=["Ann", "Bob", "Cat"], mode="keeper",
+                      options={"first": 0, "direction": "clockwise"})
+        table = Table.start(EventStore(":memory:"), setup,
+                            fate=Fate(seed=2, script={"hands": hands}))
+        table.execute({"type": "tax", "seat": 0})
+        table.execute({"type": "challenge", "seat": 1}, source=seat_source(1))
+        async with served(table) as (server, phone):
+            ann, mine = await seat_phone(server, phone, 0)
+            labels = [a["label"] for a in mine["actions"]]
+            show = mine["actions"][0]["command"]
+            answer = await ann.post("/api/command", json=show,
+                                    headers={CSRF_HEADER: mine["csrf"]})
+            return labels, answer.status
+    honest = asyncio.run(offered([["duke", "captain"], ["contessa", "assassin"],
+                                  ["duke", "ambassador"]]))
+    bluff = asyncio.run(offered([["captain", "captain"], ["contessa", "assassin"],
+                                 ["duke", "ambassador"]]))
+    assert honest[0] == bluff[0] == ["Ann shows the Duke", "Ann cannot show it"]
+    assert (honest[1], bluff[1]) == (200, 400)       # the bluff is refused on her phone

@@ -71,9 +71,18 @@ ACKNOWLEDGEMENTS = frozenset(("confirm",))
 def phone_actions(commands: list[dict[str, Any]], game: str, view: dict[str, Any],
                   t: Messages) -> list[dict[str, Any]]:
     """The seat's private actions with their labels. A27 bribe offers take a
-    form of their own (amounts are open-ended); they are not listed here."""
-    return [{"command": dict(c), "label": action_label(c, game, view, t)}
-            for c in commands if c["type"] != "offer"]
+    form of their own (amounts are open-ended); they are not listed here.
+
+    A challenged player's phone always offers both "show" and "concede",
+    holding the card or not: a missing button would tell a glancing
+    neighbour the claim was a bluff (showing a card one lacks is refused on
+    the phone itself)."""
+    commands = [c for c in commands if c["type"] != "offer"]
+    types = {c["type"] for c in commands}
+    if game in CLAIM_GAMES and "concede" in types and "show" not in types:
+        seat = next(c["seat"] for c in commands if c["type"] == "concede")
+        commands.insert(0, {"type": "show", "seat": seat, "redraw": True})
+    return [{"command": dict(c), "label": action_label(c, game, view, t)} for c in commands]
 
 
 def offer_form(commands: list[dict[str, Any]], private: dict[str, Any],
