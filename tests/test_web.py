@@ -297,9 +297,11 @@ def test_each_game_s_secrets_read_as_words_on_the_phone():
         "You saw the next three tiles: Fascist policy, Fascist policy, Liberal policy"]
     assert secret_lines("article27", {
         "agenda": {"agenda": "wealth", "value": 3, "best": 7}, "influence": 1,
+        "slots": [{"value": 5, "issue": "nuclear"}, {"value": -2, "issue": "peacekeeping"}],
         "if_passed": 2, "ballot_vote": "abstain"}, t) == [
         "Your agenda: Wealth (now 3, at best 7)", "1 influence behind your screen",
-        "If the proposal passes: 2 points", "Your vote: Abstain"]
+        "Your slots: +5 Nuclear disarmament, -2 Peacekeeping", "If the proposal passes: 2 points",
+        "Your vote: Abstain"]
     assert secret_lines("coup", {"seat": 0}, t) == []
 
 

@@ -40,6 +40,10 @@ def secret_lines(game: str, private: dict[str, Any], t: Messages) -> list[str]:
         lines.append(t("phone.agenda", agenda=agenda["agenda"], value=agenda["value"],
                        best=agenda["best"]))
         lines.append(t("phone.influence", count=private["influence"]))
+        if "slots" in private:
+            lines.append(t("phone.slots", slots=", ".join(
+                t("phone.slot", value=f"{slot['value']:+d}", issue=slot["issue"])
+                for slot in private["slots"])))
         if "if_passed" in private:
             lines.append(t("phone.if_passed", count=private["if_passed"]))
     if "ballot_vote" in private:
