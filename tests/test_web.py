@@ -37,7 +37,7 @@ def test_the_first_phone_claims_a_seat_and_sees_only_its_own_cards(store):
             assert cookie["httponly"] and cookie["samesite"] == "Strict"
             mine = await state(ann)
             assert mine["seat"] == 0 and mine["private"]["hand"] == ["captain", "duke"]
-            assert mine["secrets"] == ["Your cards: Captain, Duke"]
+            assert mine["secrets"] == ["Your cards: 1. Captain, 2. Duke"]
             assert "csrf" in mine
             page = await ann.get("/seat")
             assert page.status == 200 and "seat.js" in await page.text()
@@ -285,7 +285,7 @@ def test_each_game_s_secrets_read_as_words_on_the_phone():
 
     t = Messages("en", ["Ann", "Bob", "Cat"])
     assert secret_lines("g54", {"hand": ["banker"], "drawn": ["spy", "judge"]}, t) == [
-        "Your cards: Banker", "Drawn from the court: Spy, Judge"]
+        "Your cards: 1. Banker, 2. Spy, 3. Judge"]
     assert secret_lines("secret_hitler", {
         "role": "fascist", "teammates": [{"seat": 2, "role": "hitler"}],
         "hand": ["liberal", "fascist"],
@@ -343,3 +343,36 @@ def test_a_challenged_phone_looks_the_same_bluffing_or_not(store):
                                  ["duke", "ambassador"]]))
     assert honest[0] == bluff[0] == ["Ann shows the Duke", "Ann cannot show it"]
     assert (honest[1], bluff[1]) == (200, 400)       # the bluff is refused on her phone
+
+
+def test_choices_among_ones_own_cards_name_them_by_number_only(store):
+    """Coup, keeper mode: Bob loses an influence; his phone's buttons say
+    "card 1", "card 2" (his secrets, held, say which is which), so a
+    glance at the buttons shows no card."""
+    async def scenario():
+        table = coup_keeper(store)
+        table.execute({"type": "tax", "seat": 0})
+        table.execute({"type": "challenge", "seat": 1}, source=seat_source(1))
+        table.execute({"type": "show", "seat": 0}, source=seat_source(0))
+        async with served(table) as (server, phone):
+            bob, mine = await seat_phone(server, phone, 1)
+            assert mine["secrets"] == ["Your cards: 1. Assassin, 2. Contessa"]
+            assert [a["label"] for a in mine["actions"]] == ["Turn up card 1",
+                                                            "Turn up card 2"]
+            assert mine["actions"][1]["command"]["card"] == "contessa"
+    run(scenario())
+
+
+def test_exchange_and_reaction_choices_are_numbered_too():
+    from companion.i18n import Messages
+    from companion.web.words import action_label
+
+    t = Messages("en", ["Ann", "Bob"])
+    mine = {"hand": ["duke", "captain"], "drawn": ["duke", "contessa"]}
+    assert action_label({"type": "keep", "seat": 0, "cards": ["duke", "duke"]},
+                        "coup", {}, t, mine) == "Keep cards 1, 3"
+    assert action_label({"type": "keep", "seat": 0, "cards": ["captain", "contessa"],
+                         "give": "duke"}, "g54", {}, t, mine) == "Keep cards 2, 4, give back card 1"
+    assert action_label({"type": "react", "seat": 0, "character": "intellectual",
+                         "card": "captain"}, "g54", {}, t, mine) == (
+        "Claim card 2 is the Intellectual")

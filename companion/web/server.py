@@ -183,7 +183,7 @@ class TableServer:
                  "lang": t.lang,
                  "names": table.names, "public": public, "private": private,
                  "secrets": secret_lines(game, private, t),
-                 "actions": phone_actions(mine, game, public, t),
+                 "actions": phone_actions(mine, game, public, t, private),
                  "offer": offer_form(mine, private, t),
                  "status": self._status(public, t)}
         if csrf is not None:

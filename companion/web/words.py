@@ -17,10 +17,8 @@ def secret_lines(game: str, private: dict[str, Any], t: Messages) -> list[str]:
     lines: list[str] = []
     if game in CLAIM_GAMES:
         if "hand" in private:
-            lines.append(t("phone.hand", characters=private["hand"]) if private["hand"]
-                         else t("phone.hand_empty"))
-        if private.get("drawn"):
-            lines.append(t("phone.drawn", characters=private["drawn"]))
+            lines.append(t("phone.hand_numbered", cards=_numbered(private, t))
+                         if private["hand"] else t("phone.hand_empty"))
     elif game == "secret_hitler":
         if "role" in private:
             lines.append(t(f"phone.role.{private['role']}"))
@@ -51,20 +49,59 @@ def secret_lines(game: str, private: dict[str, Any], t: Messages) -> list[str]:
     return lines
 
 
+def _cards(private: dict[str, Any]) -> list[str]:
+    """The cards a seat holds, then those it has drawn, in the order the
+    phone numbers them."""
+    return list(private.get("hand", [])) + list(private.get("drawn", []))
+
+
+def _numbered(private: dict[str, Any], t: Messages) -> str:
+    return ", ".join(t("phone.card_numbered", number=n, character=card)
+                     for n, card in enumerate(_cards(private), 1))
+
+
+def _number_of(private: dict[str, Any], card: str, taken: list[int] = ()) -> int:
+    cards = _cards(private)
+    return next(n for n, c in enumerate(cards, 1) if c == card and n not in taken)
+
+
 def _policies(tiles: list[str], t: Messages) -> str:
     return ", ".join(t(f"policy.{tile}") for tile in tiles)
 
 
 def action_label(command: dict[str, Any], game: str, view: dict[str, Any],
-                 t: Messages) -> str:
+                 t: Messages, private: dict[str, Any]) -> str:
     kind = command["type"]
     if kind == "vote":
         return t(f"choice.{command['choice']}")
     if game in CLAIM_GAMES:
+        if "hand" in private and kind in ("lose", "react", "keep") and (
+                kind != "react" or "card" in command):
+            return _by_number(command, t, private)
         return command_label(command, view, t)
     if kind in ("discard", "enact"):
         return t(f"phone.{kind}", policy=command["policy"])
     return t(f"phone.{kind}", **{k: v for k, v in command.items() if k not in ("type", "seat")})
+
+
+def _by_number(command: dict[str, Any], t: Messages, private: dict[str, Any]) -> str:
+    """A choice among the seat's own cards, named by their numbers on the
+    phone (its secrets show which is which), so a glance at the buttons
+    shows no card."""
+    kind = command["type"]
+    if kind == "lose":
+        return t("phone.lose", number=_number_of(private, command["card"]))
+    if kind == "react":
+        return t("phone.react", character=command["character"],
+                 number=_number_of(private, command["card"]))
+    numbers: list[int] = []
+    for card in command["cards"]:
+        numbers.append(_number_of(private, card, numbers))
+    kept = ", ".join(str(n) for n in sorted(numbers))
+    if "give" in command:
+        return t("phone.keep_give", numbers=kept,
+                 number=_number_of(private, command["give"], numbers))
+    return t("phone.keep", numbers=kept)
 
 
 # Not secret, but the seat's own to say, and where the table waits for it:
@@ -73,7 +110,7 @@ ACKNOWLEDGEMENTS = frozenset(("confirm",))
 
 
 def phone_actions(commands: list[dict[str, Any]], game: str, view: dict[str, Any],
-                  t: Messages) -> list[dict[str, Any]]:
+                  t: Messages, private: dict[str, Any]) -> list[dict[str, Any]]:
     """The seat's private actions with their labels. A27 bribe offers take a
     form of their own (amounts are open-ended); they are not listed here.
 
@@ -86,7 +123,8 @@ def phone_actions(commands: list[dict[str, Any]], game: str, view: dict[str, Any
     if game in CLAIM_GAMES and "concede" in types and "show" not in types:
         seat = next(c["seat"] for c in commands if c["type"] == "concede")
         commands.insert(0, {"type": "show", "seat": seat, "redraw": True})
-    return [{"command": dict(c), "label": action_label(c, game, view, t)} for c in commands]
+    return [{"command": dict(c), "label": action_label(c, game, view, t, private)}
+            for c in commands]
 
 
 def offer_form(commands: list[dict[str, Any]], private: dict[str, Any],
