@@ -292,7 +292,7 @@ def test_each_game_s_secrets_read_as_words_on_the_phone():
         "knowledge": [{"kind": "investigate", "target": 1, "party": "liberal"},
                       {"kind": "peek", "tiles": ["fascist", "fascist", "liberal"]}]}, t) == [
         "You are a Fascist.", "Cat is Hitler.",
-        "Tiles in your hand: Liberal policy, Fascist policy",
+        "Tiles in your hand: 1. Liberal policy, 2. Fascist policy",
         "Bob belongs to the Liberal party.",
         "You saw the next three tiles: Fascist policy, Fascist policy, Liberal policy"]
     assert secret_lines("article27", {
@@ -376,3 +376,27 @@ def test_exchange_and_reaction_choices_are_numbered_too():
     assert action_label({"type": "react", "seat": 0, "character": "intellectual",
                          "card": "captain"}, "g54", {}, t, mine) == (
         "Claim card 2 is the Intellectual")
+
+
+def test_a_presidents_phone_shows_the_same_buttons_whatever_the_tiles(tmp_path):
+    """Secret Hitler, keeper mode: the president's discard buttons are
+    "tile 1, 2, 3" for any hand, so a glance at them shows no tile."""
+    async def president_buttons(seed):
+        table = sh_table(EventStore(tmp_path / f"{seed}.sqlite3"), 5, mode="keeper", seed=seed)
+        nominate(table, 2)
+        for seat in range(5):
+            table.execute({"type": "vote", "seat": seat, "choice": "ja"},
+                          source=seat_source(seat))
+        async with served(table) as (server, phone):
+            ann, mine = await seat_phone(server, phone, 0)
+            tiles = table.private_view(0)["hand"]
+            await ann.post("/api/command", json=mine["actions"][2]["command"],
+                           headers={CSRF_HEADER: mine["csrf"]})
+            return [a["label"] for a in mine["actions"]], tiles, table.public_view()["phase"]
+    hands = set()
+    for seed in range(1, 8):
+        labels, tiles, phase = asyncio.run(president_buttons(seed))
+        assert labels == ["Discard tile 1", "Discard tile 2", "Discard tile 3"]
+        assert phase == "chancellor_enact"
+        hands.add(tuple(sorted(tiles)))
+    assert len(hands) > 1, "the seeds deal different hands"

@@ -25,7 +25,9 @@ def secret_lines(game: str, private: dict[str, Any], t: Messages) -> list[str]:
             for mate in private.get("teammates", []):
                 lines.append(t(f"phone.teammate.{mate['role']}", player=mate["seat"]))
         if "hand" in private:
-            lines.append(t("phone.tiles", tiles=_policies(private["hand"], t)))
+            lines.append(t("phone.tiles", tiles=", ".join(
+                t("phone.tile_numbered", number=n, policy=tile)
+                for n, tile in enumerate(private["hand"], 1))))
         if "peek" in private:
             lines.append(t("phone.peek", tiles=_policies(private["peek"], t)))
         for known in private.get("knowledge", []):      # what your powers showed you
@@ -79,8 +81,6 @@ def action_label(command: dict[str, Any], game: str, view: dict[str, Any],
                 kind != "react" or "card" in command):
             return _by_number(command, t, private)
         return command_label(command, view, t)
-    if kind in ("discard", "enact"):
-        return t(f"phone.{kind}", policy=command["policy"])
     return t(f"phone.{kind}", **{k: v for k, v in command.items() if k not in ("type", "seat")})
 
 
@@ -120,6 +120,17 @@ def phone_actions(commands: list[dict[str, Any]], game: str, view: dict[str, Any
     the phone itself)."""
     commands = [c for c in commands if c["type"] != "offer"]
     types = {c["type"] for c in commands}
+    tiles = types & {"discard", "enact"}
+    if game == "secret_hitler" and tiles and "hand" in private:
+        # One button per tile in the hand, by its number: the same buttons
+        # whatever the tiles are (the held secrets say which is which).
+        kind, seat = tiles.pop(), commands[0]["seat"]
+        others = [c for c in commands if c["type"] != kind]
+        return [{"command": {"type": kind, "seat": seat, "policy": tile},
+                 "label": t(f"phone.{kind}_tile", number=n)}
+                for n, tile in enumerate(private["hand"], 1)] + [
+            {"command": dict(c), "label": action_label(c, game, view, t, private)}
+            for c in others]
     if game in CLAIM_GAMES and "concede" in types and "show" not in types:
         seat = next(c["seat"] for c in commands if c["type"] == "concede")
         commands.insert(0, {"type": "show", "seat": seat, "redraw": True})
