@@ -159,4 +159,8 @@ def test_an_article_27_bribe_is_offered_from_the_phone(store, phones):
         assert [(b["to"], b["amount"], b["kind"]) for b in bribes] == [(0, 3, "yes")]
         hold(ben, "#secrets")
         expect(ben.locator("#secret-lines")).to_contain_text("behind your screen")
+        number = bribes[0]["id"]
+        expect(ben.locator("#secret-lines")).to_contain_text(
+            f"Bribe #{number}: B to A, 3 influence to vote Yes: waiting for an answer")
+        shot(ben, "a27-secrets-with-bribe")
         ben.mouse.up()

@@ -46,6 +46,11 @@ def secret_lines(game: str, private: dict[str, Any], t: Messages) -> list[str]:
                 for slot in private["slots"])))
         if "if_passed" in private:
             lines.append(t("phone.if_passed", count=private["if_passed"]))
+        for bribe in private.get("bribes", []):
+            lines.append(t("phone.bribe", id=bribe["id"], player=bribe["from"],
+                           target=bribe["to"], amount=bribe["amount"],
+                           kind=t(f"phone.bribe_kind.{bribe['kind']}"),
+                           state=t(f"phone.bribe_state.{bribe['status']}")))
     if "ballot_vote" in private:
         lines.append(t("phone.your_vote", choice=t(f"choice.{private['ballot_vote']}")))
     return lines
