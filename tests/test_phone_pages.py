@@ -164,3 +164,30 @@ def test_an_article_27_bribe_is_offered_from_the_phone(store, phones):
             f"Bribe #{number}: B to A, 3 influence to vote Yes: waiting for an answer")
         shot(ben, "a27-secrets-with-bribe")
         ben.mouse.up()
+
+
+def test_a_coup_phone_turns_up_a_card_chosen_by_number(store, phones):
+    from companion.games.base import Fate, Setup
+    from companion.table import seat_source
+
+    setup = Setup(game="g54", seats=["Ann", "Bob", "Cat"], mode="keeper",
+                  options={"first": 0, "set": "starter"})
+    deal = {"hands": [["banker", "director"], ["guerrilla", "politician"],
+                      ["peacekeeper", "banker"]]}
+    table = Table.start(store, setup, fate=Fate(seed=3, script=deal))
+    table.execute({"type": "banker", "seat": 0})
+    table.execute({"type": "challenge", "seat": 1}, source=seat_source(1))
+    table.execute({"type": "show", "seat": 0}, source=seat_source(0))
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        bob, _ = seated(phones, base, server, 1)
+        expect(bob.locator("#actions button")).to_have_text(["Turn up card 1",
+                                                             "Turn up card 2"])
+        hold(bob, "#secrets")
+        expect(bob.locator("#secret-lines")).to_have_text(
+            "Your cards: 1. Guerrilla, 2. Politician")
+        shot(bob, "g54-lose-by-number")
+        bob.mouse.up()
+        bob.locator("#actions button").nth(1).click()
+        expect(bob.locator("#message")).to_have_text("Sent.")
+    assert table.public_view()["players"][1]["revealed"] == ["politician"]
