@@ -6,9 +6,14 @@ from __future__ import annotations
 import copy
 import json
 import random
+from typing import Callable
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.games.base import RuleError
 from companion.table import Table
+from helpers import replays_exactly
 
 MAX_COMMANDS = 3000
 
@@ -60,3 +65,45 @@ def secret(table: Table) -> None:
     for seat in range(table.state.players):
         mine = engine.private_view(table.state, seat)
         assert engine.private_view(shuffled_hidden(table, seat, rng), seat) == mine
+
+
+PLAYOUTS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def property_tests(start: Callable[[int, str, int], Table], conserved: Callable[[Table], None]):
+    """The three property tests every claim game runs, over its own set-up
+    (``start(players, mode, seed)``) and conservation check: keeper playouts
+    end, conserve and keep secrets; physical ones end and conserve; playouts
+    with undo replay exactly. A test module binds them to test_ names."""
+    @PLAYOUTS
+    @given(players=st.integers(2, 6), seed=st.integers(0, 2**32))
+    def keeper(players, seed):
+        table = start(players, "keeper", seed)
+
+        def check(t):
+            conserved(t)
+            secret(t)
+
+        play(table, seed, check)
+        assert table.public_view()["winner"] is not None
+        replays_exactly(table)
+
+    @PLAYOUTS
+    @given(players=st.integers(2, 6), seed=st.integers(0, 2**32))
+    def physical(players, seed):
+        table = start(players, "physical", seed)
+        play(table, seed, conserved)
+        view = table.public_view()
+        assert sum(not p["out"] for p in view["players"]) == 1
+        replays_exactly(table)
+
+    @PLAYOUTS
+    @given(players=st.integers(2, 6), seed=st.integers(0, 2**32),
+           mode=st.sampled_from(["keeper", "physical"]))
+    def with_undo(players, seed, mode):
+        table = start(players, mode, seed)
+        play(table, seed, conserved, undo_rate=0.1)
+        replays_exactly(table)
+
+    return keeper, physical, with_undo

@@ -5,17 +5,10 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from claim_playouts import play, secret
+from claim_playouts import property_tests
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
-from helpers import cards_on_table, coins_in_game, replays_exactly
-
-playouts = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
-
+from helpers import cards_on_table, coins_in_game
 
 def start(players: int, mode: str, seed: int) -> Table:
     setup = Setup(game="coup", seats=[f"P{i}" for i in range(players)], mode=mode,
@@ -32,34 +25,6 @@ def conserved(table: Table) -> None:
     assert view["treasury"] + sum(p["coins"] for p in view["players"]) == 50
 
 
-@playouts
-@given(players=st.integers(2, 6), seed=st.integers(0, 2**32))
-def test_keeper_playouts_conserve_end_and_keep_secrets(players, seed):
-    table = start(players, "keeper", seed)
-
-    def check(t):
-        conserved(t)
-        secret(t)
-
-    play(table, seed, check)
-    assert table.public_view()["winner"] is not None
-    replays_exactly(table)
-
-
-@playouts
-@given(players=st.integers(2, 6), seed=st.integers(0, 2**32))
-def test_physical_playouts_conserve_and_end(players, seed):
-    table = start(players, "physical", seed)
-    play(table, seed, conserved)
-    view = table.public_view()
-    assert sum(not p["out"] for p in view["players"]) == 1
-    replays_exactly(table)
-
-
-@playouts
-@given(players=st.integers(2, 6), seed=st.integers(0, 2**32),
-       mode=st.sampled_from(["keeper", "physical"]))
-def test_playouts_with_undo_replay_exactly(players, seed, mode):
-    table = start(players, mode, seed)
-    play(table, seed, conserved, undo_rate=0.1)
-    replays_exactly(table)
+(test_keeper_playouts_conserve_end_and_keep_secrets,
+ test_physical_playouts_conserve_and_end,
+ test_playouts_with_undo_replay_exactly) = property_tests(start, conserved)

@@ -11,6 +11,14 @@ from helpers import cards_on_table
 A, B, C, D = 0, 1, 2, 3
 
 
+def bob_bluffs_away(table, card: str) -> None:
+    """Ann takes Income; Bob claims the Banker, Cat challenges, Bob concedes
+    and turns up ``card``: Bob is down to one life."""
+    run(table, {"type": "income", "seat": A}, {"type": "banker", "seat": B},
+        {"type": "challenge", "seat": C}, {"type": "concede", "seat": B},
+        {"type": "lose", "seat": B, "card": card})
+
+
 def legal_types(table) -> set[str]:
     return {c["type"] for c in table.legal_commands()}
 
@@ -268,9 +276,7 @@ def test_an_unchallenged_reaction_turns_up_the_card_it_named(store):
 def test_a_missionary_on_the_last_life_survives_with_a_new_card(store):
     table = g54_table(store, REACT, hands=[["guerrilla", "banker"], ["missionary", "director"],
                                            ["banker", "director"]], advanced=True)
-    run(table, {"type": "income", "seat": A}, {"type": "banker", "seat": B},
-        {"type": "challenge", "seat": C}, {"type": "concede", "seat": B},
-        {"type": "lose", "seat": B, "card": "director"})
+    bob_bluffs_away(table, "director")
     reach(table, A, p0=4)
     run(table, {"type": "guerrilla", "seat": A, "target": B})
     nobody_answers(table)
@@ -403,9 +409,7 @@ def test_only_three_disappear_tokens_exist(store):
 def test_a_token_lapses_when_its_holder_is_out_first(store):
     table = g54_table(store, MERC, hands=[["mercenary", "banker"], ["director", "priest"],
                                           ["politician", "priest"]], advanced=True)
-    run(table, {"type": "income", "seat": A}, {"type": "banker", "seat": B},
-        {"type": "challenge", "seat": C}, {"type": "concede", "seat": B},
-        {"type": "lose", "seat": B, "card": "priest"})
+    bob_bluffs_away(table, "priest")
     reach(table, A, p0=3)
     run(table, {"type": "mercenary", "seat": A, "target": B})
     nobody_answers(table)
