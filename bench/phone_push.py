@@ -13,7 +13,6 @@ websocket clients, in one asyncio loop as on the kiosk.
 from __future__ import annotations
 
 import asyncio
-import statistics
 import tempfile
 import multiprocessing
 import time
@@ -26,7 +25,7 @@ from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table, seat_source
 from companion.web.server import COOKIE, TableServer
 
-from .report import figure
+from .report import latency_figures
 
 SEATS = 10
 CHANGES = 300
@@ -90,8 +89,9 @@ async def push_latencies(directory: Path) -> list[float]:
             _next_change(table)
             version = len(table.log)
             for socket in sockets:
-                while (await socket.receive_json())["version"] < version:
-                    pass             # an older state still on its way
+                message = await socket.receive_json()
+                while message["version"] < version:      # an older state on its way
+                    message = await socket.receive_json()
             latencies.append(time.perf_counter() - start)
         return latencies
     finally:
@@ -154,21 +154,17 @@ def _watch(base: str, ready) -> None:
 
 
 async def _drain(socket) -> None:
+    """Read every state a spectator's page is sent, and drop it."""
     async for _ in socket:
         pass
 
 
-def report(name: str, seconds: list[float]) -> None:
-    ms = sorted(x * 1000 for x in seconds)
-    figure(f"{name}.p50", statistics.median(ms), "ms", "lower")
-    figure(f"{name}.p99", ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))], "ms", "lower")
-
-
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        report("phones.push_to_11_sockets", asyncio.run(push_latencies(Path(tmp))))
+        latency_figures("phones.push_to_11_sockets", asyncio.run(push_latencies(Path(tmp))))
     with tempfile.TemporaryDirectory() as tmp:
-        report("phones.frame_interval_200_sockets", asyncio.run(frame_intervals(Path(tmp))))
+        latency_figures("phones.frame_interval_200_sockets",
+                        asyncio.run(frame_intervals(Path(tmp))))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ so the presidency moves on and another ballot opens.
 from __future__ import annotations
 
 import asyncio
-import statistics
 import tempfile
 import threading
 import time
@@ -33,7 +32,7 @@ from companion.devices.press import loop_delivery
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
 
-from .report import figure
+from .report import latency_figures
 
 BALLOTS = 300
 SEATS = 6
@@ -169,16 +168,12 @@ async def _settled(table: Table, voters: int) -> None:
     raise RuntimeError("the presses did not reach the table")
 
 
-def report(name: str, latencies: list[float]) -> None:
-    ms = sorted(x * 1000 for x in latencies)
-    figure(f"{name}.p50", statistics.median(ms), "ms", "lower")
-    figure(f"{name}.p99", ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))], "ms", "lower")
-
-
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        report("ballot.last_press_to_reveal.gpio", asyncio.run(gpio_latencies(Path(tmp))))
-        report("ballot.last_press_to_reveal.pad", asyncio.run(pad_latencies(Path(tmp))))
+        latency_figures("ballot.last_press_to_reveal.gpio",
+                        asyncio.run(gpio_latencies(Path(tmp))))
+        latency_figures("ballot.last_press_to_reveal.pad",
+                        asyncio.run(pad_latencies(Path(tmp))))
 
 
 if __name__ == "__main__":

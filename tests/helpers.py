@@ -1,7 +1,8 @@
 """Small helpers shared by the tests."""
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from typing import Any, Callable
 
 from companion.games.base import Fate, Setup
 from companion.table import Table
@@ -46,3 +47,13 @@ def replays_exactly(table) -> None:
     assert rebuilt.public_view() == table.public_view()
     for seat in range(table.state.players):
         assert rebuilt.private_view(seat) == table.private_view(seat)
+
+
+async def until(condition: Callable[[], bool], what: str, seconds: float = 20) -> None:
+    """Wait on the running loop until ``condition()`` holds; the limit only
+    bounds a hang (a passing wait returns at once)."""
+    for _ in range(int(seconds * 100)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never happened: {what}")

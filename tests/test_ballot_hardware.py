@@ -15,6 +15,7 @@ from companion.devices.gpio import GpioTable
 from companion.devices.pinmap import parse_pinmap
 from companion.devices.press import loop_delivery
 from companion.table import EventStore, seat_source
+from helpers import until
 from sh_helpers import nominate, sh_table
 from test_article27_rules import keeper4
 
@@ -53,14 +54,6 @@ def push(factory, seat: int, button: int) -> None:
     thread = threading.Thread(target=press_and_release)
     thread.start()
     thread.join()
-
-
-async def until(condition, what: str) -> None:
-    for _ in range(WAIT * 100):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"never happened: {what}")
 
 
 def leds(factory) -> list[list[bool]]:

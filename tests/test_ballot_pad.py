@@ -13,9 +13,9 @@ from companion.devices.pad import SerialPad
 from companion.devices.pad_sim import PadSimulator, PtyLink, wait_for
 from companion.devices.press import loop_delivery
 from companion.table import seat_source
+from helpers import until
 from sh_helpers import nominate, sh_table
 
-WAIT = 20       # seconds: only bounds a hang
 
 
 @pytest.fixture
@@ -23,14 +23,6 @@ def link(tmp_path):
     link = PtyLink(tmp_path)
     yield link
     link.unplug()
-
-
-async def until(condition, what: str) -> None:
-    for _ in range(WAIT * 100):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"never happened: {what}")
 
 
 async def ballot_on_the_pad(link, table, presses, seats):
