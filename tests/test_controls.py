@@ -398,3 +398,55 @@ def test_a_dead_seat_pressing_is_refused_and_does_not_count(store):
         assert table.public_view()["last_votes"][C] is None
         assert refusals == [(C, "ballot.not_eligible")]
     run(scenario())
+
+
+def test_a_device_that_cannot_be_opened_leaves_the_table_playing(store, caplog):
+    from gpiozero import LED
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.devices.gpio import GpioTable
+    from companion.devices.pinmap import parse_pinmap
+    from companion.ui.app import open_devices
+
+    async def scenario():
+        factory = MockFactory()
+        busy = LED(17, pin_factory=factory)       # something else holds the pin
+        table = election(store)
+        controls = Controls(table)
+        deliver = loop_delivery(asyncio.get_running_loop(), controls.handle)
+        good = parse_pinmap("[seats.1]\nbuttons = [22, 23]\nled = 20\n")
+        bad = parse_pinmap("[seats.2]\nbuttons = [17]\n")
+        devices = open_devices([lambda d: GpioTable(bad, d, factory=factory),
+                                lambda d: GpioTable(good, d, factory=factory)],
+                               deliver, controls)
+        assert len(devices) == 1 and controls.outputs == devices
+        factory.pin(23).drive_low()                # seat A votes Nein on the good one
+        await settle(0.05)
+        assert table.public_view()["ballot"]["voted"] == [A]
+        assert [s.state for s in factory.pin(20).states] == [False, True]
+        for device in devices:
+            device.close()
+        busy.close()
+        factory.reset()
+    run(scenario())
+    assert "a device could not be opened" in caplog.text
+
+
+def test_a_race_for_a_claim_that_has_passed_is_dropped_for_the_new_one(store):
+    async def scenario():
+        table = coup_table(store)
+        refusals = []
+        controls = Controls(table, [Panel()], tie_window=0.05,
+                            on_refusal=lambda s, e: refusals.append((s, e.key)))
+        table.execute({"type": "tax", "seat": 0})
+        controls.handle(press(2, 0))               # racing for Ann's claim...
+        table.execute({"type": "proceed"})          # ...which the table lets stand
+        table.execute({"type": "tax", "seat": 1})   # Bob's claim opens
+        controls.handle(press(3, 0))
+        assert refusals == [(2, "device.window_closed")]
+        await settle(0.2)
+        view = table.public_view()
+        assert view["pending"]["claim"]["seat"] == 1
+        assert view["pending"]["claim"]["challenger"] == 3
+        assert refusals == [(2, "device.window_closed")]
+    run(scenario())

@@ -106,14 +106,7 @@ async def _serve(app: Any, table: Table, openers: list[DeviceOpener],
                 app.screen.bind(table=lambda _screen, new: controls.attach(new))
                 if phones is not None:
                     _offer_phones(app.screen, phones[0], web, lang)
-            for opener in openers:
-                try:
-                    device = opener(deliver)
-                except Exception:       # noqa: BLE001 - a busy pin, no permission: play on
-                    log.exception("a device could not be opened; the table plays without it")
-                    continue
-                devices.append(device)
-                controls.add_output(device)
+            devices.extend(open_devices(openers, deliver, controls))
             if app.screen is not None:
                 group.create_task(_watch(app, devices, ui))
             if exit_after is not None:
@@ -124,6 +117,22 @@ async def _serve(app: Any, table: Table, openers: list[DeviceOpener],
         if phones is not None:
             await phones[1].cleanup()
     return 0
+
+
+def open_devices(openers: Sequence[DeviceOpener], deliver: Any, controls: Any) -> list[Device]:
+    """Open each device and let it show the table's state. One that cannot
+    be opened (a pin in use, no permission) is logged and left out: the table
+    plays on without it."""
+    devices = []
+    for opener in openers:
+        try:
+            device = opener(deliver)
+        except Exception:       # noqa: BLE001 - any failure of the device's library
+            log.exception("a device could not be opened; the table plays without it")
+            continue
+        devices.append(device)
+        controls.add_output(device)
+    return devices
 
 
 async def _start_phones(table: Table, web: WebConfig):
