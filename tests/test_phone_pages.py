@@ -191,3 +191,34 @@ def test_a_coup_phone_turns_up_a_card_chosen_by_number(store, phones):
         bob.locator("#actions button").nth(1).click()
         expect(bob.locator("#message")).to_have_text("Sent.")
     assert table.public_view()["players"][1]["revealed"] == ["politician"]
+
+
+def test_every_seat_s_secrets_card_has_one_size_at_night(store, phones):
+    """A fascist's teammates make more lines than a liberal's role; a
+    neighbour glancing at two phones must not see a taller card, hidden or
+    shown, and the longer secrets must still fit."""
+    from companion.games.base import Fate, Setup
+
+    setup = Setup(game="secret_hitler", seats=[chr(65 + i) for i in range(10)],
+                  mode="keeper", options={"first": 0})
+    table = Table.start(store, setup, fate=Fate(seed=5))
+    roles = [table.private_view(seat)["role"] for seat in range(10)]
+    liberal, fascist = roles.index("liberal"), roles.index("fascist")
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        pages = [seated(phones, base, server, seat)[0] for seat in (liberal, fascist)]
+        boxes = []
+        for page in pages:
+            expect(page.locator("#actions button")).to_have_text(["I have seen it"])
+            boxes.append(page.locator("#secrets").bounding_box())
+            hold(page, "#secrets")
+            expect(page.locator("#secret-lines")).to_be_visible()
+            boxes.append(page.locator("#secrets").bounding_box())
+            assert page.locator("#secrets").evaluate(
+                "card => card.scrollHeight <= card.clientHeight")
+        expect(pages[1].locator("#secret-lines li")).to_have_count(4)   # role, 3 teammates
+        expect(pages[0].locator("#secret-lines li")).to_have_count(1)
+        shot(pages[1], "sh-fascist-night-revealed")
+        for page in pages:
+            page.mouse.up()
+    assert all(box == boxes[0] for box in boxes), boxes

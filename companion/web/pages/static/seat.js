@@ -2,6 +2,7 @@
 // A seat's phone: its secrets behind hold-to-reveal, its private choices.
 
 const REVEAL_LIMIT_MS = 10000;      // secrets hide again by themselves
+const SECRET_SIZES_REM = [1.3, 1.15, 1.0, 0.9, 0.8];   // largest first
 let csrf = "";
 let revealTimer = null;
 
@@ -12,8 +13,18 @@ function showSecrets(show) {
   if (list.children.length === 0) return;
   list.hidden = !show;
   byId("reveal-hint").hidden = show;
+  if (show) fitSecrets(list);
   clearTimeout(revealTimer);
   if (show) revealTimer = setTimeout(() => showSecrets(false), REVEAL_LIMIT_MS);
+}
+
+// The card keeps its height (app.css); the type shrinks until the lines fit.
+function fitSecrets(list) {
+  const card = byId("secrets");
+  for (const size of SECRET_SIZES_REM) {
+    list.style.fontSize = `${size}rem`;
+    if (card.scrollHeight <= card.clientHeight) return;
+  }
 }
 
 function render(state) {
@@ -31,6 +42,7 @@ function render(state) {
     state.secrets.length ? "web.hold_to_reveal" : "web.no_secrets");
   list.hidden = !(wasShown && state.secrets.length);
   byId("reveal-hint").hidden = !list.hidden;
+  if (!list.hidden) fitSecrets(list);
   const actions = byId("actions");
   actions.replaceChildren(...state.actions.map(({ command, label }) => {
     const button = document.createElement("button");
