@@ -117,11 +117,11 @@ def test_refusals_are_messages_and_undo_is_a_button(window, tmp_path):
     assert screen.message_text == "It is not Giorgos's turn."
     assert not screen.send({"type": "fly"})
     assert "not a command" in screen.message_text
-    assert screen.ids.undo.disabled
+    assert screen.ids.bar.ids.undo.disabled
     tap(button(screen, "Income (+1)"))
     assert screen.message_text == ""
-    assert not screen.ids.undo.disabled
-    tap(screen.ids.undo)
+    assert not screen.ids.bar.ids.undo.disabled
+    tap(screen.ids.bar.ids.undo)
     assert screen.status_text == "Natassa, choose an action."
     assert screen._panels[0].coins_text == "2 coins"
 
@@ -164,7 +164,7 @@ def test_the_end_of_a_game_reads_clearly(window, tmp_path):
     assert [p.influence_text for p in screen._panels][1:] == ["Out", "Out"]
     assert screen._panels[0].current, "the winner stands out"
     screenshot(window, "coup-over-800x480")
-    tap(screen.ids.new_game)
+    tap(screen.ids.bar.ids.new_game)
     assert screen.table.game_id != table.game_id
     assert screen.status_text == "Natassa, choose an action."   # the winner starts
     assert [p.coins_text for p in screen._panels] == ["2 coins"] * 3
@@ -267,7 +267,7 @@ def test_the_table_sees_when_the_button_pad_stops_answering(window, tmp_path):
         screen.show_devices([pad.status()])
         assert screen.devices_text == "Button pad not answering"
         frames(2)
-        assert fits_in_window(screen.ids.devices, window)
+        assert fits_in_window(screen.ids.bar.ids.devices, window)
         screenshot(window, "coup-pad-offline-800x480")
         sim.resume()
         assert wait_for(lambda: pad.status()["online"])
@@ -335,3 +335,37 @@ def test_the_phones_panel_shows_a_code_on_demand_and_hides_it_once_claimed(windo
     assert view.shown_seat == 1
     view.dismiss(animation=False)
     frames(2)
+
+
+def test_the_ballot_shows_who_voted_then_turns_every_vote_at_once(window):
+    import time
+
+    from companion.ui.ballot_view import BallotView
+
+    ballot = BallotView()
+    show(window, ballot, (800, 480))
+    ballot.show_open("Election: Ben as Chancellor", [("Anna", True), ("Ben", False)],
+                     "voted", "waiting")
+    frames(2)
+    assert [c.text for c in ballot.chips] == ["Anna\nvoted", "Ben\nwaiting"]
+    assert "Ja" not in " ".join(c.text for c in ballot.chips)
+    ballot.reveal("Election: Ben as Chancellor",
+                  [("Anna", "Ja!", (0.2, 0.5, 0.3, 1)), ("Ben", "Nein", (0.6, 0.2, 0.2, 1))],
+                  "The government is elected.", "voted")
+    frames(1)
+    assert ballot.revealing and ballot.result_text == ""
+    assert [c.text for c in ballot.chips] == ["Anna\nvoted", "Ben\nvoted"]
+    halfway = time.monotonic() + 0.5
+    while time.monotonic() < halfway:
+        frames(1)
+    turns = {c.turn for c in ballot.chips}
+    assert len(turns) == 1, "every vote turns together"
+    assert 0.5 <= turns.pop() < 1.0
+    assert [c.text for c in ballot.chips] == ["Anna\nJa!", "Ben\nNein"]
+    done = time.monotonic() + 1.0
+    while ballot.revealing and time.monotonic() < done:
+        frames(1)
+    assert not ballot.revealing
+    assert ballot.result_text == "The government is elected."
+    assert all(c.turn == 1.0 for c in ballot.chips)
+    screenshot(window, "ballot-revealed-800x480")

@@ -66,8 +66,8 @@ def run_kiosk(table: Table, lang: str = "en", size: tuple[int, int] = (1280, 720
     from kivy.app import App
 
     from ..i18n import translate
-    from .coup_screen import CoupTableScreen
     from .fonts import use_dejavu
+    from .table_screen import screen_class
 
     class KioskApp(App):
         screen: Any = None
@@ -75,7 +75,7 @@ def run_kiosk(table: Table, lang: str = "en", size: tuple[int, int] = (1280, 720
         def build(self):
             use_dejavu()
             self.title = translate("app.title", lang)
-            self.screen = CoupTableScreen(table, lang=lang)
+            self.screen = screen_class(table.setup.game)(table, lang=lang)
             return self.screen
 
     return asyncio.run(_serve(KioskApp(), table, list(devices), exit_after, web, lang))

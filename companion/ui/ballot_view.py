@@ -1,0 +1,107 @@
+"""The ballot on the table screen: while it is open, who has voted (never
+what); when the last vote is in, every vote turns face up at once, like cards
+flipped together, and the result is said in words. The game's screen says
+what the votes were and what they mean; this widget only shows them."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from kivy.animation import Animation
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+Builder.load_file(str(Path(__file__).with_name("ballot_view.kv")))
+
+REVEAL_SECONDS = 0.9        # short: the table is waiting to hear the result
+WAITING, VOTED = (0.22, 0.24, 0.26, 1), (0.25, 0.45, 0.62, 1)
+
+
+class VoteChip(Label):
+    """One seat's vote: its back (voted or not) until the reveal turns it."""
+    back_text = StringProperty("")
+    face_text = StringProperty("")
+    back_color = ListProperty(WAITING)
+    face_color = ListProperty(VOTED)
+    turn = NumericProperty(1.0)     # 0: the back, 1: the face; flips through edge-on
+
+
+class BallotView(BoxLayout):
+    title = StringProperty("")
+    result_text = StringProperty("")
+    revealing = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._chips: list[VoteChip] = []
+        self._animation: Animation | None = None
+
+    @property
+    def chips(self) -> list[VoteChip]:
+        return list(self._chips)
+
+    def show_open(self, title: str, seats: Sequence[tuple[str, bool]], voted_text: str,
+                  waiting_text: str) -> None:
+        """An open ballot: each eligible seat's name and whether it has voted."""
+        self._stop()
+        self.title, self.result_text = title, ""
+        self._chips_for(len(seats))
+        for chip, (name, voted) in zip(self._chips, seats):
+            chip.back_text = f"{name}\n{voted_text if voted else waiting_text}"
+            chip.back_color = VOTED if voted else WAITING
+            chip.face_text = ""
+            chip.turn = 0.0
+
+    def reveal(self, title: str, votes: Sequence[tuple[str, str, Sequence[float]]],
+               result: str, voted_text: str, animate: bool = True) -> None:
+        """Every vote face up at once (``votes``: name, choice in words, its
+        colour), then the result."""
+        self._stop()
+        self.title = title
+        self._chips_for(len(votes))
+        for chip, (name, choice, color) in zip(self._chips, votes):
+            chip.back_text = f"{name}\n{voted_text}"
+            chip.back_color = VOTED
+            chip.face_text = f"{name}\n{choice}"
+            chip.face_color = list(color)
+        if not animate:
+            for chip in self._chips:
+                chip.turn = 1.0
+            self.result_text = result
+            return
+        self.result_text = ""
+        self.revealing = True
+        for chip in self._chips:
+            chip.turn = 0.0
+        self._animation = Animation(turn=1.0, d=REVEAL_SECONDS, t="in_out_quad")
+        self._animation.bind(on_complete=lambda *_: self._revealed(result))
+        for chip in self._chips:
+            self._animation.start(chip)
+
+    def clear(self) -> None:
+        self._stop()
+        self.title = self.result_text = ""
+        self._chips_for(0)
+
+    def _revealed(self, result: str) -> None:
+        self.revealing = False
+        self.result_text = result
+        self._animation = None
+
+    def _stop(self) -> None:
+        if self._animation is not None:
+            for chip in self._chips:
+                self._animation.cancel(chip)
+                chip.turn = 1.0
+            self._animation = None
+            self.revealing = False
+
+    def _chips_for(self, count: int) -> None:
+        row = self.ids.chips
+        while len(self._chips) > count:
+            row.remove_widget(self._chips.pop())
+        while len(self._chips) < count:
+            self._chips.append(VoteChip())
+            row.add_widget(self._chips[-1])

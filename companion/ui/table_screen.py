@@ -1,0 +1,139 @@
+"""What every game's table screen shares: the table it shows, commands sent
+through it with refusals in words, undo, the next game, time acting at the
+table, the devices' health, and the ballot. A game's screen adds only how its
+public view looks (``show``). Widgets show views and send commands; every rule
+lives in the engine."""
+from __future__ import annotations
+
+import importlib
+import logging
+from pathlib import Path
+from typing import Any
+
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+
+from ..games.base import RuleError
+from ..i18n import Messages
+from ..table import OPERATOR, Table
+from ..table.store import StoreError
+
+log = logging.getLogger(__name__)
+Builder.load_file(str(Path(__file__).with_name("table_screen.kv")))
+
+# Each game's screen: module (in this package) and class, imported on demand.
+SCREENS = {
+    "coup": ("coup_screen", "CoupTableScreen"),
+    "g54": ("coup_screen", "CoupTableScreen"),
+    "secret_hitler": ("secret_hitler_screen", "SecretHitlerTableScreen"),
+    "article27": ("article27_screen", "Article27TableScreen"),
+}
+
+
+def screen_class(game: str) -> type["TableScreen"]:
+    module, name = SCREENS[game]
+    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
+
+
+class CommandButton(Button):
+    command = ObjectProperty(None, allownone=True)
+    seat_command = BooleanProperty(True)
+
+
+class TableBar(BoxLayout):
+    """The strip along the top: the game's name, a line of facts, a device
+    the table misses, and the buttons for phones, the next game and undo."""
+    screen = ObjectProperty(None, rebind=True)
+
+
+class TableScreen(BoxLayout):
+    title_text = StringProperty("")
+    info_text = StringProperty("")
+    message_text = StringProperty("")
+    undo_text = StringProperty("")
+    can_undo = BooleanProperty(False)
+    game_over = BooleanProperty(False)
+    new_game_text = StringProperty("")
+    table = ObjectProperty(None)          # the game on screen (a new game replaces it)
+    devices_text = StringProperty("")     # a device the table needs is not answering
+    phones_text = StringProperty("")
+    open_phones = ObjectProperty(None, allownone=True)   # opens the phones panel, if served
+
+    def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.t = Messages(lang, table.names)
+        self.undo_text = self.t("cmd.undo")
+        self.new_game_text = self.t("ui.new_game")
+        self.phones_text = self.t("ui.phones")
+        self._attach(table)
+
+    def _attach(self, table: Table) -> None:
+        self.table = table
+        self.title_text = self.t(f"game.{table.setup.game}")
+        table.subscribe(lambda changed: self.refresh() if changed is self.table else None)
+        self.refresh()
+
+    # -- input --------------------------------------------------------------
+    def send(self, command: dict[str, Any]) -> bool:
+        """Send a command to the table; show a clear message if it is refused."""
+        try:
+            self.table.execute(command, source=OPERATOR)
+        except RuleError as exc:
+            self.message_text = self.t.error(exc)
+            return False
+        except StoreError:
+            log.exception("the store refused a write")
+            self.message_text = self.t("error.unexpected")
+            return False
+        except Exception:
+            log.exception("unexpected error while executing %s", command.get("type"))
+            self.message_text = self.t("error.unexpected")
+            return False
+        self.message_text = ""
+        return True
+
+    def undo(self) -> bool:
+        return self.send({"type": "undo"})
+
+    def new_game(self) -> bool:
+        """Start the next game at the same table: same seats, mode and options."""
+        try:
+            table = self.table.next_game(source=OPERATOR)
+        except (RuleError, StoreError) as exc:
+            log.warning("could not start a new game: %s", exc)
+            self.message_text = self.t.error(exc)
+            return False
+        self.message_text = ""
+        self._attach(table)
+        return True
+
+    def tick(self) -> None:
+        """Let time act at the table (a countdown ending) and show the time."""
+        try:
+            self.table.tick()
+        except (RuleError, StoreError) as exc:
+            log.warning("the table could not act on time: %s", exc)
+        self.show_time()
+
+    def show_time(self) -> None:
+        """Show the table's running time; a game with a clock says how."""
+
+    def show_devices(self, statuses: list[dict[str, Any]]) -> None:
+        """Say so when the button pad, once heard, stops answering (unplugged,
+        hung): its seats' presses wait on the pad until it is back."""
+        lost = any(status.get("device") == "pad" and status.get("session") is not None
+                   and not status.get("online") for status in statuses)
+        self.devices_text = self.t("ui.pad_offline") if lost else ""
+
+    # -- output -------------------------------------------------------------
+    def refresh(self) -> None:
+        view = self.table.public_view()
+        self.can_undo = view["can_undo"]
+        self.game_over = view["phase"] == "over"
+        self.show(view)
+        self.show_time()
+
+    def show(self, view: dict[str, Any]) -> None:
+        raise NotImplementedError
