@@ -20,8 +20,10 @@ def _parser() -> argparse.ArgumentParser:
         description="Table Companion: a touchscreen referee beside a board game.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    run = sub.add_parser("run", help="open the kiosk (resumes an unfinished game)")
-    _game_arguments(run, games=["coup", "g54"], modes=["physical"])
+    run = sub.add_parser("run", help="open the kiosk: the unfinished game, or the home "
+                                     "screen to choose one (--game starts one directly)")
+    _game_arguments(run, games=["coup", "g54", "secret_hitler", "article27"],
+                    modes=["physical", "keeper"], default_game=None)
     run.add_argument("--pins", type=Path, default=None,
                      help="the GPIO pin map (default: $COMPANION_PINS or the built-in map); "
                           "used on a Raspberry Pi")
@@ -74,11 +76,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _game_arguments(parser: argparse.ArgumentParser, games: list[str],
-                    modes: list[str]) -> None:
+                    modes: list[str], default_game: str | None = "coup") -> None:
     """The arguments that open a table: the store, and a new game's set-up."""
     parser.add_argument("--db", type=Path, default=None,
                         help=f"game store (default: ${DB_ENV} or the XDG data dir)")
-    parser.add_argument("--game", default=games[0], choices=games)
+    parser.add_argument("--game", default=default_game, choices=games)
     parser.add_argument("--players", default="Anna,Ben,Chloé",
                         help="comma-separated names in seat order (clockwise)")
     parser.add_argument("--mode", default="physical", choices=modes,
@@ -212,8 +214,10 @@ def _devices(args: argparse.Namespace) -> list | None:
 
 
 def _open_table(args: argparse.Namespace):
-    """The unfinished game (unless --new), or a new one from the arguments;
-    None after reporting why it cannot be opened."""
+    """(store, table): the unfinished game (unless --new), or a new one from
+    the arguments; the table is None when no game is named and none is
+    unfinished (the kiosk then opens at home). None after reporting why the
+    table cannot be opened."""
     from .games.base import RuleError, Setup
     from .i18n import Messages
     from .table import OPERATOR, EventStore, StoreError, Table
@@ -221,7 +225,7 @@ def _open_table(args: argparse.Namespace):
     try:
         store = EventStore(args.db or default_db())
         table = None if args.new else Table.resume(store)
-        if table is None:
+        if table is None and args.game is not None:
             names = [n for n in args.players.split(",") if n.strip()]
             setup = Setup(game=args.game, seats=names, mode=args.mode, options=_options(args),
                           table=_table_settings(args))
@@ -232,7 +236,7 @@ def _open_table(args: argparse.Namespace):
     except RuleError as exc:
         print(f"companion {args.command}: {Messages(args.lang).error(exc)}", file=sys.stderr)
         return None
-    return table
+    return store, table
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -241,8 +245,8 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError:
         print("companion run: --size must look like 1280x720", file=sys.stderr)
         return 2
-    table = _open_table(args)
-    if table is None:
+    opened = _open_table(args)
+    if opened is None:
         return 2
     openers = _devices(args)
     if openers is None:
@@ -255,16 +259,17 @@ def _run(args: argparse.Namespace) -> int:
         public = args.public_url or f"http://{socket.gethostname()}.local:{args.web_port}"
         web = WebConfig(args.web_host, args.web_port, public,
                         None if args.wifi is None else (args.wifi, args.wifi_password))
-    return run_kiosk(table, lang=args.lang, size=(width, height), devices=openers,
+    return run_kiosk(*opened, lang=args.lang, size=(width, height), devices=openers,
                      exit_after=args.exit_after, web=web)
 
 
 def _serve(args: argparse.Namespace) -> int:
     import asyncio
 
-    table = _open_table(args)
-    if table is None:
+    opened = _open_table(args)
+    if opened is None:
         return 2
+    table = opened[1]
     from .web.serve import serve
 
     return asyncio.run(serve(table, args.host, args.port, print_links=args.print_links,

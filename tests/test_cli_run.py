@@ -14,11 +14,11 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--players", "Solo"], "Coup is for 2 to 6 players, not 1."),
-    (["--players", "Ann,ann", "--new"], "Two players are called “ann”."),
+    (["--game", "coup", "--players", "Solo"], "Coup is for 2 to 6 players, not 1."),
+    (["--game", "coup", "--players", "Ann,ann", "--new"], "Two players are called “ann”."),
     (["--size", "big"], "--size must look like 1280x720"),
     (["--pins", "/no/such/pins.toml"], "Cannot read the pin map /no/such/pins.toml"),
-    (["--response-seconds", "0", "--new"], "“0.0” is not a valid value for the option"),
+    (["--game", "coup", "--response-seconds", "0", "--new"], "“0.0” is not a valid value for the option"),
     (["--game", "g54", "--set", "banker,spy", "--new"],
      "Choose exactly 5 different characters of the game."),
     (["--game", "g54", "--set", "banker,director,guerrilla,politician,wizard", "--new"],

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from ..devices.press import Deliver, SeatFeedback
-from ..table import Table
+from ..table import EventStore, Table
 
 log = logging.getLogger(__name__)
 
@@ -46,12 +46,12 @@ class WebConfig:
     wifi: tuple[str, str | None] | None = None
 
 
-def run_kiosk(table: Table, lang: str = "en", size: tuple[int, int] = (1280, 720),
-              devices: Sequence[DeviceOpener] = (), exit_after: float | None = None,
-              web: WebConfig | None = None) -> int:
-    """Open the kiosk window on ``table`` and run until it is closed (or for
-    ``exit_after`` seconds: a smoke test of the whole start-up), with the
-    phone server when ``web`` says where."""
+def run_kiosk(store: EventStore, table: Table | None, lang: str = "en",
+              size: tuple[int, int] = (1280, 720), devices: Sequence[DeviceOpener] = (),
+              exit_after: float | None = None, web: WebConfig | None = None) -> int:
+    """Open the kiosk window on ``table`` (None: on the home screen) and run
+    until it is closed (or for ``exit_after`` seconds: a smoke test of the
+    whole start-up), with the phone server when ``web`` says where."""
     prepare_kivy_environment()
     from kivy.config import Config
 
@@ -67,50 +67,52 @@ def run_kiosk(table: Table, lang: str = "en", size: tuple[int, int] = (1280, 720
 
     from ..i18n import translate
     from .fonts import use_dejavu
-    from .table_screen import screen_class
+    from .kiosk import Kiosk
 
     class KioskApp(App):
-        screen: Any = None
+        kiosk: Any = None
 
         def build(self):
             use_dejavu()
             self.title = translate("app.title", lang)
-            self.screen = screen_class(table.setup.game)(table, lang=lang)
-            return self.screen
+            self.kiosk = Kiosk(store, table, lang=lang)
+            return self.kiosk
 
-    return asyncio.run(_serve(KioskApp(), table, list(devices), exit_after, web, lang))
+    return asyncio.run(_serve(KioskApp(), list(devices), exit_after, web, lang))
 
 
-async def _serve(app: Any, table: Table, openers: list[DeviceOpener],
-                 exit_after: float | None, web: WebConfig | None = None,
-                 lang: str = "en") -> int:
+async def _serve(app: Any, openers: list[DeviceOpener], exit_after: float | None,
+                 web: WebConfig | None = None, lang: str = "en") -> int:
     from ..devices.controls import Controls
     from ..devices.press import loop_delivery
 
     loop = asyncio.get_running_loop()
-    phones = None if web is None else await _start_phones(table, web)
+    phones = None
     devices: list[Device] = []
-    # Refusals go to the seat's own channel (its LED now, its phone later),
-    # never to the shared screen; the log names no vote.
-    controls = Controls(table, loop=loop,
-                        on_refusal=lambda seat, error: log.info(
-                            "seat %s: a press was refused (%s)", seat, error.key))
-    deliver = loop_delivery(loop, controls.handle)
     try:
         async with asyncio.TaskGroup() as group:
             ui = group.create_task(app.async_run(async_lib="asyncio"))
-            # The screen exists once the app has built it; follow its games.
-            while app.screen is None and not ui.done():
-                await asyncio.sleep(0.01)
-            if app.screen is not None:
-                app.screen.bind(table=lambda _screen, new: controls.attach(new))
-                if phones is not None:
-                    _offer_phones(app.screen, phones[0], web, lang)
-            devices.extend(open_devices(openers, deliver, controls))
-            if app.screen is not None:
-                group.create_task(_watch(app, devices, ui))
             if exit_after is not None:
                 group.create_task(_stop_after(app, ui, exit_after))
+            # The kiosk exists once the app has built it, and has a table once
+            # a game is resumed or started at home; devices and phones follow
+            # its games from then on.
+            while (app.kiosk is None or app.kiosk.table is None) and not ui.done():
+                await asyncio.sleep(0.05)
+            if ui.done():
+                return 0
+            kiosk = app.kiosk
+            # Refusals go to the seat's own channel (its LED now, its phone
+            # later), never to the shared screen; the log names no vote.
+            controls = Controls(kiosk.table, loop=loop,
+                                on_refusal=lambda seat, error: log.info(
+                                    "seat %s: a press was refused (%s)", seat, error.key))
+            kiosk.bind(table=lambda _kiosk, new: controls.attach(new))
+            if web is not None:
+                phones = await _start_phones(kiosk.table, web)
+                _offer_phones(kiosk, phones[0], web, lang)
+            devices.extend(open_devices(openers, loop_delivery(loop, controls.handle), controls))
+            group.create_task(_watch(kiosk, devices, ui))
     finally:
         for device in devices:
             device.close()
@@ -148,23 +150,23 @@ async def _start_phones(table: Table, web: WebConfig):
     return server, runner
 
 
-def _offer_phones(screen: Any, server: Any, web: WebConfig, lang: str) -> None:
+def _offer_phones(kiosk: Any, server: Any, web: WebConfig, lang: str) -> None:
     """The phones button: its panel, and the server following new games."""
     from ..i18n import Messages
     from .phones import PhonesView
 
-    screen.bind(table=lambda _screen, new: server.set_table(new))
-    screen.open_phones = lambda: PhonesView(
-        server, web.public_url, Messages(lang, server.table.names), web.wifi).open()
+    kiosk.bind(table=lambda _kiosk, new: server.set_table(new))
+    kiosk.open_phones = lambda: PhonesView(
+        server, web.public_url, Messages(kiosk.lang, server.table.names), web.wifi).open()
 
 
-async def _watch(app: Any, devices: list[Device], ui: asyncio.Task) -> None:
+async def _watch(kiosk: Any, devices: list[Device], ui: asyncio.Task) -> None:
     """Let time act at the table (a claim's countdown running out) and keep
     the screen's view of time and devices current."""
     while not ui.done():
-        app.screen.tick()
-        app.screen.show_devices([device.status() for device in devices
-                                 if hasattr(device, "status")])
+        kiosk.tick()
+        kiosk.show_devices([device.status() for device in devices
+                            if hasattr(device, "status")])
         await asyncio.sleep(WATCH_STEP)
 
 

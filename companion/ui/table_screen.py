@@ -60,6 +60,8 @@ class TableScreen(BoxLayout):
     devices_text = StringProperty("")     # a device the table needs is not answering
     phones_text = StringProperty("")
     open_phones = ObjectProperty(None, allownone=True)   # opens the phones panel, if served
+    go_home = ObjectProperty(None, allownone=True)       # back to the home screen, if any
+    home_text = StringProperty("")
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -67,6 +69,7 @@ class TableScreen(BoxLayout):
         self.undo_text = self.t("cmd.undo")
         self.new_game_text = self.t("ui.new_game")
         self.phones_text = self.t("ui.phones")
+        self.home_text = self.t("ui.home")
         self._attach(table)
 
     def _attach(self, table: Table) -> None:

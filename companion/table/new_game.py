@@ -1,0 +1,94 @@
+"""What the home screen asks before a game starts, as plain data: the game,
+the players in seat order with how each one votes, the secrecy mode, the
+kiosk's language and the variants the game offers. It checks nothing the
+engine checks: ``setup()`` builds the Setup and ``Table.start`` refuses a bad
+one with a RuleError the screen can word."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..games import GAMES
+from ..games.article27.rules import TIMER_SECONDS
+from ..games.base import KEEPER, PHYSICAL, Setup
+from .seats import INPUTS
+
+GAME_ORDER = ("article27", "secret_hitler", "coup", "g54")
+MODES = (PHYSICAL, KEEPER)
+
+# The variants a table may choose at the kiosk, per game: option and the
+# values a tap steps through, the engine's default first. Options that only
+# tests and scripts set (a fixed first player, a deal) are not offered.
+VARIANTS: dict[str, tuple[tuple[str, tuple[Any, ...]], ...]] = {
+    "article27": (("come_and_go", (False, True)), ("lie_cheat_steal", (False, True)),
+                  ("timer_seconds", (TIMER_SECONDS, 120, 180, 240, 600))),
+    "secret_hitler": (),
+    "coup": (("direction", ("counterclockwise", "clockwise")),
+             ("response_seconds", (None, 10, 20, 30))),
+    "g54": (("set", ("random", "starter")), ("advanced", (False, True)),
+            ("response_seconds", (None, 10, 20, 30))),
+}
+
+
+def player_limits(game: str) -> tuple[int, int]:
+    engine = GAMES[game]
+    return engine.min_players, engine.max_players
+
+
+@dataclass
+class NewGame:
+    game: str = "article27"
+    names: list[str] = field(default_factory=lambda: ["", "", ""])
+    inputs: list[str] = field(default_factory=lambda: ["kiosk"] * 3)
+    mode: str = PHYSICAL
+    lang: str = "en"
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def choose_game(self, game: str) -> None:
+        """Another game: the player count moves into its range, and its own
+        variants start at their defaults."""
+        self.game = game
+        low, high = player_limits(game)
+        self.set_players(min(max(len(self.names), low), high))
+        self.options = {}
+
+    def set_players(self, count: int) -> None:
+        low, high = player_limits(self.game)
+        count = min(max(count, low), high)
+        self.names = (self.names + [""] * count)[:count]
+        self.inputs = (self.inputs + ["kiosk"] * count)[:count]
+
+    def next_input(self, seat: int) -> str:
+        """Step the seat's input: kiosk, buttons, pad, phone, and round again."""
+        self.inputs[seat] = INPUTS[(INPUTS.index(self.inputs[seat]) + 1) % len(INPUTS)]
+        return self.inputs[seat]
+
+    def variants(self) -> list[tuple[str, Any]]:
+        """The game's variants with their current values."""
+        return [(option, self.options.get(option, values[0]))
+                for option, values in VARIANTS[self.game]]
+
+    def next_value(self, option: str) -> Any:
+        values = dict(VARIANTS[self.game])[option]
+        current = self.options.get(option, values[0])
+        self.options[option] = values[(values.index(current) + 1) % len(values)]
+        return self.options[option]
+
+    def setup(self, default_name: str) -> Setup:
+        """The Setup to start; an empty name becomes ``default_name`` with
+        the seat's number in it ("Player 3")."""
+        seats = [{"name": name.strip() or default_name.format(number=seat + 1),
+                  "lang": self.lang, "input": source}
+                 for seat, (name, source) in enumerate(zip(self.names, self.inputs))]
+        options = {k: v for k, v in self.options.items() if v is not None}
+        return Setup(game=self.game, seats=seats, mode=self.mode, options=options)
+
+    @classmethod
+    def like(cls, setup: Setup) -> "NewGame":
+        """The choices that made ``setup``: the home screen starts from the
+        last game's table."""
+        offered = {option for option, _ in VARIANTS.get(setup.game, ())}
+        return cls(game=setup.game, names=[s["name"] for s in setup.seats],
+                   inputs=[s.get("input", "kiosk") for s in setup.seats], mode=setup.mode,
+                   lang=setup.seats[0].get("lang", "en") if setup.seats else "en",
+                   options={k: v for k, v in setup.options.items() if k in offered})

@@ -1,0 +1,208 @@
+"""The home screen: pick a game, its players (names, seat order, how each
+votes), the secrecy mode, the language and the variants, then start; resume
+the unfinished game; look back at finished ones. The choices are plain data
+(``table.new_game.NewGame``); the engine judges them when the game starts."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.modalview import ModalView
+from kivy.uix.textinput import TextInput
+
+from ..games.base import RuleError, Setup
+from ..i18n import LANGUAGES, Messages
+from ..table import OPERATOR, EventStore, Table
+from ..table.new_game import GAME_ORDER, MODES, NewGame, player_limits
+from ..table.store import GameRecord, StoreError
+from .table_screen import CommandButton
+
+Builder.load_file(str(Path(__file__).with_name("home.kv")))
+
+NAME_LIMIT = 24
+
+
+class ChoiceButton(CommandButton):
+    """One of several choices (a game, a mode, a language): lit when chosen."""
+    chosen = BooleanProperty(False)
+
+
+class SeatRow(BoxLayout):
+    seat = NumericProperty(0)
+    number_text = StringProperty("")
+    input_text = StringProperty("")
+    hint_text = StringProperty("")
+
+
+class HomeScreen(BoxLayout):
+    title_text = StringProperty("")
+    resume_text = StringProperty("")      # empty: no unfinished game
+    players_text = StringProperty("")
+    message_text = StringProperty("")
+    labels = ListProperty([])             # section titles, in kv order
+
+    def __init__(self, store: EventStore, lang: str, on_table: Callable[[Table], None],
+                 on_resume: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.store = store
+        self.on_table = on_table
+        self.on_resume = on_resume
+        latest = store.history()
+        self.choice = (NewGame.like(Setup.from_json(latest[0].setup)) if latest
+                       else NewGame(lang=lang))
+        self.choice.lang = lang
+        self.refresh()
+
+    @property
+    def t(self) -> Messages:
+        return Messages(self.choice.lang)
+
+    # -- input --------------------------------------------------------------
+    def choose_game(self, game: str) -> None:
+        self.choice.choose_game(game)
+        self.refresh()
+
+    def choose_mode(self, mode: str) -> None:
+        self.choice.mode = mode
+        self.refresh()
+
+    def choose_language(self, lang: str) -> None:
+        self.choice.lang = lang
+        self.refresh()
+
+    def add_player(self, step: int) -> None:
+        self.choice.set_players(len(self.choice.names) + step)
+        self.refresh()
+
+    def next_input(self, seat: int) -> None:
+        self.choice.next_input(seat)
+        self.refresh()
+
+    def next_value(self, option: str) -> None:
+        self.choice.next_value(option)
+        self.refresh()
+
+    def start(self) -> Table | None:
+        """Start the chosen game (the unfinished one is kept as abandoned)."""
+        try:
+            table = Table.start(self.store, self.choice.setup(self.t("home.default_name")),
+                                source=OPERATOR)
+        except RuleError as exc:
+            self.message_text = self.t.error(exc)
+            return None
+        except StoreError:
+            self.message_text = self.t("error.unexpected")
+            return None
+        self.message_text = ""
+        self.on_table(table)
+        return table
+
+    def resume(self) -> None:
+        self.on_resume()
+
+    def open_history(self) -> "HistoryView":
+        view = HistoryView(lines=[history_line(r, self.t) for r in self.store.history()
+                                  if r.status != "active"],
+                           title=self.t("home.history"), empty=self.t("home.no_history"),
+                           close_text=self.t("ui.phones.close"))
+        view.open()
+        return view
+
+    # -- output -------------------------------------------------------------
+    def refresh(self) -> None:
+        t, choice = self.t, self.choice
+        self.title_text = t("app.title")
+        active = self.store.active_game()
+        self.resume_text = "" if active is None else t(
+            "home.resume", game=active.game,
+            players=", ".join(s["name"] for s in active.setup["seats"]))
+        low, high = player_limits(choice.game)
+        self.players_text = t("home.players", count=len(choice.names), low=low, high=high)
+        self.labels = [t("home.game"), t("home.mode"), t("home.variants"),
+                       t("home.start"), t("home.history")]
+        self._fill(self.ids.games, [(t(f"game.{g}"), g == choice.game,
+                                     lambda g=g: self.choose_game(g)) for g in GAME_ORDER])
+        self._fill(self.ids.modes, [(t(f"ui.mode.{m}"), m == choice.mode,
+                                     lambda m=m: self.choose_mode(m)) for m in MODES])
+        self._fill(self.ids.languages, [(t(f"language.{code}"), code == choice.lang,
+                                         lambda c=code: self.choose_language(c))
+                                        for code in LANGUAGES])
+        self._fill(self.ids.variants, [
+            (t(f"home.variant.{option}", value=_value_words(option, value, t)), False,
+             lambda o=option: self.next_value(o)) for option, value in choice.variants()])
+        self._show_seats()
+
+    def _fill(self, box, buttons) -> None:
+        box.clear_widgets()
+        for text, chosen, action in buttons:
+            button = ChoiceButton(text=text, chosen=chosen)
+            button.bind(on_release=lambda _b, act=action: act())
+            box.add_widget(button)
+
+    def _show_seats(self) -> None:
+        box = self.ids.seats
+        box.clear_widgets()
+        for seat, (name, source) in enumerate(zip(self.choice.names, self.choice.inputs)):
+            row = SeatRow(seat=seat, number_text=str(seat + 1),
+                          input_text=self.t(f"home.input.{source}"),
+                          hint_text=self.t("home.default_name", number=seat + 1))
+            row.ids.name.text = name
+            row.ids.name.bind(text=lambda _input, text, s=seat: self._name(s, text))
+            row.ids.source.bind(on_release=lambda _b, s=seat: self.next_input(s))
+            box.add_widget(row)
+
+
+    def _name(self, seat: int, text: str) -> None:
+        self.choice.names[seat] = text
+
+
+class NameInput(TextInput):
+    """A player's name: one line, at most NAME_LIMIT characters."""
+
+    def insert_text(self, substring: str, from_undo: bool = False) -> None:
+        room = NAME_LIMIT - len(self.text)
+        super().insert_text(substring.replace("\n", " ")[:max(room, 0)], from_undo=from_undo)
+
+
+class HistoryView(ModalView):
+    lines = ListProperty([])
+    title = StringProperty("")
+    empty = StringProperty("")
+    close_text = StringProperty("")
+
+
+def history_line(record: GameRecord, t: Messages) -> str:
+    """A finished or abandoned game in one line: when, what, who, how it ended."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created_at))
+    names = [s["name"] for s in record.setup["seats"]]
+    return t("home.history_line", when=when, game=record.game, players=", ".join(names),
+             outcome=_outcome(record, names, t))
+
+
+def _outcome(record: GameRecord, names: list[str], t: Messages) -> str:
+    result = record.result or {}
+    if record.status == "abandoned" or not result:
+        return t("home.outcome.abandoned")
+    if "ranking" in result:                 # Article 27: the best total wins
+        best = [names[r["seat"]] for r in result["ranking"] if r["rank"] == 1]
+        return t("home.outcome.winners", winners=", ".join(best))
+    winner = result["winner"]
+    if isinstance(winner, int):
+        return t("home.outcome.winners", winners=names[winner])
+    return t(f"home.outcome.team.{winner}")
+
+
+def _value_words(option: str, value: Any, t: Messages) -> str:
+    if value is None:
+        return t("home.value.off")
+    if isinstance(value, bool):
+        return t("home.value.on") if value else t("home.value.off")
+    if option == "timer_seconds":
+        return t("home.value.minutes", count=value // 60)
+    if isinstance(value, int):
+        return t("home.value.seconds", count=value)
+    return t(f"home.value.{value}")

@@ -1,0 +1,150 @@
+"""The kiosk's home screen and its screens, in a real Kivy window (headless
+with Mesa) over a real SQLite store: choose a game, its players and
+variants, start it, go home and resume the same table, see past games."""
+from __future__ import annotations
+
+import pytest
+
+from companion.games.base import Setup
+from companion.table import EventStore, Table
+from companion.table.new_game import NewGame
+
+pytest.importorskip("kivy.base")
+from test_ui import SIZES, fits_in_window, frames, screenshot, show, tap, window  # noqa: E402,F401
+
+PORTRAIT = (720, 1280)
+
+
+def kiosk_on(store, table=None):
+    from companion.ui.kiosk import Kiosk
+
+    return Kiosk(store, table, lang="en")
+
+
+def choice(box, text):
+    found = [b for b in box.children if b.text == text]
+    assert found, f"no {text!r} among {[b.text for b in box.children]}"
+    return found[0]
+
+
+def seat_rows(home):
+    return sorted(home.ids.seats.children, key=lambda row: row.seat)
+
+
+def test_the_choices_follow_the_game_s_limits_and_variants():
+    choice_ = NewGame()
+    choice_.choose_game("secret_hitler")
+    assert len(choice_.names) == 5 and choice_.variants() == []
+    choice_.set_players(12)
+    assert len(choice_.names) == 10
+    choice_.choose_game("coup")
+    assert len(choice_.names) == 6
+    assert choice_.variants() == [("direction", "counterclockwise"), ("response_seconds", None)]
+    assert choice_.next_value("direction") == "clockwise"
+    assert choice_.next_value("response_seconds") == 10
+    assert choice_.next_input(2) == "buttons"
+    setup = choice_.setup("Player {number}")
+    assert [s["name"] for s in setup.seats][:3] == ["Player 1", "Player 2", "Player 3"]
+    assert setup.seats[2]["input"] == "buttons"
+    assert setup.options == {"direction": "clockwise", "response_seconds": 10}
+    again = NewGame.like(setup)
+    assert again.game == "coup" and again.options == setup.options
+    assert again.names == [s["name"] for s in setup.seats]
+
+
+@pytest.mark.parametrize("size", [*SIZES, PORTRAIT], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_home_renders_with_large_targets_at_every_size(window, tmp_path, size):
+    from companion.ui.home import ChoiceButton
+
+    kiosk = show(window, kiosk_on(EventStore(tmp_path / "g.sqlite3")), size)
+    home = kiosk.home
+    assert kiosk.current == "home"
+    assert home.resume_text == ""
+    buttons = [w for w in home.walk() if isinstance(w, ChoiceButton)]
+    assert len(buttons) == 4 + 2 + 4 + 3       # games, modes, languages, A27's variants
+    assert all(b.height >= 48 for b in buttons)
+    for widget in (home.ids.start, home.ids.history, home.ids.languages):
+        assert fits_in_window(widget, window)
+    for row in seat_rows(home):
+        assert row.ids.source.height >= 48 and row.ids.name.height >= 48
+    screenshot(window, f"home-{size[0]}x{size[1]}")
+
+
+def test_touch_chooses_and_starts_a_game_then_home_resumes_the_same_table(window, tmp_path):
+    from companion.ui.coup_screen import CoupTableScreen
+
+    store = EventStore(tmp_path / "g.sqlite3")
+    kiosk = show(window, kiosk_on(store), (1280, 720))
+    home = kiosk.home
+    tap(choice(home.ids.games, "Coup"))
+    assert home.players_text == "Players: 3 (this game: 2–6)"
+    tap(home.ids.more)
+    assert len(seat_rows(home)) == 4
+    tap(home.ids.fewer)
+    tap(home.ids.fewer)
+    rows = seat_rows(home)
+    assert len(rows) == 2
+    rows[0].ids.name.insert_text("Natassa")
+    rows[1].ids.name.insert_text("Stelios with a far too long name here")
+    tap(rows[1].ids.source)
+    assert seat_rows(home)[1].input_text == "Buttons"
+    tap(choice(home.ids.variants, "Turns: counterclockwise"))
+    tap(choice(home.ids.modes, "App keeps the cards"))
+    screenshot(window, "home-coup-chosen-1280x720")
+    tap(home.ids.start)
+    assert kiosk.current == "table"
+    screen = kiosk.table_screen
+    assert isinstance(screen, CoupTableScreen)
+    table = kiosk.table
+    assert table.names == ["Natassa", "Stelios with a far too l"]
+    assert table.setup.mode == "keeper" and table.setup.options["direction"] == "clockwise"
+    assert table.setup.seats[1]["input"] == "buttons"
+    assert store.active_game().id == table.game_id
+
+    tap(screen.ids.bar.ids.home)
+    assert kiosk.current == "home"
+    assert home.resume_text == "Resume Coup: Natassa, Stelios with a far too l"
+    tap(home.ids.resume)
+    assert kiosk.current == "table" and kiosk.table is table, "one Table per game"
+
+
+def test_a_refused_setup_is_said_and_starts_nothing(window, tmp_path):
+    store = EventStore(tmp_path / "g.sqlite3")
+    kiosk = show(window, kiosk_on(store), (800, 480))
+    home = kiosk.home
+    tap(choice(home.ids.games, "Coup"))
+    rows = seat_rows(home)
+    rows[0].ids.name.insert_text("Ann")
+    rows[1].ids.name.insert_text("ann")
+    tap(home.ids.start)
+    assert home.message_text == "Two players are called “ann”."
+    assert kiosk.current == "home" and store.active_game() is None
+
+
+def test_past_games_are_listed_and_a_restart_shows_the_same_table(window, tmp_path):
+    path = tmp_path / "g.sqlite3"
+    store = EventStore(path)
+    first = Table.start(store, Setup(game="coup", seats=["Ann", "Bob"], options={"first": 0}))
+    first.execute({"type": "income", "seat": 0})
+    kiosk = show(window, kiosk_on(store, Table.resume(store)), (800, 480))
+    assert kiosk.current == "table" and kiosk.table.game_id == first.game_id
+    kiosk.go_home()
+    frames(2)
+    home = kiosk.home
+    assert home.choice.game == "coup" and home.choice.names == ["Ann", "Bob"]
+    tap(home.ids.start)                                  # a new game: the first is abandoned
+    second = kiosk.table
+    assert second.game_id != first.game_id
+    kiosk.go_home()
+    frames(2)
+    view = home.open_history()
+    frames(3)
+    assert len(view.lines) == 1
+    assert view.lines[0].endswith("· Coup · Ann, Bob · not finished")
+    view.dismiss(animation=False)
+    store.close()
+
+    store = EventStore(path)                            # the kiosk restarts
+    again = show(window, kiosk_on(store, Table.resume(store)), (800, 480))
+    assert again.current == "table" and again.table.game_id == second.game_id
+    assert again.table_screen.status_text == kiosk.table_screen.status_text
