@@ -148,3 +148,7 @@ def test_past_games_are_listed_and_a_restart_shows_the_same_table(window, tmp_pa
     again = show(window, kiosk_on(store, Table.resume(store)), (800, 480))
     assert again.current == "table" and again.table.game_id == second.game_id
     assert again.table_screen.status_text == kiosk.table_screen.status_text
+    bar = again.table_screen.ids.bar
+    for name in ("home", "log", "undo"):
+        assert fits_in_window(bar.ids[name], window) and bar.ids[name].height >= 48
+    screenshot(window, "kiosk-coup-table-800x480")

@@ -369,3 +369,20 @@ def test_the_ballot_shows_who_voted_then_turns_every_vote_at_once(window):
     assert ballot.result_text == "The government is elected."
     assert all(c.turn == 1.0 for c in ballot.chips)
     screenshot(window, "ballot-revealed-800x480")
+
+
+def test_the_log_reads_the_whole_game_in_words_with_undone_lines_marked(window, tmp_path):
+    from companion.ui.coup_screen import CoupTableScreen
+
+    screen = show(window, CoupTableScreen(physical_table(tmp_path / "g.sqlite3")), (800, 480))
+    tap(button(screen, "Income (+1)"))
+    tap(screen.ids.bar.ids.undo)
+    tap(button(screen, "Foreign Aid (+2)"))
+    tap(screen.ids.bar.ids.log)
+    frames(3)
+    [panel] = [w for w in window.children if w.__class__.__name__ == "TextPanel"]
+    assert panel.lines[-3:] == ["Natassa takes Income. (undone)", "The last entry was undone.",
+                                "Natassa takes Foreign Aid."]
+    panel.children[0].export_to_png(str(SHOTS / "coup-log-800x480.png"))
+    panel.dismiss(animation=False)
+    frames(2)

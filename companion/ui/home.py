@@ -11,7 +11,6 @@ from typing import Any, Callable
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.modalview import ModalView
 from kivy.uix.textinput import TextInput
 
 from ..games.base import RuleError, Setup
@@ -20,6 +19,7 @@ from ..table import OPERATOR, EventStore, Table
 from ..table.new_game import GAME_ORDER, MODES, NewGame, player_limits
 from ..table.store import GameRecord, StoreError
 from .table_screen import CommandButton
+from .text_panel import TextPanel
 
 Builder.load_file(str(Path(__file__).with_name("home.kv")))
 
@@ -104,8 +104,8 @@ class HomeScreen(BoxLayout):
     def resume(self) -> None:
         self.on_resume()
 
-    def open_history(self) -> "HistoryView":
-        view = HistoryView(lines=[history_line(r, self.t) for r in self.store.history()
+    def open_history(self) -> TextPanel:
+        view = TextPanel(lines=[history_line(r, self.t) for r in self.store.history()
                                   if r.status != "active"],
                            title=self.t("home.history"), empty=self.t("home.no_history"),
                            close_text=self.t("ui.phones.close"))
@@ -166,13 +166,6 @@ class NameInput(TextInput):
     def insert_text(self, substring: str, from_undo: bool = False) -> None:
         room = NAME_LIMIT - len(self.text)
         super().insert_text(substring.replace("\n", " ")[:max(room, 0)], from_undo=from_undo)
-
-
-class HistoryView(ModalView):
-    lines = ListProperty([])
-    title = StringProperty("")
-    empty = StringProperty("")
-    close_text = StringProperty("")
 
 
 def history_line(record: GameRecord, t: Messages) -> str:

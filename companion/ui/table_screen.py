@@ -19,6 +19,7 @@ from ..games.base import RuleError
 from ..i18n import Messages
 from ..table import OPERATOR, Table
 from ..table.store import StoreError
+from .text_panel import TextPanel
 
 log = logging.getLogger(__name__)
 Builder.load_file(str(Path(__file__).with_name("table_screen.kv")))
@@ -62,6 +63,7 @@ class TableScreen(BoxLayout):
     open_phones = ObjectProperty(None, allownone=True)   # opens the phones panel, if served
     go_home = ObjectProperty(None, allownone=True)       # back to the home screen, if any
     home_text = StringProperty("")
+    log_text = StringProperty("")
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -70,6 +72,7 @@ class TableScreen(BoxLayout):
         self.new_game_text = self.t("ui.new_game")
         self.phones_text = self.t("ui.phones")
         self.home_text = self.t("ui.home")
+        self.log_text = self.t("ui.log")
         self._attach(table)
 
     def _attach(self, table: Table) -> None:
@@ -111,6 +114,17 @@ class TableScreen(BoxLayout):
         self.message_text = ""
         self._attach(table)
         return True
+
+    def open_log(self) -> TextPanel:
+        """The whole game's log, in words, newest last."""
+        lines = []
+        for key, args in self.table.log_lines():
+            line = self.t(key, **args)
+            lines.append(self.t("ui.log_undone", line=line) if args.get("undone") else line)
+        panel = TextPanel(lines=lines, title=self.t("ui.log"), empty="",
+                          close_text=self.t("ui.phones.close"), from_end=True)
+        panel.open()
+        return panel
 
     def tick(self) -> None:
         """Let time act at the table (a countdown ending) and show the time."""
