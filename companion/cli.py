@@ -191,10 +191,12 @@ def _table_settings(args: argparse.Namespace) -> dict:
     return {} if args.votes is None else {"votes": args.votes}
 
 
-def _devices(args: argparse.Namespace) -> list | None:
-    """Openers for the table's hardware: the serial pad, and the header's
-    buttons, LEDs and buzzer when the pins are real (or simulated on
-    request). None: a bad pin map, already reported."""
+def _devices(args: argparse.Namespace) -> tuple[list, object, object] | None:
+    """(openers, pin map, simulated pins): openers for the table's hardware,
+    the serial pad and the header's buttons, LEDs and buzzer. Where the pins
+    are simulated (no GPIO here, or --mock-pins) the header is opened on them
+    too, and the kiosk offers them as on-screen buttons (the third item is
+    None on real pins). None: a bad pin map, already reported."""
     from .devices.gpio import GpioTable, open_pin_factory
     from .devices.pinmap import PinMapError, load_pinmap, pinmap_path
     from .i18n import Messages
@@ -208,9 +210,9 @@ def _devices(args: argparse.Namespace) -> list | None:
     openers = [] if pad is None else [pad]
     factory, simulated = open_pin_factory(mock=args.mock_pins)
     if simulated is not None and not args.mock_pins:
-        log.info("no GPIO buttons: %s", simulated)
-        return openers
-    return openers + [lambda deliver: GpioTable(pinmap, deliver, factory=factory)]
+        log.info("no GPIO buttons (%s): the seat buttons are simulated on screen", simulated)
+    openers.append(lambda deliver: GpioTable(pinmap, deliver, factory=factory))
+    return openers, pinmap, (None if simulated is None else factory)
 
 
 def _open_table(args: argparse.Namespace):
@@ -248,9 +250,10 @@ def _run(args: argparse.Namespace) -> int:
     opened = _open_table(args)
     if opened is None:
         return 2
-    openers = _devices(args)
-    if openers is None:
+    devices = _devices(args)
+    if devices is None:
         return 2
+    openers, pinmap, simulated_pins = devices
     from .ui.app import WebConfig, run_kiosk
 
     web = None
@@ -260,6 +263,7 @@ def _run(args: argparse.Namespace) -> int:
         web = WebConfig(args.web_host, args.web_port, public,
                         None if args.wifi is None else (args.wifi, args.wifi_password))
     return run_kiosk(*opened, lang=args.lang, size=(width, height), devices=openers,
+                     pinmap=pinmap, simulated_pins=simulated_pins,
                      exit_after=args.exit_after, web=web)
 
 

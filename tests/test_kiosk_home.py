@@ -10,7 +10,7 @@ from companion.table import EventStore, Table
 from companion.table.new_game import NewGame
 
 pytest.importorskip("kivy.base")
-from test_ui import SIZES, fits_in_window, frames, screenshot, show, tap, window  # noqa: E402,F401
+from test_ui import SHOTS, SIZES, fits_in_window, frames, screenshot, show, tap, window  # noqa: E402,F401,E501
 
 PORTRAIT = (720, 1280)
 
@@ -152,3 +152,53 @@ def test_past_games_are_listed_and_a_restart_shows_the_same_table(window, tmp_pa
     for name in ("home", "log", "undo"):
         assert fits_in_window(bar.ids[name], window) and bar.ids[name].height >= 48
     screenshot(window, "kiosk-coup-table-800x480")
+
+
+def test_on_screen_seat_buttons_vote_through_the_simulated_header(window, tmp_path):
+    """No GPIO here: the kiosk's seat buttons drive the real pin map's mock
+    pins, and each press travels the hardware's road (debounce, Press, the
+    table's controls) to a vote."""
+    import asyncio
+
+    from gpiozero.pins.mock import MockFactory
+    from kivy.uix.widget import Widget
+
+    from companion.devices.controls import Controls
+    from companion.devices.gpio import GpioTable
+    from companion.devices.pinmap import load_pinmap
+    from companion.ui.seat_buttons import PinButton, SeatButtons
+    from sh_helpers import nominate, sh_table
+
+    table = sh_table(EventStore(tmp_path / "g.sqlite3"), 5)
+    loop = asyncio.new_event_loop()
+    factory = MockFactory()
+    pinmap = load_pinmap()
+    refusals = []
+    controls = Controls(table, loop=loop, on_refusal=lambda seat, e: refusals.append(e.key))
+    header = GpioTable(pinmap, controls.handle, factory=factory)
+    try:
+        show(window, Widget(), (800, 480))
+        panel = SeatButtons(pinmap, factory, table, "en")
+        panel.open(animation=False)
+        frames(3)
+        seats = [[w for w in row.children[::-1] if isinstance(w, PinButton)]
+                 for row in panel.ids.rows.children[::-1]]
+        assert len(seats) == 5, "one row per seat at the table (the map has six)"
+        assert all(fits_in_window(b, window) for row in seats for b in row)
+        assert [b.text for b in seats[0]] == ["1", "2", "3"]
+        nominate(table, 2)
+        assert [b.text for b in seats[0]] == ["Ja!", "Nein", "–"]
+        assert all(b.height >= 48 for row in seats for b in row)
+        frames(2)
+        panel.children[0].export_to_png(str(SHOTS / "seat-buttons-800x480.png"))
+        for seat, row in enumerate(seats):
+            tap(row[0 if seat != 3 else 1])
+        assert refusals == []
+        assert table.public_view()["last_votes"] == ["ja", "ja", "ja", "nein", "ja"]
+        assert [b.text for b in seats[0]] == ["1", "2", "3"]
+        panel.dismiss(animation=False)
+        frames(2)
+        assert panel._changed not in table._listeners
+    finally:
+        header.close()
+        loop.close()

@@ -124,6 +124,12 @@ class EventStore:
             self._insert(game_id, 0, 0, command, source, events, at)
             return game_id
 
+    def abandon(self, game_id: int, at: float) -> None:
+        """The operator ends an unfinished game: it stays in the history."""
+        with self._lock, self._transaction():
+            self.db.execute("UPDATE games SET status='abandoned', ended_at=? "
+                            "WHERE id=? AND status='active'", (at, game_id))
+
     def append(self, game_id: int, number: int, first_seq: int,
                command: dict[str, Any], source: str,
                events: list[dict[str, Any]], at: float,

@@ -242,6 +242,10 @@ class Table:
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
+    def unsubscribe(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
     @property
     def names(self) -> list[str]:
         return seat_names(self.setup)

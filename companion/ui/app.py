@@ -48,10 +48,14 @@ class WebConfig:
 
 def run_kiosk(store: EventStore, table: Table | None, lang: str = "en",
               size: tuple[int, int] = (1280, 720), devices: Sequence[DeviceOpener] = (),
-              exit_after: float | None = None, web: WebConfig | None = None) -> int:
+              exit_after: float | None = None, web: WebConfig | None = None,
+              pinmap: Any = None, simulated_pins: Any = None) -> int:
     """Open the kiosk window on ``table`` (None: on the home screen) and run
     until it is closed (or for ``exit_after`` seconds: a smoke test of the
-    whole start-up), with the phone server when ``web`` says where."""
+    whole start-up), with the phone server when ``web`` says where. The
+    header's ``pinmap`` shows in the settings; ``simulated_pins`` (gpiozero
+    mock pins standing in for a header this machine lacks) become on-screen
+    seat buttons."""
     prepare_kivy_environment()
     from kivy.config import Config
 
@@ -78,11 +82,13 @@ def run_kiosk(store: EventStore, table: Table | None, lang: str = "en",
             self.kiosk = Kiosk(store, table, lang=lang)
             return self.kiosk
 
-    return asyncio.run(_serve(KioskApp(), list(devices), exit_after, web, lang))
+    header = None if pinmap is None else (pinmap, simulated_pins)
+    return asyncio.run(_serve(KioskApp(), list(devices), exit_after, web, lang, header))
 
 
 async def _serve(app: Any, openers: list[DeviceOpener], exit_after: float | None,
-                 web: WebConfig | None = None, lang: str = "en") -> int:
+                 web: WebConfig | None = None, lang: str = "en",
+                 header: tuple[Any, Any] | None = None) -> int:
     from ..devices.controls import Controls
     from ..devices.press import loop_delivery
 
@@ -112,6 +118,10 @@ async def _serve(app: Any, openers: list[DeviceOpener], exit_after: float | None
                 phones = await _start_phones(kiosk.table, web)
                 _offer_phones(kiosk, phones[0], web, lang)
             devices.extend(open_devices(openers, loop_delivery(loop, controls.handle), controls))
+            if header is not None:
+                kiosk.pinmap = header[0]
+                if header[1] is not None:
+                    _offer_seat_buttons(kiosk, *header)
             group.create_task(_watch(kiosk, devices, ui))
     finally:
         for device in devices:
@@ -158,6 +168,12 @@ def _offer_phones(kiosk: Any, server: Any, web: WebConfig, lang: str) -> None:
     kiosk.bind(table=lambda _kiosk, new: server.set_table(new))
     kiosk.open_phones = lambda: PhonesView(
         server, web.public_url, Messages(kiosk.lang, server.table.names), web.wifi).open()
+
+
+def _offer_seat_buttons(kiosk: Any, pinmap: Any, factory: Any) -> None:
+    from .seat_buttons import SeatButtons
+
+    kiosk.open_buttons = lambda: SeatButtons(pinmap, factory, kiosk.table, kiosk.lang).open()
 
 
 async def _watch(kiosk: Any, devices: list[Device], ui: asyncio.Task) -> None:

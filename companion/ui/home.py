@@ -46,11 +46,14 @@ class HomeScreen(BoxLayout):
     labels = ListProperty([])             # section titles, in kv order
 
     def __init__(self, store: EventStore, lang: str, on_table: Callable[[Table], None],
-                 on_resume: Callable[[], None], **kwargs: Any) -> None:
+                 on_resume: Callable[[], None], on_settings: Callable[[], Any],
+                 on_language: Callable[[str], None], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.store = store
         self.on_table = on_table
         self.on_resume = on_resume
+        self.on_settings = on_settings
+        self.on_language = on_language
         latest = store.history()
         self.choice = (NewGame.like(Setup.from_json(latest[0].setup)) if latest
                        else NewGame(lang=lang))
@@ -71,7 +74,9 @@ class HomeScreen(BoxLayout):
         self.refresh()
 
     def choose_language(self, lang: str) -> None:
+        """The kiosk's language (settings keep it), and its players' default."""
         self.choice.lang = lang
+        self.on_language(lang)
         self.refresh()
 
     def add_player(self, step: int) -> None:
@@ -123,7 +128,7 @@ class HomeScreen(BoxLayout):
         low, high = player_limits(choice.game)
         self.players_text = t("home.players", count=len(choice.names), low=low, high=high)
         self.labels = [t("home.game"), t("home.mode"), t("home.variants"),
-                       t("home.start"), t("home.history")]
+                       t("home.start"), t("home.history"), t("settings.title")]
         self._fill(self.ids.games, [(t(f"game.{g}"), g == choice.game,
                                      lambda g=g: self.choose_game(g)) for g in GAME_ORDER])
         self._fill(self.ids.modes, [(t(f"ui.mode.{m}"), m == choice.mode,

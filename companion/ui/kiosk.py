@@ -3,13 +3,19 @@ Whatever starts a game (home, or the table's own "new game") makes it the
 kiosk's ``table``, which the devices and the phone server follow."""
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any, Callable
 
+from kivy.core.window import Window
 from kivy.properties import ObjectProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
+from ..i18n import Messages
 from ..table import EventStore, Table
 from .home import HomeScreen
+from .kiosk_settings import KioskSettings
+from .settings_view import PinPad, OperatorSettings
 from .table_screen import TableScreen, screen_class
 
 HOME, TABLE = "home", "table"
@@ -18,14 +24,20 @@ HOME, TABLE = "home", "table"
 class Kiosk(ScreenManager):
     table = ObjectProperty(None, allownone=True)        # the game on the table screen
     open_phones = ObjectProperty(None, allownone=True)  # the phones panel, when served
+    open_buttons = ObjectProperty(None, allownone=True)  # simulated seat buttons, if no GPIO
 
-    def __init__(self, store: EventStore, table: Table | None, lang: str = "en",
-                 **kwargs: Any) -> None:
+    def __init__(self, store: EventStore, table: Table | None, lang: str | None = None,
+                 settings: KioskSettings | None = None, **kwargs: Any) -> None:
         super().__init__(transition=NoTransition(), **kwargs)
         self.store = store
-        self.lang = lang
+        self.settings = settings or KioskSettings(settings_path(store))
+        self.lang = lang or self.settings.language
         self.table_screen: TableScreen | None = None
-        self.home = HomeScreen(store, lang, on_table=self.show_table, on_resume=self.resume)
+        self.device_statuses: list[dict[str, Any]] = []
+        self.pinmap: Any = None                  # the header's pin map, when it is used
+        self.home = HomeScreen(store, self.lang, on_table=self.show_table,
+                               on_resume=self.resume, on_settings=self.open_settings,
+                               on_language=self.set_language)
         self._page(HOME, self.home)
         self._page(TABLE, None)
         if table is not None:
@@ -39,10 +51,10 @@ class Kiosk(ScreenManager):
 
     def show_table(self, table: Table) -> None:
         """Put ``table`` on the table screen, in the kiosk's language."""
-        self.lang = self.home.choice.lang
         screen = screen_class(table.setup.game)(table, lang=self.lang)
         screen.go_home = self.go_home
         screen.open_phones = self.open_phones
+        screen.open_buttons = self.open_buttons
         screen.bind(table=lambda _screen, new: setattr(self, "table", new))
         page = self.get_screen(TABLE)
         page.clear_widgets()
@@ -54,6 +66,10 @@ class Kiosk(ScreenManager):
     def on_open_phones(self, _kiosk: Any, opener: Callable[[], Any] | None) -> None:
         if self.table_screen is not None:
             self.table_screen.open_phones = opener
+
+    def on_open_buttons(self, _kiosk: Any, opener: Callable[[], Any] | None) -> None:
+        if self.table_screen is not None:
+            self.table_screen.open_buttons = opener
 
     def go_home(self) -> None:
         self.home.refresh()
@@ -76,5 +92,59 @@ class Kiosk(ScreenManager):
             self.table_screen.tick()
 
     def show_devices(self, statuses: list[dict[str, Any]]) -> None:
+        self.device_statuses = statuses
         if self.table_screen is not None:
             self.table_screen.show_devices(statuses)
+
+    # -- the operator's settings ---------------------------------------------
+    def open_settings(self) -> PinPad:
+        pad = PinPad(self.settings, Messages(self.lang),
+                     on_open_settings=lambda: OperatorSettings(self).open(animation=False))
+        pad.open(animation=False)
+        return pad
+
+    def end_game(self) -> None:
+        """The operator ends the unfinished game (kept in the history)."""
+        if self.table is not None and not self.table.is_over:
+            self.store.abandon(self.table.game_id, time.time())
+        self.go_home()
+
+    def set_language(self, lang: str) -> None:
+        """The kiosk's language, for home and the table screen alike."""
+        self.settings.language = lang
+        self.lang = self.home.choice.lang = self.settings.language
+        self.home.refresh()
+        if self.table is not None:
+            showing = self.current
+            self.show_table(self.table)
+            self.current = showing
+
+    def rotate(self, degrees: int) -> None:
+        """Turn the picture (Touch Display 2 is a portrait panel; the kernel's
+        rotation does not reach an app drawing through DRM)."""
+        self.settings.rotation = degrees
+        Window.rotation = self.settings.rotation
+
+    def device_lines(self, t: Messages) -> list[str]:
+        """The devices as the settings show them: each one's state, then the
+        pin map's seats."""
+        lines = []
+        for status in self.device_statuses:
+            if status.get("device") == "pad":
+                lines.append(t("settings.pad_online") if status.get("online") else
+                             t("settings.pad_offline"))
+        lines = lines or [t("settings.no_devices")]
+        if self.pinmap is not None:
+            lines += [t("settings.pinmap_seat", number=seat.seat + 1,
+                        pins=", ".join(str(pin) for pin in seat.buttons))
+                      for seat in self.pinmap.seats]
+            if self.pinmap.gavel is not None:
+                lines.append(t("settings.pinmap_gavel", pin=self.pinmap.gavel))
+        return lines
+
+
+def settings_path(store: EventStore) -> Path:
+    """The settings live beside the game store (one data directory to keep)."""
+    if store.path == ":memory:":
+        return Path.home() / ".config" / "table-companion" / "kiosk.ini"
+    return Path(store.path).with_name("kiosk.ini")

@@ -62,6 +62,8 @@ class TableScreen(BoxLayout):
     phones_text = StringProperty("")
     open_phones = ObjectProperty(None, allownone=True)   # opens the phones panel, if served
     go_home = ObjectProperty(None, allownone=True)       # back to the home screen, if any
+    open_buttons = ObjectProperty(None, allownone=True)  # simulated seat buttons, if no GPIO
+    buttons_text = StringProperty("")
     home_text = StringProperty("")
     log_text = StringProperty("")
 
@@ -73,6 +75,7 @@ class TableScreen(BoxLayout):
         self.phones_text = self.t("ui.phones")
         self.home_text = self.t("ui.home")
         self.log_text = self.t("ui.log")
+        self.buttons_text = self.t("ui.seat_buttons")
         self._attach(table)
 
     def _attach(self, table: Table) -> None:

@@ -1,0 +1,134 @@
+"""The operator's settings, behind the PIN: end the game, phones and
+re-pairing, language, sound volume, screen rotation, the Wi-Fi the join QR
+offers, the PIN itself, and the devices with the pin map (what `companion
+doctor` checks, as the running kiosk sees it)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from kivy.lang import Builder
+from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.uix.modalview import ModalView
+
+from ..i18n import LANGUAGES, Messages
+from .home import ChoiceButton
+from .kiosk_settings import ROTATIONS, KioskSettings
+
+Builder.load_file(str(Path(__file__).with_name("settings_view.kv")))
+
+PIN_LENGTH = 8
+
+
+class PinPad(ModalView):
+    """Digits on screen (no keyboard at a kiosk); the PIN shows as dots."""
+    title = StringProperty("")
+    entered = StringProperty("")
+    message = StringProperty("")
+    ok_text = StringProperty("")
+    clear_text = StringProperty("")
+
+    def __init__(self, settings: KioskSettings, t: Messages,
+                 on_open_settings: Callable[[], Any], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.settings, self.t, self.on_open_settings = settings, t, on_open_settings
+        self.title = t("settings.enter_pin")
+        self.ok_text, self.clear_text = t("settings.ok"), t("settings.clear")
+
+    def digit(self, digit: str) -> None:
+        if len(self.entered) < PIN_LENGTH:
+            self.entered += digit
+
+    def clear(self) -> None:
+        self.entered = ""
+
+    def submit(self) -> bool:
+        pin, self.entered = self.entered, ""
+        wait = self.settings.locked_for()
+        if wait > 0 or not self.settings.check_pin(pin):
+            wait = self.settings.locked_for()
+            self.message = (self.t("settings.pin_paused", count=int(wait) + 1) if wait > 0
+                            else self.t("settings.wrong_pin"))
+            return False
+        self.dismiss(animation=False)
+        self.on_open_settings()
+        return True
+
+
+class OperatorSettings(ModalView):
+    title = StringProperty("")
+    labels = ListProperty([])          # texts of the panel, in kv order
+    volume = NumericProperty(0.8)
+    pin_warning = StringProperty("")
+    message = StringProperty("")
+    devices_text = StringProperty("")
+
+    def __init__(self, kiosk: Any, **kwargs: Any) -> None:
+        self.kiosk = kiosk
+        self.settings: KioskSettings = kiosk.settings
+        super().__init__(**kwargs)
+        self.volume = self.settings.volume
+        self.refresh()
+
+    @property
+    def t(self) -> Messages:
+        return Messages(self.kiosk.lang)
+
+    def refresh(self) -> None:
+        t = self.t
+        self.title = t("settings.title")
+        self.labels = [t("settings.end_game"), t("settings.phones"), t("settings.language"),
+                       t("settings.volume"), t("settings.rotation"), t("settings.wifi"),
+                       t("settings.wifi_name"), t("settings.wifi_password"), t("settings.save"),
+                       t("settings.new_pin"), t("settings.devices"), t("ui.phones.close")]
+        self.pin_warning = t("settings.default_pin") if self.settings.default_pin else ""
+        table = self.kiosk.table
+        self.ids.end_game.disabled = table is None or table.is_over
+        self.ids.phones.disabled = self.kiosk.open_phones is None
+        self._choices(self.ids.languages, [(t(f"language.{code}"), code == self.kiosk.lang,
+                                            lambda c=code: self.language(c)) for code in LANGUAGES])
+        self._choices(self.ids.rotations, [(t("settings.degrees", count=r),
+                                            r == self.settings.rotation,
+                                            lambda r=r: self.rotate(r)) for r in ROTATIONS])
+        wifi = self.settings.wifi
+        self.ids.ssid.text, self.ids.password.text = wifi if wifi else ("", "")
+        self.ids.password.text = self.ids.password.text or ""
+        self.devices_text = "\n".join(self.kiosk.device_lines(t))
+
+    def _choices(self, box, buttons) -> None:
+        box.clear_widgets()
+        for text, chosen, action in buttons:
+            button = ChoiceButton(text=text, chosen=chosen)
+            button.bind(on_release=lambda _b, act=action: act())
+            box.add_widget(button)
+
+    # -- the operator's actions ---------------------------------------------
+    def end_game(self) -> None:
+        self.kiosk.end_game()
+        self.dismiss(animation=False)
+
+    def phones(self) -> None:
+        self.dismiss(animation=False)
+        self.kiosk.open_phones()
+
+    def language(self, lang: str) -> None:
+        self.kiosk.set_language(lang)
+        self.refresh()
+
+    def rotate(self, degrees: int) -> None:
+        self.kiosk.rotate(degrees)
+        self.refresh()
+
+    def on_volume(self, _panel: Any, value: float) -> None:
+        self.settings.volume = value
+
+    def save_wifi(self) -> None:
+        self.settings.set_wifi(self.ids.ssid.text, self.ids.password.text)
+        self.message = self.t("settings.saved")
+
+    def save_pin(self) -> None:
+        pin = self.ids.pin.text.strip()
+        self.ids.pin.text = ""
+        self.message = (self.t("settings.pin_changed") if self.settings.set_pin(pin)
+                        else self.t("settings.bad_pin"))
+        self.pin_warning = self.t("settings.default_pin") if self.settings.default_pin else ""

@@ -1,0 +1,117 @@
+"""The operator's settings behind the PIN, in a real Kivy window over a real
+store and a real settings file: a wrong PIN is refused and a burst of them
+pauses the pad; the right one opens the settings, whose changes are kept
+across a restart; ending a game keeps it in the history."""
+from __future__ import annotations
+
+import pytest
+
+from companion.games.base import Setup
+from companion.table import EventStore, Table
+from companion.ui.kiosk_settings import DEFAULT_PIN, GUESSES, KioskSettings
+
+pytest.importorskip("kivy.base")
+from test_ui import SHOTS, fits_in_window, frames, show, tap, window  # noqa: E402,F401
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_pin_refuses_a_burst_of_guesses_then_takes_the_right_one(tmp_path):
+    clock = Clock()
+    settings = KioskSettings(tmp_path / "kiosk.ini", clock=clock)
+    assert settings.default_pin
+    for _ in range(GUESSES):
+        assert not settings.check_pin("9999")
+    assert settings.locked_for() == 60
+    assert not settings.check_pin(DEFAULT_PIN), "paused: even the right PIN waits"
+    clock.now += 61
+    assert settings.check_pin(DEFAULT_PIN)
+    assert not settings.set_pin("12a4") and not settings.set_pin("123")
+    assert not settings.set_pin("١٢٣٤"), "ASCII digits only"
+    assert settings.set_pin("2468")
+    again = KioskSettings(tmp_path / "kiosk.ini")
+    assert again.check_pin("2468") and not again.default_pin
+
+
+def test_settings_survive_a_restart_and_bad_values_fall_back(tmp_path):
+    path = tmp_path / "kiosk.ini"
+    settings = KioskSettings(path)
+    settings.language, settings.volume, settings.rotation = "el", 0.35, 90
+    settings.set_wifi(" Table 4 ", "bluff-well")
+    settings.language, settings.rotation, settings.volume = "xx", 45, 7
+    again = KioskSettings(path)
+    assert (again.language, again.volume, again.rotation) == ("el", 1.0, 90)
+    assert again.wifi == ("Table 4", "bluff-well")
+    path.write_text("[kiosk]\nvolume = loud\nrotation = sideways\nlanguage = tlh\n")
+    broken = KioskSettings(path)
+    assert (broken.volume, broken.rotation, broken.language) == (0.8, 0, "en")
+    assert not list(tmp_path.glob("*.partial")), "written whole, then put in place"
+
+
+def kiosk_with_game(tmp_path):
+    from companion.ui.kiosk import Kiosk
+
+    store = EventStore(tmp_path / "g.sqlite3")
+    table = Table.start(store, Setup(game="coup", seats=["Ann", "Bob"], options={"first": 0}))
+    return Kiosk(store, table, settings=KioskSettings(tmp_path / "kiosk.ini"))
+
+
+def open_panels(window):
+    return [w for w in window.children if w.__class__.__name__ in ("PinPad", "OperatorSettings")]
+
+
+def key(pad, text):
+    return next(k for k in pad.ids.digits.children if k.text == text)
+
+
+def test_the_settings_open_with_the_pin_and_act_on_the_kiosk(window, tmp_path):
+    from kivy.core.window import Window
+
+    kiosk = show(window, kiosk_with_game(tmp_path), (800, 480))
+    kiosk.go_home()
+    frames(2)
+    tap(kiosk.home.ids.settings)
+    [pad] = open_panels(window)
+    for digit in "1234":
+        tap(key(pad, digit))
+    assert pad.entered == "1234"
+    tap(pad.ids.ok)
+    assert pad.message == "Wrong PIN." and pad.entered == ""
+    for digit in DEFAULT_PIN:
+        tap(key(pad, digit))
+    pad.export_to_png(str(SHOTS / "settings-pin-800x480.png"))
+    tap(pad.ids.ok)
+    frames(2)
+    [panel] = open_panels(window)
+    assert panel.pin_warning.startswith("The PIN is still the default")
+    assert all(b.height >= 48 for b in (panel.ids.end_game, panel.ids.close, panel.ids.save_pin))
+    assert fits_in_window(panel.ids.close, window)
+    panel.children[0].export_to_png(str(SHOTS / "settings-800x480.png"))
+
+    greek = next(b for b in panel.ids.languages.children if b.text == "Ελληνικά")
+    tap(greek)
+    assert kiosk.lang == "el" and kiosk.settings.language == "el"
+    assert kiosk.home.choice.lang == "el"
+    try:
+        tap(next(b for b in panel.ids.rotations.children if b.text == "90°"))
+        assert Window.rotation == 90 and kiosk.settings.rotation == 90
+    finally:
+        Window.rotation = 0
+        kiosk.settings.rotation = 0
+        frames(3)
+    panel.volume = 0.25
+    assert KioskSettings(tmp_path / "kiosk.ini").volume == 0.25
+
+    game = kiosk.table.game_id
+    tap(panel.ids.end_game)
+    frames(2)
+    assert kiosk.current == "home" and not open_panels(window)
+    assert kiosk.store.active_game() is None
+    assert kiosk.store.game(game).status == "abandoned"
+    assert kiosk.home.resume_text == ""
