@@ -56,6 +56,7 @@ class PolicySlot(Label):
 
 class PolicyTrack(BoxLayout):
     """A track in one row: its name and state beside its cells."""
+    stacked = BooleanProperty(False)
     title = StringProperty("")
     state_text = StringProperty("")
     state_color = ListProperty((1, 0.86, 0.45, 1))
@@ -85,11 +86,11 @@ class SeatPanel(ButtonBehavior, BoxLayout):
     waiting = BooleanProperty(False)
     picking = BooleanProperty(False)       # a two-tap command waits for a seat
     selectable = BooleanProperty(False)    # ... and this seat may be picked
-    on_pick = ObjectProperty(None, allownone=True)
+    pick_action = ObjectProperty(None, allownone=True)
 
     def on_release(self) -> None:
-        if self.selectable and self.on_pick is not None:
-            self.on_pick(self.seat)
+        if self.selectable and self.pick_action is not None:
+            self.pick_action(self.seat)
 
 
 class SecretHitlerTableScreen(TableScreen):
@@ -181,7 +182,7 @@ class SecretHitlerTableScreen(TableScreen):
         grid = self.ids.players
         if len(self._panels) != len(players):
             grid.clear_widgets()
-            self._panels = [SeatPanel(seat=p["seat"], on_pick=self.pick_seat) for p in players]
+            self._panels = [SeatPanel(seat=p["seat"], pick_action=self.pick_seat) for p in players]
             for panel in self._panels:
                 grid.add_widget(panel)
         waiting = set(view["waiting_for"])

@@ -36,6 +36,10 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
         return t(f"sh.ui.status.over.{view['winner']}.{view['reason']}")
     if phase == "night":
         return t("sh.ui.status.night", count=len(view["waiting_for"]))
+    if phase == "election":
+        ballot = view["ballot"]
+        return t("sh.ui.status.election", count=len(ballot["voted"]),
+                 total=len(ballot["eligible"]))
     if phase == "chaos":
         return t(f"sh.ui.status.chaos.{view['mode']}")
     if phase == "peek":
@@ -51,8 +55,8 @@ def _first(*seats: int | None) -> int | None:
 
 
 def info_line(view: dict[str, Any], t: Messages) -> str:
-    """The facts for the top bar: the round, and who holds the cards."""
-    return "   ".join((t("sh.ui.round", count=view["round"]), t(f"ui.mode.{view['mode']}")))
+    """The facts for the top bar (a narrow one has room for little)."""
+    return t("sh.ui.round", count=view["round"])
 
 
 def office_of(view: dict[str, Any], seat: int, t: Messages) -> str:
