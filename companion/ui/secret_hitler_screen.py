@@ -4,7 +4,7 @@ what the table knows of it, the ballot, and the commands the table enters.
 
 A command aimed at a seat (a nomination, a power, a vote or a night
 confirmation entered for a seat) takes two taps: its button, then the seat's
-panel, with Cancel in between. Every other command is one tap. Widgets only
+panel (Cancel takes back the first tap). Every other command is one tap. Widgets only
 show views and send commands through the table; every rule lives in the
 engine, and the words in ``sh_words``."""
 from __future__ import annotations
@@ -186,7 +186,8 @@ class SecretHitlerTableScreen(TableScreen):
             for panel in self._panels:
                 grid.add_widget(panel)
         waiting = set(view["waiting_for"])
-        offices = {view[o] for o in ("president", "chancellor", "candidate", "nominee")}
+        offices = set() if view["phase"] == "night" else {
+            view[o] for o in ("president", "chancellor", "candidate", "nominee")}
         for panel, p in zip(self._panels, players):
             panel.name = p["name"]
             panel.alive = p["alive"]
@@ -218,7 +219,8 @@ class SecretHitlerTableScreen(TableScreen):
             return
         # The last vote closed the ballot just shown (an undone nomination
         # closes it too, but only once its votes are all undone).
-        just_closed = was_open is not None and len(was_open["voted"]) == len(was_open["eligible"]) - 1
+        just_closed = (was_open is not None
+                       and len(was_open["voted"]) == len(was_open["eligible"]) - 1)
         nomination = last_nomination(view)
         title = ballot_title(*nomination, t) if nomination else t("sh.ui.ballot.last")
         votes = [(names[seat], t(f"choice.{vote}"), VOTE_COLORS[vote])

@@ -74,10 +74,10 @@ def seat_marks(view: dict[str, Any], player: dict[str, Any], t: Messages) -> lis
     seat = player["seat"]
     if not player["alive"]:
         return [t("sh.ui.mark.executed")]
+    if view["phase"] == "night":        # play has not begun: no office yet
+        return [t("sh.ui.mark.confirmed" if player["confirmed"] else "sh.ui.mark.unconfirmed")]
     office = office_of(view, seat, t)
     marks = [office]
-    if view["phase"] == "night":
-        marks.append(t("sh.ui.mark.confirmed" if player["confirmed"] else "sh.ui.mark.unconfirmed"))
     if player["term_limited"] and not office:     # the sitting government's limit goes unsaid
         marks.append(t("sh.ui.mark.term_limited"))
     if player["not_hitler"]:
