@@ -1,0 +1,263 @@
+"""The Secret Hitler table screen: both policy tracks with the power on each
+slot, the election tracker, the danger zone and the veto, every seat with
+what the table knows of it, the ballot, and the commands the table enters.
+
+A command aimed at a seat (a nomination, a power, a vote or a night
+confirmation entered for a seat) takes two taps: its button, then the seat's
+panel (Cancel takes back the first tap). Every other command is one tap. Widgets only
+show views and send commands through the table; every rule lives in the
+engine, and the words in ``sh_words``."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from kivy.lang import Builder
+from kivy.properties import (BooleanProperty, ListProperty, NumericProperty,
+                             ObjectProperty, StringProperty)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+from ..games.secret_hitler.rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, VETO_FROM
+from ..table import Table
+from .ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
+from .sh_words import (ballot_title, command_label, election_result, info_line,
+                       last_nomination, pick_key, pick_label, pick_prompt, picked_seat,
+                       power_word, role_word, seat_marks, status_line)
+from .table_screen import CommandButton, TableScreen
+
+Builder.load_file(str(Path(__file__).with_name("secret_hitler.kv")))
+
+LIBERAL_BLUE = (0.20, 0.45, 0.76, 1)
+FASCIST_RED = (0.72, 0.20, 0.16, 1)
+PILES_GREY = (0.26, 0.27, 0.28, 1)
+VOTE_COLORS = {"ja": (0.16, 0.50, 0.32, 1), "nein": (0.30, 0.30, 0.32, 1)}
+ROLE_COLORS = {"liberal": (0.55, 0.76, 1, 1), "fascist": (1, 0.52, 0.45, 1),
+               "hitler": (1, 0.35, 0.28, 1)}
+
+PickGroups = dict[tuple, list[tuple[int, dict[str, Any]]]]
+
+
+class TintedButton(CommandButton):
+    """A command button in a colour of its own (a policy's party)."""
+    tint = ListProperty(LIBERAL_BLUE)
+
+
+class PolicySlot(Label):
+    """One cell of a track row: a policy slot, filled when a policy lies on
+    it, with the power (or the win) it grants; the fascist slots of the
+    Hitler zone are marked as the danger zone. Also the tracker's and the
+    piles' cells."""
+    filled = BooleanProperty(False)
+    color_on = ListProperty(LIBERAL_BLUE)
+    danger = BooleanProperty(False)
+
+
+class PolicyTrack(BoxLayout):
+    """A track in one row: its name and state beside its cells."""
+    stacked = BooleanProperty(False)
+    title = StringProperty("")
+    state_text = StringProperty("")
+    state_color = ListProperty((1, 0.86, 0.45, 1))
+
+    def fill(self, cells: list[dict[str, Any]]) -> None:
+        """``cells``: each cell's PolicySlot properties, in order."""
+        row = self.ids.slots
+        if len(row.children) != len(cells):
+            row.clear_widgets()
+            for _ in cells:
+                row.add_widget(PolicySlot())
+        for slot, cell in zip(reversed(row.children), cells):
+            for name, value in cell.items():
+                setattr(slot, name, value)
+
+
+class SeatPanel(ButtonBehavior, BoxLayout):
+    """A seat: name, office and what the table knows of it; during a
+    two-tap command the seats it may pick stand out and take the tap."""
+    seat = NumericProperty(0)
+    name = StringProperty("")
+    details = StringProperty("")
+    role_text = StringProperty("")
+    role_color = ListProperty((1, 1, 1, 1))
+    alive = BooleanProperty(True)
+    in_office = BooleanProperty(False)
+    waiting = BooleanProperty(False)
+    picking = BooleanProperty(False)       # a two-tap command waits for a seat
+    selectable = BooleanProperty(False)    # ... and this seat may be picked
+    pick_action = ObjectProperty(None, allownone=True)
+
+    def on_release(self) -> None:
+        if self.selectable and self.pick_action is not None:
+            self.pick_action(self.seat)
+
+
+class SecretHitlerTableScreen(TableScreen):
+    status_text = StringProperty("")
+    player_count = NumericProperty(5)
+    picking = BooleanProperty(False)
+
+    def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
+        self._panels: list[SeatPanel] = []
+        super().__init__(table, lang=lang, **kwargs)
+
+    def _attach(self, table: Table) -> None:
+        self._pick: tuple | None = None           # the two-tap command waiting for a seat
+        self._open_ballot: dict[str, Any] | None = None   # the open ballot last shown
+        self._result_shown = False                 # the last election's result is on screen
+        super()._attach(table)
+
+    # -- two taps ---------------------------------------------------------------
+    def start_pick(self, key: tuple) -> None:
+        self._pick = key
+        self.refresh()
+
+    def cancel_pick(self) -> None:
+        self._pick = None
+        self.message_text = ""
+        self.refresh()
+
+    def pick_seat(self, seat: int) -> bool:
+        """The second tap: send the waiting command for ``seat``. A vote or
+        a confirmation stays ready for the next seat while seats are left."""
+        groups = self._pick_groups(self.table.shared_commands())
+        command = dict(groups.get(self._pick, [])).get(seat)
+        return command is not None and self.send(command)
+
+    @staticmethod
+    def _pick_groups(commands: list[dict[str, Any]]) -> PickGroups:
+        groups: PickGroups = {}
+        for command in commands:
+            key = pick_key(command)
+            if key is not None:
+                groups.setdefault(key, []).append((picked_seat(command), command))
+        return groups
+
+    # -- output ------------------------------------------------------------------
+    def show(self, view: dict[str, Any]) -> None:
+        commands = self.table.shared_commands()
+        groups = self._pick_groups(commands)
+        if self._pick not in groups:
+            self._pick = None
+        self.picking = self._pick is not None
+        self.info_text = info_line(view, self.t)
+        self.status_text = (pick_prompt(groups[self._pick][0][1], self.t) if self.picking
+                            else status_line(view, self.t))
+        self._show_tracks(view)
+        self._show_players(view, {seat for seat, _ in groups.get(self._pick, [])})
+        self._show_ballot(view)
+        self._show_commands(commands)
+
+    def _show_tracks(self, view: dict[str, Any]) -> None:
+        """Both tracks as on the boards: the liberal one with the election
+        tracker and the piles beside it, the fascist one with the power of
+        each slot, the danger zone, and the veto's state."""
+        t = self.t
+        liberal, fascist = self.ids.liberal_track, self.ids.fascist_track
+        liberal.title = t("sh.ui.track.liberal", count=view["liberal"], total=LIBERAL_WIN)
+        liberal.state_text = t("sh.ui.tracker", count=view["tracker"])
+        words = [""] * (LIBERAL_WIN - 1) + [t("sh.ui.power.liberal_win")]
+        liberal.fill([{"text": word, "filled": n <= view["liberal"], "color_on": LIBERAL_BLUE,
+                       "danger": False} for n, word in enumerate(words, 1)]
+                     + [{"text": t("sh.ui.piles", draw=view["draw"], discard=view["discard"]),
+                         "filled": True, "color_on": PILES_GREY, "danger": False}])
+        fascist.title = t("sh.ui.track.fascist", count=view["fascist"], total=FASCIST_WIN)
+        words = [power_word(p, t) for p in view["powers"]] + [t("sh.ui.power.fascist_win")]
+        words[VETO_FROM - 1] = self._veto_word(view, words[VETO_FROM - 1])
+        fascist.fill([{"text": word, "filled": n <= view["fascist"], "color_on": FASCIST_RED,
+                       "danger": n > HITLER_ZONE} for n, word in enumerate(words, 1)])
+        fascist.state_text = t("sh.ui.hitler_zone") if view["hitler_zone"] else ""
+
+    def _veto_word(self, view: dict[str, Any], power: str) -> str:
+        """The veto's slot: what it will unlock, then the veto's state."""
+        for state in ("requested", "refused", "unlocked"):
+            if view[f"veto_{state}"]:
+                return self.t(f"sh.ui.veto.{state}")
+        return self.t("sh.ui.power.with_veto", power=power)
+
+    def _show_players(self, view: dict[str, Any], pickable: set[int]) -> None:
+        players = view["players"]
+        self.player_count = len(players)
+        grid = self.ids.players
+        if len(self._panels) != len(players):
+            grid.clear_widgets()
+            self._panels = [SeatPanel(seat=p["seat"], pick_action=self.pick_seat) for p in players]
+            for panel in self._panels:
+                grid.add_widget(panel)
+        waiting = set(view["waiting_for"])
+        offices = set() if view["phase"] == "night" else {
+            view[o] for o in ("president", "chancellor", "candidate", "nominee")}
+        for panel, p in zip(self._panels, players):
+            panel.name = p["name"]
+            panel.alive = p["alive"]
+            panel.details = "  ·  ".join(seat_marks(view, p, self.t))
+            panel.role_text = role_word(p, self.t)
+            panel.role_color = ROLE_COLORS.get(p["role"], (1, 1, 1, 1))
+            panel.in_office = p["seat"] in offices
+            panel.waiting = p["seat"] in waiting and view["phase"] != "election"
+            panel.picking = self.picking
+            panel.selectable = p["seat"] in pickable
+
+    def _show_ballot(self, view: dict[str, Any]) -> None:
+        """While the ballot is open: who has voted. When the last vote closes
+        it: every vote turned at once, then the result. Otherwise the last
+        election's result, still (after a restart, or an undone nomination)."""
+        t, ballot, names = self.t, view["ballot"], self.table.names
+        was_open, self._open_ballot = self._open_ballot, ballot
+        if ballot is not None:
+            voted = set(ballot["voted"])
+            self.ids.ballot.show_open(ballot_title(view["candidate"], view["nominee"], t),
+                                      [(names[s], s in voted) for s in ballot["eligible"]],
+                                      t("sh.ui.ballot.voted"), t("sh.ui.ballot.waiting"))
+            self._result_shown = False
+            return
+        if view["last_votes"] is None:
+            self.ids.ballot.clear()
+            return
+        if self._result_shown:
+            return
+        # The last vote closed the ballot just shown (an undone nomination
+        # closes it too, but only once its votes are all undone).
+        just_closed = (was_open is not None
+                       and len(was_open["voted"]) == len(was_open["eligible"]) - 1)
+        nomination = last_nomination(view)
+        title = ballot_title(*nomination, t) if nomination else t("sh.ui.ballot.last")
+        votes = [(names[seat], t(f"choice.{vote}"), VOTE_COLORS[vote])
+                 for seat, vote in enumerate(view["last_votes"]) if vote is not None]
+        self.ids.ballot.reveal(title, votes, election_result(view, t), t("sh.ui.ballot.voted"),
+                               animate=just_closed)
+        self._result_shown = True
+
+    def _show_commands(self, commands: list[dict[str, Any]]) -> None:
+        box = self.ids.commands
+        box.clear_widgets()
+        if self._pick is not None:
+            box.add_widget(self._button(self.t("sh.ui.cancel"), self.cancel_pick,
+                                        seat_command=False))
+            return
+        offered: set[tuple] = set()
+        for command in commands:
+            key = pick_key(command)
+            if key is None:
+                self._add_one_tap(box, command)
+            elif key not in offered:
+                offered.add(key)
+                box.add_widget(self._button(pick_label(command, self.t),
+                                            lambda key=key: self.start_pick(key)))
+
+    def _add_one_tap(self, box: Any, command: dict[str, Any]) -> None:
+        policy = command.get("policy")
+        text = command_label(command, self.t)
+        if policy is None:
+            box.add_widget(self._button(text, lambda: self.send(command)))
+            return
+        button = TintedButton(text=text, tint=LIBERAL_BLUE if policy == "liberal" else FASCIST_RED)
+        button.bind(on_release=lambda _b: self.send(command))
+        box.add_widget(button)
+
+    @staticmethod
+    def _button(text: str, action: Callable[[], Any], seat_command: bool = True) -> CommandButton:
+        button = CommandButton(text=text, seat_command=seat_command)
+        button.bind(on_release=lambda _b: action())
+        return button

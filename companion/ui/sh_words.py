@@ -1,0 +1,150 @@
+"""What the Secret Hitler table screen says, as plain data: the status line,
+each seat's marks, the labels of the commands, the ballot's words. No Kivy
+and no rules here: the engine's public view says what is so, this module
+only words it."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..games.secret_hitler.rules import CHAOS_AT
+from ..i18n import Messages
+
+# Commands the screen offers in two taps: the action, then a seat. Targeted
+# commands pick their target; a vote or a night confirmation picks the seat
+# that gives it.
+PICK_FIELD = {"nominate": "target", "investigate": "target", "special_election": "target",
+              "execute": "target", "vote": "seat", "confirm": "seat"}
+
+
+def pick_key(command: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The action a two-tap command belongs to (the command without the seat
+    to be picked), or None for a one-tap command."""
+    field = PICK_FIELD.get(command["type"])
+    if field is None:
+        return None
+    return tuple(sorted((k, v) for k, v in command.items() if k != field))
+
+
+def picked_seat(command: dict[str, Any]) -> int:
+    return command[PICK_FIELD[command["type"]]]
+
+
+def status_line(view: dict[str, Any], t: Messages) -> str:
+    """One sentence saying what the table is waiting for."""
+    phase = view["phase"]
+    if phase == "over":
+        return t(f"sh.ui.status.over.{view['winner']}.{view['reason']}")
+    if phase == "night":
+        return t("sh.ui.status.night", count=len(view["waiting_for"]))
+    if phase == "election":
+        ballot = view["ballot"]
+        return t("sh.ui.status.election", count=len(ballot["voted"]),
+                 total=len(ballot["eligible"]))
+    if phase == "chaos":
+        return t(f"sh.ui.status.chaos.{view['mode']}")
+    if phase == "peek":
+        return t(f"sh.ui.status.peek.{view['mode']}", player=view["president"])
+    waiting = view["waiting_for"]
+    return t(f"sh.ui.status.{phase}", player=_first(view["president"], view["candidate"]),
+             target=_first(view["chancellor"], view["nominee"]),
+             seat=waiting[0] if waiting else None)
+
+
+def _first(*seats: int | None) -> int | None:
+    return next((seat for seat in seats if seat is not None), None)
+
+
+def info_line(view: dict[str, Any], t: Messages) -> str:
+    """The facts for the top bar (a narrow one has room for little)."""
+    return t("sh.ui.round", count=view["round"])
+
+
+def office_of(view: dict[str, Any], seat: int, t: Messages) -> str:
+    for office in ("president", "chancellor", "candidate", "nominee"):
+        if view[office] == seat:
+            return t(f"sh.ui.office.{office}")
+    return ""
+
+
+def seat_marks(view: dict[str, Any], player: dict[str, Any], t: Messages) -> list[str]:
+    """What the table knows of one seat, in words: office, executed, term
+    limits (which matter when the next government is nominated, so not said
+    of the one in office), known not Hitler, investigations, and at night
+    whether they have seen their role."""
+    seat = player["seat"]
+    if not player["alive"]:
+        return [t("sh.ui.mark.executed")]
+    if view["phase"] == "night":        # play has not begun: no office yet
+        return [t("sh.ui.mark.confirmed" if player["confirmed"] else "sh.ui.mark.unconfirmed")]
+    office = office_of(view, seat, t)
+    marks = [office]
+    if player["term_limited"] and not office:     # the sitting government's limit goes unsaid
+        marks.append(t("sh.ui.mark.term_limited"))
+    if player["not_hitler"]:
+        marks.append(t("sh.ui.mark.not_hitler"))
+    marks += [t("sh.ui.mark.investigated", player=i["by"])
+              for i in view["investigations"] if i["target"] == seat]
+    return [m for m in marks if m]
+
+
+def role_word(player: dict[str, Any], t: Messages) -> str:
+    """A role is in the view only once the game is over (keeper mode)."""
+    return t(f"sh.ui.role.{player['role']}") if player["role"] else ""
+
+
+def command_label(command: dict[str, Any], t: Messages) -> str:
+    """A one-tap command's button."""
+    kind = command["type"]
+    if kind in ("enact", "chaos"):
+        return t(f"policy.{command['policy']}")
+    if kind == "reveal":
+        return t(f"sh.ui.cmd.reveal.{'hitler' if command['hitler'] else 'not_hitler'}",
+                 player=command["seat"])
+    if kind == "veto_response":
+        return t(f"sh.ui.cmd.veto_{'agree' if command['agree'] else 'refuse'}",
+                 player=command["seat"])
+    return t(f"sh.ui.cmd.{kind}", player=command.get("seat"))
+
+
+def pick_label(command: dict[str, Any], t: Messages) -> str:
+    """The first tap of a two-tap command."""
+    if command["type"] == "vote":
+        return t("sh.ui.pick.vote", choice=t(f"choice.{command['choice']}"))
+    return t(f"sh.ui.pick.{command['type']}", player=command.get("seat"))
+
+
+def pick_prompt(command: dict[str, Any], t: Messages) -> str:
+    """What the second tap chooses, said while the table picks."""
+    if command["type"] == "vote":
+        return t("sh.ui.prompt.vote", choice=t(f"choice.{command['choice']}"))
+    return t(f"sh.ui.prompt.{command['type']}", player=command.get("seat"))
+
+
+def ballot_title(president: int | None, chancellor: int | None, t: Messages) -> str:
+    return t("sh.ui.ballot.title", player=president, target=chancellor)
+
+
+def last_nomination(view: dict[str, Any]) -> tuple[int, int] | None:
+    """Who stood in the last closed election: the latest nomination in the
+    public log that was not undone."""
+    for line in reversed(view["log"]):
+        if line["key"] == "sh.log.nominate" and not line["args"].get("undone"):
+            return line["args"]["player"], line["args"]["target"]
+    return None
+
+
+def election_result(view: dict[str, Any], t: Messages) -> str:
+    """The last election's outcome in words, from the votes and the tracker
+    they left: a strict majority of Ja elects; otherwise the tracker moved,
+    and a third failure throws the country into chaos (the tracker then
+    shows 3 until the table turns the top tile, 0 once it is turned)."""
+    votes = [v for v in view["last_votes"] if v is not None]
+    if votes.count("ja") * 2 > len(votes):
+        return t("sh.ui.ballot.elected")
+    if view["tracker"] in (0, CHAOS_AT):
+        return t("sh.ui.ballot.chaos")
+    return t("sh.ui.ballot.failed", count=view["tracker"])
+
+
+def power_word(power: str | None, t: Messages) -> str:
+    return t(f"sh.ui.power.{power}") if power else ""

@@ -1,0 +1,375 @@
+"""The Secret Hitler table screen in a real Kivy window (headless, Mesa) on a
+real table and SQLite file: every phase at three screen sizes, two-tap
+targeted commands, votes from the seats' own channels with the reveal, a
+whole game played by taps, a restart, and keeper mode's secrets."""
+from __future__ import annotations
+
+import pytest
+
+from companion.games.base import Fate, Setup
+from companion.table import EventStore, Table, seat_source
+
+pytest.importorskip("kivy.base")
+from kiosk_helpers import (assert_readable_layout, button_with, panel_of,  # noqa: E402
+                           selectable_panels, shown_labels, shown_texts, wait_for_reveal)
+from sh_helpers import elect, enact, govern, nominate, vote_all  # noqa: E402
+from test_ui import frames, screenshot, show, tap, window  # noqa: E402,F401
+
+SIZES = [(800, 480), (1280, 720), (720, 1280)]
+NAMES = ["Anna", "Ben", "Carla", "Dimitri", "Elena", "Farid", "Giorgos", "Hana", "Ivan", "Jude"]
+ROLE_WORDS = {"Liberal", "Fascist", "Hitler"}
+
+
+def start(tmp_path, players: int, mode: str = "physical", deal=None) -> Table:
+    setup = Setup(game="secret_hitler", seats=NAMES[:players], mode=mode,
+                  options={"first": 0})
+    return Table.start(EventStore(tmp_path / "g.sqlite3"), setup,
+                       fate=Fate(seed=3, script=deal))
+
+
+def keeper(tmp_path, players: int = 5, confirm: bool = True) -> Table:
+    deal = {"roles": ["liberal", "fascist", "liberal", "hitler", "liberal", "liberal",
+                      "fascist"][:players],
+            "deck": ["liberal", "fascist", "fascist"] * 5 + ["liberal", "fascist"]}
+    table = start(tmp_path, players, "keeper", deal)
+    if confirm:
+        for seat in range(players):
+            table.execute({"type": "confirm", "seat": seat}, source=seat_source(seat))
+    return table
+
+
+def resolve_power(table: Table) -> None:
+    """Use whatever power the president holds on the first target offered;
+    an executed player in physical mode was not Hitler."""
+    phase = table.public_view()["phase"]
+    if phase in ("investigate", "special_election", "execute", "peek"):
+        table.execute(next(c for c in table.legal_commands() if c["type"] == phase))
+    if table.public_view()["phase"] == "execution_reveal":
+        table.execute(next(c for c in table.legal_commands() if not c.get("hitler", True)))
+
+
+def fascist_policies(table: Table, count: int) -> None:
+    for _ in range(count):
+        govern(table, "fascist")
+        resolve_power(table)
+
+
+def to_phase(tmp_path, phase: str) -> Table:
+    """A real table brought to ``phase`` through its commands."""
+    if phase == "night":
+        table = keeper(tmp_path, 7, confirm=False)
+        for seat in (0, 2, 5):
+            table.execute({"type": "confirm", "seat": seat})
+        return table
+    if phase in ("president_discard", "chancellor_enact"):
+        table = keeper(tmp_path, 7)
+        elect(table)
+        if phase == "chancellor_enact":
+            v = table.public_view()
+            hand = table.private_view(v["president"])["hand"]
+            table.execute({"type": "discard", "seat": v["president"], "policy": hand[0]})
+        return table
+    if phase == "over":
+        table = keeper(tmp_path, 5)
+        for _ in range(5):
+            govern(table, "liberal")
+        return table
+    players = {"nominate": 10, "election": 10, "investigate": 10, "special_election": 10,
+               "chaos": 7}.get(phase, 5)
+    table = start(tmp_path, players)
+    if phase == "election":
+        nominate(table)
+        for seat in (1, 4, 8):
+            table.execute({"type": "vote", "seat": seat, "choice": "ja"}, source=seat_source(seat))
+    elif phase == "legislative":
+        govern(table, "liberal")
+        elect(table)
+    elif phase == "chaos":
+        for _ in range(3):
+            nominate(table)
+            vote_all(table, "nein")
+    elif phase in ("investigate", "special_election", "peek", "execute"):
+        fascist_policies(table, {"investigate": 0, "special_election": 2, "peek": 2,
+                                 "execute": 3}[phase])
+        govern(table, "fascist")
+    elif phase == "execution_reveal":
+        fascist_policies(table, 3)
+        govern(table, "fascist")
+        unknown = {p["seat"] for p in table.public_view()["players"] if not p["not_hitler"]}
+        table.execute(next(c for c in table.legal_commands()
+                           if c["type"] == "execute" and c["target"] in unknown))
+    elif phase == "hitler_reveal":
+        fascist_policies(table, 3)
+        nominate(table)
+        vote_all(table, "ja")
+    elif phase == "veto":
+        fascist_policies(table, 5)
+        elect(table)
+        table.execute({"type": "veto", "seat": table.public_view()["chancellor"]})
+    assert table.public_view()["phase"] == phase
+    return table
+
+
+PHASES = ["night", "nominate", "election", "hitler_reveal", "legislative",
+          "president_discard", "chancellor_enact", "veto", "chaos", "investigate",
+          "special_election", "peek", "execute", "execution_reveal", "over"]
+
+
+def check_screen(screen, window) -> None:
+    bar = screen.ids.bar.ids
+    assert_readable_layout(screen, window, list(screen.ids.commands.children)
+                           + [bar.phones, bar.new_game, bar.undo])
+    for panel in screen._panels:
+        assert panel.height >= 48, "a seat panel is a touch target"
+    texts = " ".join(shown_texts(screen))
+    assert "sh.ui." not in texts and "{" not in texts, "every text is in the catalog"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("phase", PHASES)
+def test_every_phase_renders_legibly(window, tmp_path, phase, size):
+    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+
+    table = to_phase(tmp_path, phase)
+    screen = show(window, SecretHitlerTableScreen(table), size)
+    wait_for_reveal(screen.ids.ballot)
+    check_screen(screen, window)
+    assert screen.status_text
+    screenshot(window, f"sh-{phase}-{size[0]}x{size[1]}")
+
+
+def test_nominate_by_two_taps_then_the_ballot_shows_who_voted_and_turns(window, tmp_path):
+    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+
+    table = start(tmp_path, 7)
+    screen = show(window, SecretHitlerTableScreen(table), (800, 480))
+    assert screen.status_text == "Anna, nominate a Chancellor."
+    assert panel_of(screen, "Anna").details == "Candidate"
+    tap(button_with(screen, "Nominate a Chancellor"))
+    assert screen.status_text == "Tap the player Anna nominates for Chancellor."
+    assert [p.name for p in selectable_panels(screen)] == NAMES[1:7]
+    tap(button_with(screen, "Cancel"))
+    assert screen.status_text == "Anna, nominate a Chancellor." and not selectable_panels(screen)
+    tap(button_with(screen, "Nominate a Chancellor"))
+    tap(panel_of(screen, "Carla"))
+    assert table.public_view()["nominee"] == 2
+    assert panel_of(screen, "Carla").details == "Nominee"
+    ballot = screen.ids.ballot
+    assert ballot.title == "Election: Anna for President, Carla for Chancellor"
+
+    choices = ["ja", "nein", "ja", "ja", "nein", "ja", "nein"]
+    for seat in (4, 1):
+        table.execute({"type": "vote", "seat": seat, "choice": choices[seat]},
+                      source=seat_source(seat))
+    frames(2)
+    chips = [c.text for c in ballot.chips]
+    assert chips[1] == "Ben\nvoted" and chips[4] == "Elena\nvoted" and chips[0] == "Anna\nwaiting"
+    assert all(c.face_text == "" and c.text.endswith(("voted", "waiting")) for c in ballot.chips), \
+        "an open ballot shows who voted, never what"
+    screenshot(window, "sh-ballot-open-800x480")
+    for seat in (0, 2, 3, 5, 6):
+        table.execute({"type": "vote", "seat": seat, "choice": choices[seat]},
+                      source=seat_source(seat))
+    frames(1)
+    assert ballot.revealing and ballot.result_text == ""
+    wait_for_reveal(ballot)
+    assert [c.text for c in ballot.chips] == [
+        f"{name}\n{'Ja!' if c == 'ja' else 'Nein'}" for name, c in zip(NAMES, choices)]
+    assert ballot.result_text == "The government is elected."
+    assert screen.status_text == ("Anna draws three tiles and passes two to Carla: "
+                                  "enter the policy Carla enacts.")
+    screenshot(window, "sh-ballot-revealed-800x480")
+
+    tap(button_with(screen, "Fascist policy"))               # one tap, physical mode
+    assert screen.ids.fascist_track.title == "Fascist: 1 of 6"
+    assert screen.status_text == "Ben, nominate a Chancellor."
+    tap(button_with(screen, "Nominate a Chancellor"))
+    assert "Carla" not in [p.name for p in selectable_panels(screen)], "term-limited"
+    assert panel_of(screen, "Carla").details == "Term-limited"
+    tap(panel_of(screen, "Dimitri"))
+    for seat in range(7):
+        table.execute({"type": "vote", "seat": seat, "choice": "nein"}, source=seat_source(seat))
+    wait_for_reveal(ballot)
+    assert ballot.result_text == "The election failed; the tracker moves to 1."
+    assert screen.ids.liberal_track.state_text == "Tracker: 1 of 3"
+
+
+def test_a_power_takes_two_taps_and_the_danger_zone_and_veto_show(window, tmp_path):
+    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+
+    table = start(tmp_path, 7)
+    screen = show(window, SecretHitlerTableScreen(table), (1280, 720))
+    fascist_policies(table, 1)
+    govern(table, "fascist")                         # the 7-8 board: investigate
+    frames(3)                                        # the new buttons are laid out
+    president = NAMES[table.public_view()["president"]]
+    assert screen.status_text == f"{president} investigates a player's loyalty."
+    tap(button_with(screen, "Investigate a player"))
+    assert president not in [p.name for p in selectable_panels(screen)]
+    screenshot(window, "sh-investigate-picking-1280x720")
+    tap(panel_of(screen, "Giorgos"))
+    assert f"Investigated by {president}" in panel_of(screen, "Giorgos").details
+    assert table.public_view()["investigations"][-1]["target"] == 6
+
+    assert not screen.ids.fascist_track.state_text
+    danger = [slot.danger for slot in reversed(screen.ids.fascist_track.ids.slots.children)]
+    assert danger == [False, False, False, True, True, True]
+    fascist_policies(table, 1)                        # special election
+    assert screen.ids.fascist_track.state_text == "Hitler zone"
+    govern(table, "fascist")                          # 4th: execution
+    frames(3)
+    tap(button_with(screen, "Execute a player"))
+    tap(panel_of(screen, "Farid"))
+    assert screen.status_text == "Farid is executed: was Farid Hitler?"
+    tap(button_with(screen, "Farid is not Hitler"))
+    assert panel_of(screen, "Farid").details == "Executed"
+    assert not panel_of(screen, "Farid").alive
+
+    fascist_policies(table, 1)                        # 5th: execution and the veto
+    veto_slot = list(reversed(screen.ids.fascist_track.ids.slots.children))[4]
+    assert veto_slot.text == "Veto unlocked" and veto_slot.filled
+    elect(table)
+    frames(3)
+    v = table.public_view()
+    chancellor, president = NAMES[v["chancellor"]], NAMES[v["president"]]
+    tap(button_with(screen, f"{chancellor} asks for a veto"))
+    assert veto_slot.text == "Veto requested"
+    assert screen.status_text == (f"{chancellor} asks to veto this agenda: "
+                                  f"{president}, do you agree?")
+    check_screen(screen, window)
+    screenshot(window, "sh-veto-requested-1280x720")
+    tap(button_with(screen, f"{president} refuses the veto"))
+    assert veto_slot.text == "Veto refused"
+    assert f"{chancellor} asks for a veto" not in [b.text for b in screen.ids.commands.children]
+
+
+def play_round_by_taps(screen, policy: str) -> None:
+    """One round entered entirely on the screen: nominate, every vote Ja!,
+    the Hitler question, the policy, and the power it grants."""
+    tap(button_with(screen, "Nominate a Chancellor"))
+    tap(selectable_panels(screen)[0])
+    tap(button_with(screen, "Enter Ja! votes"))
+    while screen.picking:
+        tap(selectable_panels(screen)[0])
+    wait_for_reveal(screen.ids.ballot)
+    if "Hitler zone" in screen.status_text:
+        tap([b for b in screen.ids.commands.children if b.text.endswith("is not Hitler")][0])
+    tap(button_with(screen, f"{policy.capitalize()} policy"))
+    phase = screen.table.public_view()["phase"]
+    if phase == "peek":
+        tap(screen.ids.commands.children[0])
+    elif phase == "execute":
+        tap(button_with(screen, "Execute a player"))
+        tap(selectable_panels(screen)[-1])
+        tap([b for b in screen.ids.commands.children if b.text.endswith("is not Hitler")][0])
+
+
+def test_a_whole_game_is_played_by_taps_until_the_screen_shows_the_winner(window, tmp_path):
+    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+
+    table = start(tmp_path, 5)
+    screen = show(window, SecretHitlerTableScreen(table), (800, 480))
+    for policy in ("fascist", "fascist", "fascist", "liberal", "fascist",
+                   "liberal", "liberal", "liberal"):
+        play_round_by_taps(screen, policy)
+        assert screen.message_text == "", screen.message_text
+    assert not screen.game_over
+    play_round_by_taps(screen, "liberal")
+    assert screen.game_over
+    assert screen.status_text == "The Liberals win: five Liberal policies are enacted."
+    assert screen.ids.liberal_track.title == "Liberal: 5 of 5"
+    assert sum(not p.alive for p in screen._panels) == 1
+    assert screen.ids.commands.children == []
+    check_screen(screen, window)
+    screenshot(window, "sh-game-over-by-taps-800x480")
+    assert [g.status for g in table.store.history()] == ["finished"]
+
+
+def test_a_restarted_app_shows_the_same_table(window, tmp_path):
+    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+
+    path = tmp_path / "g.sqlite3"
+    table = start(tmp_path, 7)
+    screen = show(window, SecretHitlerTableScreen(table), (1280, 720))
+    fascist_policies(table, 1)
+    nominate(table)
+    vote_all(table, "nein")
+    frames(1)
+    wait_for_reveal(screen.ids.ballot)
+
+    def seen(s):
+        return (s.status_text, s.info_text, [p.details for p in s._panels],
+                [c.text for c in s.ids.fascist_track.ids.slots.children],
+                [c.text for c in s.ids.liberal_track.ids.slots.children],
+                s.ids.liberal_track.state_text, s.ids.ballot.title,
+                [c.text for c in s.ids.ballot.chips], s.ids.ballot.result_text,
+                [b.text for b in s.ids.commands.children])
+    before = seen(screen)
+    table.store.close()
+
+    again = show(window, SecretHitlerTableScreen(Table.resume(EventStore(path))), (1280, 720))
+    assert not again.ids.ballot.revealing, "after a restart the last result shows at once"
+    assert seen(again) == before
+    assert again.ids.ballot.result_text == "The election failed; the tracker moves to 1."
+
+
+def test_keeper_mode_never_shows_a_secret_before_the_end(window, tmp_path):
+    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+
+    table = keeper(tmp_path, 5, confirm=False)
+    screen = show(window, SecretHitlerTableScreen(table), (800, 480))
+    assert screen.status_text.endswith("5 players still have to confirm.")
+    table.execute({"type": "confirm", "seat": 3}, source=seat_source(3))
+    assert panel_of(screen, "Dimitri").details == "Has seen their role"
+    assert panel_of(screen, "Anna").details == "Looking at their role"
+    tap(button_with(screen, "Mark who has seen their role"))
+    for name in ("Anna", "Ben", "Carla"):
+        tap(panel_of(screen, name))
+    assert screen.status_text.startswith("Tap each player")     # Elena is left
+    tap(panel_of(screen, "Elena"))
+    assert screen.status_text == "Anna, nominate a Chancellor."
+
+    def no_roles_shown() -> None:
+        assert not ROLE_WORDS & set(shown_texts(screen))
+        assert all(p.role_text == "" for p in screen._panels)
+
+    while not table.is_over:
+        no_roles_shown()
+        elect(table)
+        assert screen.status_text.endswith("discards one of three tiles on their phone.")
+        assert screen.ids.commands.children == [], "the tiles are chosen on phones"
+        no_roles_shown()
+        enact(table, "liberal")
+    frames(2)
+    assert screen.status_text == "The Liberals win: five Liberal policies are enacted."
+    assert [p.role_text for p in screen._panels] == ["Liberal", "Fascist", "Liberal",
+                                                     "Hitler", "Liberal"]
+    assert {label.text for label in shown_labels(screen)} >= ROLE_WORDS
+    check_screen(screen, window)
+    screenshot(window, "sh-keeper-over-800x480")
+
+
+def test_every_word_the_screen_builds_from_the_view_is_in_the_catalog():
+    """Keys put together from phases, commands and results (the i18n test
+    finds only the literal ones)."""
+    from companion.i18n import catalog
+    from companion.games.secret_hitler.rules import POWERS
+
+    statuses = {"nominate", "election", "hitler_reveal", "legislative", "president_discard",
+                "chancellor_enact", "veto", "reshuffle", "investigate", "special_election",
+                "execute", "execution_reveal", "night", "chaos.physical", "chaos.keeper",
+                "peek.physical", "peek.keeper", "over.liberal.policies",
+                "over.liberal.hitler_executed", "over.fascist.policies",
+                "over.fascist.hitler_elected"}
+    wanted = {f"sh.ui.status.{s}" for s in statuses}
+    wanted |= {f"sh.ui.{kind}.{name}" for kind in ("pick", "prompt")
+               for name in ("nominate", "investigate", "special_election", "execute",
+                            "confirm", "vote")}
+    wanted |= {f"sh.ui.power.{p}" for p in POWERS}
+    wanted |= {f"sh.ui.role.{r}" for r in ("liberal", "fascist", "hitler")}
+    wanted |= {f"sh.ui.office.{o}" for o in ("president", "chancellor", "candidate", "nominee")}
+    wanted |= {f"sh.ui.veto.{v}" for v in ("requested", "refused", "unlocked")}
+    wanted |= {"sh.ui.cmd.reveal.hitler", "sh.ui.cmd.reveal.not_hitler", "sh.ui.cmd.veto",
+               "sh.ui.cmd.veto_agree", "sh.ui.cmd.veto_refuse", "sh.ui.cmd.peek",
+               "choice.ja", "choice.nein", "policy.liberal", "policy.fascist"}
+    assert sorted(wanted - set(catalog("en"))) == []
