@@ -199,6 +199,8 @@ class Article27TableScreen(TableScreen):
         moves = {c["issue"]: c for c in self._commands if c["type"] == "move"}
         if not self._tiles:
             self._tiles = {i["issue"]: IssueTile() for i in view["issues"]}
+            for tile in self._tiles.values():
+                tile.bind(on_release=self.move_issue)
         floor_box, table_box = self.ids.floor, self.ids.table
         floor_box.clear_widgets()
         table_box.clear_widgets()
