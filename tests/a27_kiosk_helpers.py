@@ -66,7 +66,7 @@ def table_names(screen) -> list[str]:
     return [w.name for w in reversed(screen.ids.table.children)]
 
 
-def until_revealed(ballot, seconds: float = 2.0) -> None:
+def until_revealed(ballot, seconds: float = 5.0) -> None:
     """Let the ballot's reveal animation run to its end."""
     deadline = time.monotonic() + seconds
     while ballot.revealing and time.monotonic() < deadline:

@@ -390,3 +390,97 @@ def test_a_vote_entered_on_the_kiosk_takes_two_taps_and_can_be_cancelled(window,
     assert table.public_view()["ballot"]["voted"] == [1]
     tap_strip(screen, "Yes…")
     assert strip(screen)[1:] == ["Anna", "Chloe", "Cancel"], "Ben has voted"
+
+
+# -- a whole game, and a restart ---------------------------------------------------------------
+def test_a_whole_physical_game_is_played_by_taps(window, tmp_path):
+    clock = FakeClock()
+    table = kiosk_table(tmp_path / "g.sqlite3", clock=clock)
+    screen = show(window, a27_screen(table, tmp_path / "sounds"), (800, 480))
+    names = ["Anna", "Ben", "Chloe"]
+    for round_ in range(1, 7):
+        sg = names[(round_ - 1) % 3]
+        assert screen.sg_text.startswith(f"Secretary-General: {sg}")
+        for _issue in range(5):                  # each disk: one tap on the agenda it shows
+            prompt, first_agenda = strip(screen)[:2]
+            assert prompt.endswith(":")
+            tap_strip(screen, first_agenda)
+        assert screen.status_text == f"{sg}, strike the gavel to start the negotiation."
+        tap(screen.ids.gavel)
+        frames(2)
+        tap(tile(screen, "Peacekeeping"))
+        if round_ % 2:
+            tap(tile(screen, "Nuclear disarmament"))
+        tap(screen.ids.gavel)                    # Vote!
+        for name in names:                       # each vote: the choice, then the player
+            tap_strip(screen, "Veto…" if (round_, name) == (3, "Ben") else "Yes…", name)
+        until_revealed(screen.ids.ballot)
+        assert screen.ids.ballot.result_text == ("Vetoed by Ben." if round_ == 3
+                                                 else "Passed with 3 Yes.")
+        if round_ < 6:
+            tap_strip(screen, f"Round {round_ + 1}: {names[round_ % 3]} takes the gavel")
+    assert screen.sounds.played == ["gavel", "gavel"] * 6
+    screenshot(window, "a27-game-final-800x480")
+    for seat, (digits, agenda) in enumerate((("14", "Peace"), ("9", "Justice"),
+                                             ("21", "Wealth"))):
+        assert screen.status_text.startswith(f"{names[seat]}: type the influence")
+        assert strip_button(screen, agenda).disabled, "a number first"
+        tap_strip(screen, *digits)
+        assert strip(screen)[0] == f"{names[seat]}: {digits} influence"
+        tap_strip(screen, agenda)
+    view = table.public_view()
+    assert view["phase"] == "over"
+    winner = next(r for r in view["results"] if r["rank"] == 1)
+    assert screen.status_text == f"{names[winner['seat']]} wins the game!"
+    lines = screen.results_text.split("\n")
+    assert len(lines) == 3 and lines[0].startswith(f"1. {names[winner['seat']]}: "
+                                                   f"{winner['total']} (")
+    assert {r["agenda"] for r in view["results"]} == {"peace", "justice", "wealth"}
+    assert "Chloe: " in screen.results_text and "21 influence" in screen.results_text
+    assert not screen.ids.bar.ids.new_game.disabled
+    screenshot(window, "a27-game-over-800x480")
+
+
+def snapshot(screen):
+    """Everything the table screen says."""
+    ballot = screen.ids.ballot
+    return (screen.info_text, screen.status_text, screen.sg_text, screen.countdown_text,
+            screen.timer_caption, screen.timer_warning, floor_names(screen), table_names(screen),
+            screen.floor_title, [(r.agenda, r.disks, r.value) for r in screen._rows],
+            screen.bribes_text, ballot.title, [c.text for c in ballot.chips],
+            ballot.result_text, strip(screen), screen.results_text)
+
+
+def test_a_restarted_app_shows_the_same_table(window, tmp_path):
+    clock = FakeClock()
+    path = tmp_path / "g.sqlite3"
+    table = revealed_table(tmp_path, clock)
+    screen = show(window, a27_screen(table, tmp_path / "sounds"), (1280, 720))
+    tap(screen.ids.gavel)
+    tap(tile(screen, "Humanitarian concerns"))
+    clock.advance(275)                               # 25 s left: the warning state
+    screen.tick()
+    before = snapshot(screen)
+    assert before[3:6] == ("0:25", "Last 30 seconds!", True)
+    table.store.close()
+
+    resumed = Table.resume(EventStore(path), clock=clock)
+    again = show(window, a27_screen(resumed, tmp_path / "sounds-2"), (1280, 720))
+    assert snapshot(again) == before
+    assert again.sounds.played == [], "a restart strikes nothing and warns of nothing"
+    again.tick()
+    assert again.sounds.played == []
+
+    tap(again.ids.gavel)
+    for seat, choice in enumerate(("yes", "abstain", "yes")):
+        resumed.execute({"type": "vote", "seat": seat, "choice": choice}, source=seat_source(seat))
+    until_revealed(again.ids.ballot)
+    before = snapshot(again)
+    resumed.store.close()
+
+    restarted = Table.resume(EventStore(path), clock=clock)
+    third = show(window, a27_screen(restarted, tmp_path / "sounds-3"), (1280, 720))
+    assert not third.ids.ballot.revealing, "the last result is shown as it was, not turned again"
+    assert snapshot(third) == before
+    assert third.ids.ballot.result_text == "Passed with 2 Yes."
+    screenshot(window, "a27-restarted-1280x720")

@@ -22,8 +22,9 @@ BOARD_COMMANDS = frozenset(("gavel", "pause", "resume", "move", "unused", "final
 
 @dataclass(frozen=True)
 class Action:
-    """A button in the command strip. With one choice a tap sends it; with
-    several a tap asks for the target (``prompt``), and a second tap sends."""
+    """A button in the command strip. Without a ``prompt`` a tap sends its
+    one command; with one, a tap asks for the target (a player, an agenda, a
+    score) and a second tap sends that choice, even when only one is left."""
     label: str
     prompt: str
     choices: tuple[tuple[str, dict[str, Any]], ...]

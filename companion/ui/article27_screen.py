@@ -50,7 +50,7 @@ class IssueTile(ButtonBehavior, BoxLayout):
     name = StringProperty("")
     agenda = StringProperty("")
     revealed = BooleanProperty(False)
-    on_floor = BooleanProperty(False)
+    in_proposal = BooleanProperty(False)      # on the floor
     command = ObjectProperty(None, allownone=True)     # the move a tap sends
 
 
@@ -211,9 +211,9 @@ class Article27TableScreen(TableScreen):
             tile.revealed = issue["agenda"] is not None
             tile.agenda = (t(f"agenda.{issue['agenda']}") if tile.revealed
                            else t("a27.ui.not_revealed"))
-            tile.on_floor = issue["place"] == "floor"
+            tile.in_proposal = issue["place"] == "floor"
             tile.command = moves.get(issue["issue"])
-            if tile.on_floor:
+            if tile.in_proposal:
                 floor_box.add_widget(tile)
             elif not self.compact_board:
                 table_box.add_widget(tile)
@@ -275,7 +275,7 @@ class Article27TableScreen(TableScreen):
     def _show_actions(self, box: Any) -> None:
         menu = actions(self._commands, self._view, self.t)
         picking = next((a for a in menu if a.label == self._picking), None)
-        lone = len(menu) == 1 and len(menu[0].choices) > 1
+        lone = len(menu) == 1 and bool(menu[0].prompt)
         if picking is None and lone:
             picking = menu[0]                   # its choices at once: one tap
         if picking is None:
@@ -292,7 +292,7 @@ class Article27TableScreen(TableScreen):
                                         seat_command=False))
 
     def _open(self, action: Action) -> None:
-        if len(action.choices) == 1:
+        if not action.prompt:                   # no target to ask for
             self.send(dict(action.choices[0][1]))
             return
         self._picking = action.label
