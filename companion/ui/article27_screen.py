@@ -14,7 +14,6 @@ or from the screen knocks alike, because both are a ``gavel`` event in the
 table's log; so is time running out, whoever's tick noticed it."""
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -28,14 +27,13 @@ from kivy.uix.label import Label
 from ..games.article27.rules import AGENDAS, TRACK_SLOTS
 from ..paths import cache_dir
 from ..table import Table
-from .article27_present import (WARNING_SECONDS, Action, actions, bribe_lines,
-                                clock_text, in_warning, info_line, outcome_line, result_lines, sg_line,
+from .article27_present import (WARNING_SECONDS, Action, actions, bribe_lines, clock_text,
+                                in_warning, info_line, outcome_line, result_lines, sg_line,
                                 status_line, timer_caption, track_rows, vote_words)
 from .ballot_view import BallotView  # noqa: F401 - the kv below places one
 from .sounds import EXPIRY, GAVEL, WARNING, Sounds, volume_from_environment
 from .table_screen import CommandButton, TableScreen
 
-log = logging.getLogger(__name__)
 Builder.load_file(str(Path(__file__).with_name("article27.kv")))
 
 VOTE_COLOURS = {"yes": (0.22, 0.5, 0.3, 1), "veto": (0.66, 0.22, 0.2, 1),
