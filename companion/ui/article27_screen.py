@@ -253,7 +253,8 @@ class Article27TableScreen(TableScreen):
             for row in self._rows:
                 self.ids.track.add_widget(row)
         for widget, row in zip(self._rows, rows):
-            widget.agenda, widget.value, widget.in_play = row["agenda"], row["value"], row["in_play"]
+            widget.agenda, widget.value = row["agenda"], row["value"]
+            widget.in_play = row["in_play"]
             left = TRACK_SLOTS - row["up"] - row["down"] if row["in_play"] else 0
             widget.disks = (_disk(UP_COLOUR, row["up"]) + _disk(DOWN_COLOUR, row["down"])
                             + "○" * left)
