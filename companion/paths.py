@@ -17,3 +17,9 @@ def default_db() -> Path:
     """The game store: $COMPANION_DB if set, else a SQLite file in the data dir."""
     override = os.environ.get(DB_ENV)
     return Path(override) if override else data_dir() / "companion.sqlite3"
+
+
+def cache_dir() -> Path:
+    """What the app can make again (the kiosk's synthesised sounds)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return Path(base) / APP_DIR

@@ -1,0 +1,196 @@
+"""What the Article 27 table screen says, as plain data: the status line,
+the facts in the bar, the countdown, the track, the bribes, the vote's
+outcome, the final scores, and the menu of commands the kiosk offers. No
+Kivy here and no rules: the engine says what is legal, this module words it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..games.article27.rules import AGENDAS, PASSED, VETOED, VOTES, YES_NEEDED
+from ..i18n import Messages
+
+WARNING_SECONDS = 30        # the countdown's last stretch: a warning colour and a tick
+
+# Commands the board itself offers: the gavel, the pause button, the issues
+# (a tap moves one), and the panels for the agendas put aside and the final
+# tally. Every other command is an action in the command strip.
+BOARD_COMMANDS = frozenset(("gavel", "pause", "resume", "move", "unused", "final_tally"))
+
+
+@dataclass(frozen=True)
+class Action:
+    """A button in the command strip. Without a ``prompt`` a tap sends its
+    one command; with one, a tap asks for the target (a player, an agenda, a
+    score) and a second tap sends that choice, even when only one is left."""
+    label: str
+    prompt: str
+    choices: tuple[tuple[str, dict[str, Any]], ...]
+
+
+def info_line(view: dict[str, Any], t: Messages) -> str:
+    """The bar's facts: the round and the rounds left."""
+    if not view["round"]:
+        return ""
+    return (t("a27.ui.round", round=view["round"], rounds=view["rounds"]) + " "
+            + t("a27.ui.rounds_left", count=view["rounds"] - view["round"]))
+
+
+def sg_line(view: dict[str, Any], t: Messages) -> str:
+    """Who holds the gavel now, and who takes it next."""
+    if view["sg"] is None or view["phase"] == "over":
+        return ""
+    return t("a27.ui.sg", player=view["sg"], next=t.names[view["next_sg"]])
+
+
+def status_line(view: dict[str, Any], t: Messages) -> str:
+    """One sentence saying what the table is waiting for."""
+    phase, sg = view["phase"], view["sg"]
+    waiting = view["waiting_for"]
+    if phase == "unused":
+        return t("a27.ui.status.unused", count=len(AGENDAS) - len(view["players"]))
+    if phase == "reveal":
+        issue = next(i["issue"] for i in view["issues"] if i["agenda"] is None)
+        return t("a27.ui.status.reveal", issue=issue)
+    if phase == "negotiation":
+        if view["timer"] and view["timer"]["paused"]:
+            return t("a27.ui.status.paused")
+        key = "negotiation_vote" if view["floor"] else "negotiation"
+        return t(f"a27.ui.status.{key}", player=sg)
+    if phase == "challenge":
+        latest = view["announcements"][-1]
+        return t("a27.ui.status.challenge", player=latest["seat"], score=latest["score"])
+    if phase == "scored":
+        return t("a27.ui.status.scored", player=view["next_sg"], round=view["round"] + 1)
+    if phase in ("final", "announce"):
+        return t(f"a27.ui.status.{phase}", player=waiting[0])
+    if phase == "over":
+        return winners_line(view, t)
+    return t(f"a27.ui.status.{phase}", player=sg)
+
+
+def winners_line(view: dict[str, Any], t: Messages) -> str:
+    winners = [r["seat"] for r in view["results"] if r["rank"] == 1]
+    if len(winners) == 1:
+        return t("a27.ui.status.winner", player=winners[0])
+    return t("a27.ui.status.shared", players=", ".join(t.names[s] for s in winners))
+
+
+def clock_text(remaining: float, t: Messages) -> str:
+    """Whole seconds left, rounded up (the timer reads 0:00 only when it is up)."""
+    seconds = math.ceil(remaining)
+    return t("a27.ui.clock", minutes=seconds // 60, seconds=f"{seconds % 60:02d}")
+
+
+def in_warning(timer: dict[str, Any] | None) -> bool:
+    """The last 30 seconds of a negotiation under way (running or paused)."""
+    return (timer is not None and timer["remaining"] < timer["duration"]
+            and 0 < timer["remaining"] <= WARNING_SECONDS)
+
+
+def timer_caption(timer: dict[str, Any], t: Messages) -> str:
+    if timer["paused"]:
+        return t("a27.ui.timer.paused")
+    if not timer["running"]:
+        return t("a27.ui.timer.ready")
+    if in_warning(timer):
+        return t("a27.ui.timer.warning", count=WARNING_SECONDS)
+    return t("a27.ui.timer.running")
+
+
+def track_rows(view: dict[str, Any], t: Messages) -> list[dict[str, Any]]:
+    """Each agenda's row: its name, its disks (face up, face down, slots
+    still open) and its value now and at best."""
+    rows = []
+    for row in view["track"]:
+        rows.append({"agenda": t(f"agenda.{row['agenda']}"), "in_play": row["in_play"],
+                     "up": row["up"], "down": row["down"],
+                     "value": (t("a27.ui.track_value", value=row["value"], best=row["best"])
+                               if row["in_play"] else t("a27.ui.put_away"))})
+    return rows
+
+
+def bribe_lines(view: dict[str, Any], t: Messages) -> list[str]:
+    lines = []
+    for b in view["bribes"]:
+        kind = b["kind"]
+        if kind in ("include", "exclude"):
+            condition = t(f"a27.ui.bribe_kind.{kind}", issue=b["issue"])
+        elif kind == "other":
+            condition = t("a27.ui.bribe_kind.other", text=b["text"] or "")
+        else:
+            condition = t(f"phone.bribe_kind.{kind}")
+        state = "conflicted" if b["conflicted"] and b["status"] == "accepted" else b["status"]
+        lines.append(t("a27.ui.bribe", number=b["number"], player=b["from"], target=b["to"],
+                       amount=b["amount"], condition=condition,
+                       state=t(f"a27.ui.bribe_state.{state}")))
+    return lines
+
+
+def outcome_line(view: dict[str, Any], t: Messages) -> str:
+    """The vote's result in words, with the count that decided it."""
+    votes, outcome = view["votes"], view["outcome"]
+    if outcome == VETOED:
+        return t("a27.ui.outcome.vetoed", players=", ".join(t.names[s] for s in view["vetoers"]))
+    yes = votes.count("yes")
+    if outcome == PASSED:
+        return t("a27.ui.outcome.passed", yes=yes, count=yes)
+    return t("a27.ui.outcome.failed", count=yes, needed=YES_NEEDED[len(votes)])
+
+
+def vote_words(choice: str, t: Messages) -> str:
+    return t(f"choice.{choice}")
+
+
+def result_lines(view: dict[str, Any], t: Messages) -> list[str]:
+    """The final ranking: rank, name, total and how it is made up, and the
+    tie-break that placed a player, if one did."""
+    lines = []
+    for r in view["results"]:
+        line = t("a27.ui.result", rank=r["rank"], player=r["seat"], total=r["total"],
+                 influence=r["influence"], points=r["points"], agenda=r["agenda"])
+        if r.get("tie_break"):
+            line += " " + t(f"a27.ui.tie_break.{r['tie_break']}")
+        lines.append(line)
+    return lines
+
+
+def actions(commands: list[dict[str, Any]], view: dict[str, Any], t: Messages) -> list[Action]:
+    """The command strip: every command the kiosk may give that the board
+    does not offer itself, as actions of at most two taps."""
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for command in commands:
+        if command["type"] not in BOARD_COMMANDS:
+            by_type.setdefault(command["type"], []).append(command)
+    out = []
+    if "reveal_disk" in by_type:
+        issue = by_type["reveal_disk"][0]["issue"]
+        out.append(Action(t("a27.ui.reveal_action", issue=issue),
+                          t("a27.ui.reveal_prompt", issue=issue),
+                          tuple((t(f"agenda.{c['agenda']}"), c) for c in by_type["reveal_disk"])))
+    if "next_round" in by_type:
+        command = by_type["next_round"][0]
+        out.append(Action(t("a27.ui.next_round", player=command["seat"],
+                            round=view["round"] + 1), "", ((command["type"], command),)))
+    for choice in VOTES:
+        chosen = [c for c in by_type.get("vote", ()) if c["choice"] == choice]
+        if chosen:
+            words = vote_words(choice, t)
+            out.append(Action(t("a27.ui.vote_action", choice=words),
+                              t("a27.ui.vote_prompt", choice=words),
+                              tuple((t.names[c["seat"]], c) for c in chosen)))
+    if "announce" in by_type:
+        seat = by_type["announce"][0]["seat"]
+        out.append(Action(t("a27.ui.announce_action", player=seat),
+                          t("a27.ui.announce_prompt", player=seat),
+                          tuple((t("a27.ui.score", score=c["score"]), c)
+                                for c in by_type["announce"])))
+    if "pass" in by_type:
+        out.append(Action(t("a27.ui.pass_action"), t("a27.ui.pass_prompt"),
+                          tuple((t.names[c["seat"]], c) for c in by_type["pass"])))
+    if "proceed" in by_type:
+        command = by_type["proceed"][0]
+        out.append(Action(t("a27.ui.proceed"), "", ((command["type"], command),)))
+    return out

@@ -1,0 +1,374 @@
+"""The Article 27 table screen: the round and the Secretary-General, the
+negotiation's countdown with the on-screen gavel and the pause, the five
+issues on the floor or the table (the SG taps one to move it), the agenda
+track, the bribes on the board, the ballot, and the final scores.
+
+Every command is at most two taps away: the board offers the gavel, the
+pause and the issues itself; the strip below offers the rest, where a
+command that needs a target (a player, an agenda, a score) is its action
+then its target. Entering the final influence is the one exception: a
+number is typed on a keypad before the agenda is tapped.
+
+Sounds follow the table, not the buttons: a strike from the hardware gavel
+or from the screen knocks alike, because both are a ``gavel`` event in the
+table's log; so is time running out, whoever's tick noticed it."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+
+from ..games.article27.rules import AGENDAS, TRACK_SLOTS
+from ..paths import cache_dir
+from ..table import Table
+from .article27_present import (WARNING_SECONDS, Action, actions, bribe_lines, clock_text,
+                                in_warning, info_line, outcome_line, result_lines, sg_line,
+                                status_line, timer_caption, track_rows, vote_words)
+from .ballot_view import BallotView  # noqa: F401 - the kv below places one
+from .sounds import EXPIRY, GAVEL, WARNING, Sounds, volume_from_environment
+from .table_screen import CommandButton, TableScreen
+
+Builder.load_file(str(Path(__file__).with_name("article27.kv")))
+
+VOTE_COLOURS = {"yes": (0.22, 0.5, 0.3, 1), "veto": (0.66, 0.22, 0.2, 1),
+                "abstain": (0.38, 0.38, 0.36, 1)}
+UP_COLOUR, DOWN_COLOUR = "7fd88f", "8a8a84"      # disks face up / face down on the track
+MAX_INFLUENCE_DIGITS = 3                          # the box holds 378 influence in all
+
+
+class IssueTile(ButtonBehavior, BoxLayout):
+    """One issue: its name and the agenda its disk shows; a tap moves it
+    between the table and the floor when the SG may."""
+    name = StringProperty("")
+    agenda = StringProperty("")
+    revealed = BooleanProperty(False)
+    in_proposal = BooleanProperty(False)      # on the floor
+    command = ObjectProperty(None, allownone=True)     # the move a tap sends
+
+
+class TrackRow(BoxLayout):
+    agenda = StringProperty("")
+    disks = StringProperty("")
+    value = StringProperty("")
+    in_play = BooleanProperty(True)
+
+
+class ChoiceButton(CommandButton):
+    """A target or a toggle in the command strip; ``selected`` stands out."""
+    selected = BooleanProperty(False)
+
+
+class DigitButton(Button):
+    """A key of the influence keypad: narrow, so ten fit a row at 800 px."""
+
+
+class Prompt(Label):
+    """What the strip asks for, before its choices."""
+
+
+class Article27TableScreen(TableScreen):
+    status_text = StringProperty("")
+    sg_text = StringProperty("")
+    countdown_text = StringProperty("")
+    timer_caption = StringProperty("")
+    timer_warning = BooleanProperty(False)    # the last 30 seconds
+    clock_shown = BooleanProperty(False)      # before and during negotiation
+    gavel_text = StringProperty("")
+    gavel_command = ObjectProperty(None, allownone=True)
+    pause_text = StringProperty("")
+    pause_command = ObjectProperty(None, allownone=True)
+    floor_title = StringProperty("")
+    table_title = StringProperty("")
+    board_shown = BooleanProperty(True)       # the issues (hidden once the rounds are over)
+    compact_board = BooleanProperty(False)    # beside the ballot: the floor only
+    tile_height = NumericProperty(0)
+    track_title = StringProperty("")
+    track_head = StringProperty("")
+    track_legend = StringProperty("")
+    bribes_title = StringProperty("")
+    bribes_text = StringProperty("")
+    results_title = StringProperty("")
+    results_text = StringProperty("")
+
+    def __init__(self, table: Table, lang: str = "en", sounds: Sounds | None = None,
+                 **kwargs: Any) -> None:
+        self.sounds = sounds or Sounds(cache_dir() / "sounds", volume_from_environment())
+        self._following: Table | None = None    # the table whose log has been heard
+        self._heard = 0                          # its log entries heard so far
+        self._remaining: float | None = None    # the countdown at the last look
+        self._result_key: tuple | None = None   # the ballot result on screen
+        self._tiles: dict[str, IssueTile] = {}
+        self._rows: list[TrackRow] = []
+        self._view: dict[str, Any] = {}
+        self._commands: list[dict[str, Any]] = []
+        self._picking: str | None = None         # the action waiting for its target
+        self._unused: list[str] = []             # agendas tapped as put aside
+        self._entry = ""                         # influence typed for the final tally
+        self._entry_seat: int | None = None
+        super().__init__(table, lang=lang, **kwargs)
+
+    # -- input ---------------------------------------------------------------------------
+    def strike_gavel(self) -> bool:
+        """The on-screen gavel: the very command the hardware gavel sends."""
+        return self.gavel_command is not None and self.send(dict(self.gavel_command))
+
+    def toggle_timer(self) -> bool:
+        return self.pause_command is not None and self.send(dict(self.pause_command))
+
+    def move_issue(self, tile: IssueTile) -> bool:
+        return tile.command is not None and self.send(dict(tile.command))
+
+    # -- output --------------------------------------------------------------------------
+    def show(self, view: dict[str, Any]) -> None:
+        first = self._following is not self.table
+        self._hear(first)
+        t = self.t
+        self._view = view
+        self._commands = self.table.shared_commands()
+        self.info_text = info_line(view, t)
+        self.status_text = status_line(view, t)
+        self.sg_text = sg_line(view, t)
+        self._show_clock(view)
+        self._show_issues(view)
+        self._show_ballot(view, animate=not first)
+        self._show_track(view)
+        self.bribes_title = t("a27.ui.bribes") if view["bribes"] else ""
+        self.bribes_text = "\n".join(bribe_lines(view, t))
+        over = view["phase"] == "over"
+        self.results_title = t("a27.ui.results") if over else ""
+        self.results_text = "\n".join(result_lines(view, t)) if over else ""
+        self._show_commands()
+
+    def show_time(self) -> None:
+        timer = self.table.engine.timer(self.table.state, self.table.clock())
+        self.clock_shown = timer is not None
+        if timer is None:
+            self.countdown_text = self.timer_caption = ""
+            self.timer_warning = False
+            self._remaining = None
+            return
+        remaining = timer["remaining"]
+        self.countdown_text = clock_text(remaining, self.t)
+        self.timer_caption = timer_caption(timer, self.t)
+        self.timer_warning = in_warning(timer)
+        if (timer["running"] and self._remaining is not None
+                and self._remaining > WARNING_SECONDS >= remaining):
+            self.sounds.play(WARNING)
+        self._remaining = remaining
+
+    def _hear(self, first: bool) -> None:
+        """Sound what the table did since the last look: a strike of the
+        gavel (start or "Vote!"), time running out. A table just shown (the
+        app restarted, a new game) has nothing new to sound."""
+        table = self.table
+        if first:
+            self._following, self._heard, self._remaining = table, len(table.log), None
+            return
+        new = [event["type"] for _, event in table.log[self._heard:]]
+        self._heard = len(table.log)
+        if "gavel" in new or "vote_called" in new:
+            self.sounds.play(GAVEL)
+        if "timer_expired" in new:
+            self.sounds.play(EXPIRY)
+
+    def _show_clock(self, view: dict[str, Any]) -> None:
+        t = self.t
+        by_type = {c["type"]: c for c in self._commands
+                   if c["type"] in ("gavel", "pause", "resume")}
+        self.gavel_command = by_type.get("gavel")
+        self.gavel_text = t("a27.ui.gavel.start" if view["phase"] == "ready"
+                            else "a27.ui.gavel.vote")
+        self.pause_command = by_type.get("pause") or by_type.get("resume")
+        self.pause_text = t("a27.ui.resume" if "resume" in by_type else "a27.ui.pause")
+
+    def _show_issues(self, view: dict[str, Any]) -> None:
+        t = self.t
+        phase = view["phase"]
+        self.board_shown = phase not in ("final", "over")
+        self.compact_board = view["ballot"] is not None or view["votes"] is not None
+        self.floor_title = t("a27.ui.floor_privilege" if view["privilege"] else "a27.ui.floor")
+        self.table_title = t("a27.ui.table")
+        moves = {c["issue"]: c for c in self._commands if c["type"] == "move"}
+        if not self._tiles:
+            self._tiles = {i["issue"]: IssueTile() for i in view["issues"]}
+            for tile in self._tiles.values():
+                tile.bind(on_release=self.move_issue)
+        floor_box, table_box = self.ids.floor, self.ids.table
+        floor_box.clear_widgets()
+        table_box.clear_widgets()
+        on_floor = {issue: n for n, issue in enumerate(view["floor"])}
+        for issue in sorted(view["issues"], key=lambda i: on_floor.get(i["issue"], -1)):
+            tile = self._tiles[issue["issue"]]
+            tile.name = t(f"issue.{issue['issue']}")
+            tile.revealed = issue["agenda"] is not None
+            tile.agenda = (t(f"agenda.{issue['agenda']}") if tile.revealed
+                           else t("a27.ui.not_revealed"))
+            tile.in_proposal = issue["place"] == "floor"
+            tile.command = moves.get(issue["issue"])
+            if tile.in_proposal:
+                floor_box.add_widget(tile)
+            elif not self.compact_board:
+                table_box.add_widget(tile)
+
+    def _show_ballot(self, view: dict[str, Any], animate: bool) -> None:
+        """Who has voted while the ballot is open; every vote at once when
+        it closes (shown still after a restart), with the outcome in words."""
+        t, ballot = self.t, self.ids.ballot
+        voted_text = t("a27.ui.voted")
+        if view["ballot"] is not None:
+            voted = set(view["ballot"]["voted"])
+            ballot.show_open(t("a27.ui.ballot_title"),
+                             [(t.names[s], s in voted) for s in view["ballot"]["eligible"]],
+                             voted_text, t("a27.ui.waiting"))
+            self._result_key = None
+            return
+        if view["votes"] is None or view["phase"] == "over":
+            ballot.clear()
+            self._result_key = None
+            return
+        key = (self.table.game_id, view["round"], tuple(view["votes"]))
+        if key == self._result_key:
+            return
+        self._result_key = key
+        votes = [(t.names[seat], vote_words(choice, t), VOTE_COLOURS[choice])
+                 for seat, choice in enumerate(view["votes"])]
+        ballot.reveal(t("a27.ui.ballot_title"), votes, outcome_line(view, t), voted_text,
+                      animate=animate)
+
+    def _show_track(self, view: dict[str, Any]) -> None:
+        t = self.t
+        self.track_title = t("a27.ui.track")
+        self.track_head = t("a27.ui.track_head")
+        self.track_legend = t("a27.ui.track_legend", up=_disk(UP_COLOUR), down=_disk(DOWN_COLOUR),
+                              left="○")
+        rows = track_rows(view, t)
+        if not self._rows:
+            self._rows = [TrackRow() for _ in AGENDAS]
+            for row in self._rows:
+                self.ids.track.add_widget(row)
+        for widget, row in zip(self._rows, rows):
+            widget.agenda, widget.value = row["agenda"], row["value"]
+            widget.in_play = row["in_play"]
+            left = TRACK_SLOTS - row["up"] - row["down"] if row["in_play"] else 0
+            widget.disks = (_disk(UP_COLOUR, row["up"]) + _disk(DOWN_COLOUR, row["down"])
+                            + "○" * left)
+
+    # -- the command strip -------------------------------------------------------------
+    def _show_commands(self) -> None:
+        box = self.ids.commands
+        box.clear_widgets()
+        types = {c["type"] for c in self._commands}
+        if "unused" in types:
+            self._show_unused(box)
+        elif "final_tally" in types:
+            self._show_final(box)
+        else:
+            self._show_actions(box)
+
+    def _show_actions(self, box: Any) -> None:
+        menu = actions(self._commands, self._view, self.t)
+        picking = next((a for a in menu if a.label == self._picking), None)
+        lone = len(menu) == 1 and bool(menu[0].prompt)
+        if picking is None and lone:
+            picking = menu[0]                   # its choices at once: one tap
+        if picking is None:
+            self._picking = None
+            for action in menu:
+                box.add_widget(self._button(action.label, lambda a=action: self._open(a)))
+            return
+        box.add_widget(Prompt(text=picking.prompt))
+        for label, command in picking.choices:
+            box.add_widget(self._button(label, lambda c=command: self._send_choice(c),
+                                        ChoiceButton))
+        if not lone:
+            box.add_widget(self._button(self.t("a27.ui.cancel"), self._cancel,
+                                        seat_command=False))
+
+    def _open(self, action: Action) -> None:
+        if not action.prompt:                   # no target to ask for
+            self.send(dict(action.choices[0][1]))
+            return
+        self._picking = action.label
+        self._show_commands()
+
+    def _send_choice(self, command: dict[str, Any]) -> None:
+        self._picking = None
+        if not self.send(dict(command)):
+            self._show_commands()
+
+    def _cancel(self) -> None:
+        self._picking = None
+        self._show_commands()
+
+    def _show_unused(self, box: Any) -> None:
+        """4-5 players: tap the agendas the table put aside; the last one
+        needed sends them (a tap on a chosen one takes it back)."""
+        for agenda in AGENDAS:
+            button = self._button(self.t(f"agenda.{agenda}"),
+                                  lambda a=agenda: self._toggle_unused(a), ChoiceButton)
+            button.selected = agenda in self._unused
+            box.add_widget(button)
+
+    def _toggle_unused(self, agenda: str) -> None:
+        if agenda in self._unused:
+            self._unused.remove(agenda)
+        else:
+            self._unused.append(agenda)
+        needed = len(next(c for c in self._commands if c["type"] == "unused")["agendas"])
+        if len(self._unused) == needed:
+            chosen, self._unused = sorted(self._unused), []
+            if self.send({"type": "unused", "agendas": chosen}):
+                return
+        self._show_commands()
+
+    def _show_final(self, box: Any) -> None:
+        """After the last round each player in turn types the influence
+        behind their screen on the keypad, then taps their agenda."""
+        tallies = [c for c in self._commands if c["type"] == "final_tally"]
+        seat = tallies[0]["seat"]
+        if seat != self._entry_seat:
+            self._entry, self._entry_seat = "", seat
+        box.add_widget(Prompt(text=self.t("a27.ui.influence_entry", player=seat,
+                                          amount=self._entry or "—")))
+        for digit in range(10):
+            box.add_widget(self._button(str(digit), lambda d=digit: self._type(str(d)),
+                                        DigitButton))
+        box.add_widget(self._button(self.t("a27.ui.erase"), lambda: self._type(""),
+                                    seat_command=False))
+        agendas = list(dict.fromkeys(c["agenda"] for c in tallies))
+        for agenda in agendas:
+            button = self._button(self.t(f"agenda.{agenda}"),
+                                  lambda a=agenda: self._tally(seat, a), ChoiceButton)
+            button.disabled = not self._entry
+            box.add_widget(button)
+
+    def _type(self, digit: str) -> None:
+        """A digit typed, or the last one erased ("")."""
+        if not digit:
+            self._entry = self._entry[:-1]
+        elif len(self._entry) < MAX_INFLUENCE_DIGITS:
+            self._entry = (self._entry + digit).lstrip("0") or "0"
+        self._show_commands()
+
+    def _tally(self, seat: int, agenda: str) -> None:
+        if self.send({"type": "final_tally", "seat": seat, "influence": int(self._entry),
+                      "agenda": agenda}):
+            return
+        self._show_commands()
+
+    @staticmethod
+    def _button(text: str, on_tap: Any, kind: type = CommandButton, **props: Any) -> Button:
+        button = kind(text=text, **props)
+        button.bind(on_release=lambda _button: on_tap())
+        return button
+
+
+def _disk(colour: str, count: int = 1) -> str:
+    """Track disks in Kivy markup: face up and face down differ in colour."""
+    return f"[color={colour}]{'●' * count}[/color]" if count else ""

@@ -1,0 +1,177 @@
+"""The kiosk's sounds, made by the project itself: a gavel knock, an expiry
+chime and a warning tick are synthesised here (standard library only) into
+WAV files in a cache directory at start-up, then played with Kivy's
+``SoundLoader``. No sound file of unknown licence ships with the app.
+
+Sound is a courtesy, never a condition: a cache that cannot be written, a
+machine with no audio device or a player that fails is logged and the kiosk
+carries on in silence.
+"""
+from __future__ import annotations
+
+import array
+import logging
+import math
+import os
+import random
+import sys
+import wave
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+RATE = 22050                # samples per second: plenty for knocks and chimes
+PEAK = 32767
+VOLUME_ENV = "COMPANION_VOLUME"
+DEFAULT_VOLUME = 0.8
+
+GAVEL, EXPIRY, WARNING = "gavel", "expiry", "warning"
+
+
+def _samples(seconds: float, shape: Callable[[float], float]) -> array.array:
+    """``shape`` (time in seconds -> -1..1) sampled as 16-bit integers."""
+    out = array.array("h")
+    for n in range(int(seconds * RATE)):
+        value = max(-1.0, min(1.0, shape(n / RATE)))
+        out.append(int(value * PEAK))
+    return out
+
+
+def gavel_knock() -> array.array:
+    """Wood on wood: a low thump (two damped partials) under a short burst of
+    noise for the crack, all gone within a quarter of a second."""
+    noise = random.Random(27)       # the same knock every start
+
+    def shape(t: float) -> float:
+        thump = 0.7 * math.sin(2 * math.pi * 170 * t) + 0.3 * math.sin(2 * math.pi * 420 * t)
+        crack = noise.uniform(-1, 1) * math.exp(-t * 90)
+        return 0.9 * (thump * math.exp(-t * 22) + 0.6 * crack)
+
+    return _samples(0.25, shape)
+
+
+def expiry_chime() -> array.array:
+    """Time is up: two bell strokes, high then low (a "ding-dong"), each with
+    the slightly inharmonic partials of a bell and a long decay."""
+    def bell(t: float, pitch: float) -> float:
+        if t < 0:
+            return 0.0
+        partials = sum(level * math.sin(2 * math.pi * pitch * ratio * t)
+                       for ratio, level in ((1.0, 0.6), (2.0, 0.25), (2.76, 0.15)))
+        return partials * math.exp(-t * 3.2) * min(1.0, t * 400)   # no click at the onset
+
+    return _samples(1.6, lambda t: 0.8 * (bell(t, 784.0) + bell(t - 0.5, 523.3)))
+
+
+def warning_tick() -> array.array:
+    """The last 30 seconds: two short, bright ticks."""
+    def tick(t: float) -> float:
+        if not 0 <= t < 0.06:
+            return 0.0
+        return math.sin(2 * math.pi * 1760 * t) * math.exp(-t * 70)
+
+    return _samples(0.3, lambda t: 0.8 * (tick(t) + tick(t - 0.15)))
+
+
+SYNTHS: dict[str, Callable[[], array.array]] = {
+    GAVEL: gavel_knock, EXPIRY: expiry_chime, WARNING: warning_tick}
+
+
+def wav_bytes(samples: array.array) -> bytes:
+    """Mono 16-bit little-endian PCM, as a WAV file's frames."""
+    frames = array.array("h", samples)
+    if sys.byteorder != "little":
+        frames.byteswap()
+    return frames.tobytes()
+
+
+def write_sounds(directory: Path) -> dict[str, Path]:
+    """Synthesise every sound into ``directory`` (a file already holding the
+    same sound is left alone: the kiosk's SD card is spared a write per
+    start). Returns each sound's path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for name, synth in SYNTHS.items():
+        path = directory / f"{name}.wav"
+        frames = wav_bytes(synth())
+        if not _holds(path, frames):
+            partial = path.with_suffix(".tmp")
+            with wave.open(str(partial), "wb") as out:
+                out.setnchannels(1)
+                out.setsampwidth(2)
+                out.setframerate(RATE)
+                out.writeframes(frames)
+            partial.replace(path)
+        paths[name] = path
+    return paths
+
+
+def _holds(path: Path, frames: bytes) -> bool:
+    try:
+        with wave.open(str(path), "rb") as old:
+            return (old.getframerate(), old.getnchannels(), old.getsampwidth()) == (
+                RATE, 1, 2) and old.readframes(old.getnframes()) == frames
+    except (OSError, EOFError, wave.Error):
+        return False
+
+
+def volume_from_environment() -> float:
+    """The kiosk's volume: ``$COMPANION_VOLUME`` from 0 (silent) to 1."""
+    text = os.environ.get(VOLUME_ENV)
+    if text is None:
+        return DEFAULT_VOLUME
+    try:
+        return min(1.0, max(0.0, float(text)))
+    except ValueError:
+        log.warning("%s=%r is not a number from 0 to 1; using %s", VOLUME_ENV, text,
+                    DEFAULT_VOLUME)
+        return DEFAULT_VOLUME
+
+
+class Sounds:
+    """The kiosk's sounds at a volume from 0 (silent) to 1.
+
+    ``played`` lists every sound started, in order: what the table was made
+    to hear. (On a machine without an audio device the sound is silent but
+    still listed, so the screen's choices can be checked anywhere.)"""
+
+    def __init__(self, directory: Path, volume: float = DEFAULT_VOLUME) -> None:
+        self.volume = min(1.0, max(0.0, volume))
+        self.played: list[str] = []
+        self._sounds: dict[str, Any] = {}
+        try:
+            paths = write_sounds(Path(directory))
+        except OSError:
+            log.exception("the sounds could not be written to %s; the kiosk stays silent",
+                          directory)
+            return
+        from kivy.core.audio import SoundLoader
+
+        for name, path in paths.items():
+            try:
+                sound = SoundLoader.load(str(path))
+            except Exception:       # noqa: BLE001 - any failure of the audio library
+                log.exception("the %s sound could not be loaded", name)
+                continue
+            if sound is None:
+                log.warning("no audio player for %s; it stays silent", path)
+                continue
+            self._sounds[name] = sound
+
+    def play(self, name: str) -> None:
+        if name not in SYNTHS:
+            raise ValueError(f"no sound named {name!r}")
+        if self.volume <= 0:
+            return
+        self.played.append(name)
+        sound = self._sounds.get(name)
+        if sound is None:
+            return
+        try:
+            sound.volume = self.volume
+            sound.stop()                # a strike right after a strike starts over
+            sound.play()
+        except Exception:       # noqa: BLE001 - no audio device, a busy one, a driver error
+            log.exception("the %s sound could not be played", name)
