@@ -25,7 +25,7 @@ from aiohttp import web
 
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table, seat_source
-from companion.web.server import COOKIE, TableServer
+from companion.web.server import TableServer
 
 from .report import latency_figures
 

@@ -76,7 +76,7 @@ async def gpio_latencies(directory: Path) -> list[float]:
     controls = Controls(table, [], loop=loop)
     pinmap = load_pinmap()
     latencies: list[float] = []
-    with GpioTable(pinmap, loop_delivery(loop, controls.handle), factory=factory) as gpio:
+    with GpioTable(pinmap, loop_delivery(loop, controls.handle), factory=factory):
         pins = {seat.seat: factory.pin(seat.buttons[NEIN]) for seat in pinmap.seats}
         while len(latencies) < BALLOTS:
             if not _open_ballot(table):

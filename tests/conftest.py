@@ -11,6 +11,8 @@ os.environ.update(
     KIVY_NO_FILELOG="1",
     KIVY_LOG_MODE="PYTHON",
     KIVY_HOME=tempfile.mkdtemp(prefix="kivy-home-"),
+    # What the app makes again (the kiosk's sounds) stays out of the user's cache.
+    XDG_CACHE_HOME=tempfile.mkdtemp(prefix="companion-cache-"),
 )
 
 import pytest  # noqa: E402

@@ -107,6 +107,7 @@ def test_the_settings_open_with_the_pin_and_act_on_the_kiosk(window, tmp_path):
         frames(3)
     panel.volume = 0.25
     assert KioskSettings(tmp_path / "kiosk.ini").volume == 0.25
+    assert kiosk.sounds.volume == 0.25 and kiosk.table_screen.sounds is kiosk.sounds
 
     game = kiosk.table.game_id
     tap(panel.ids.end_game)

@@ -386,3 +386,32 @@ def test_the_log_reads_the_whole_game_in_words_with_undone_lines_marked(window, 
     panel.children[0].export_to_png(str(SHOTS / "coup-log-800x480.png"))
     panel.dismiss(animation=False)
     frames(2)
+
+
+@pytest.mark.parametrize("game, options", [
+    ("coup", {"first": 0}), ("g54", {"first": 0, "set": "starter"})])
+def test_a_whole_game_is_played_by_taps_until_the_screen_shows_the_winner(
+        window, tmp_path, game, options):
+    """Physical mode, four players, every entry a tap on a button the screen
+    shows (a seeded choice among them, as a table would make), to the end."""
+    import random
+
+    from companion.ui.coup_screen import CoupTableScreen
+
+    setup = Setup(game=game, seats=["Natassa", "Stelios", "Giorgos", "Eleni"],
+                  options=options)
+    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=4))
+    screen = show(window, CoupTableScreen(table), (1280, 720))
+    pick = random.Random(7)
+    taps = 0
+    while not screen.game_over:
+        buttons = sorted(screen.ids.commands.children, key=lambda b: b.text)
+        assert buttons, screen.status_text
+        tap(pick.choice(buttons))
+        assert screen.message_text == "", screen.message_text
+        taps += 1
+        assert taps < 600, "the game ends"
+    winner = table.public_view()["winner"]
+    assert screen.status_text == f"{table.names[winner]} wins the game!"
+    assert not screen.ids.bar.ids.new_game.disabled
+    screenshot(window, f"{game}-won-by-taps-1280x720")

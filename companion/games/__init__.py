@@ -1,18 +1,20 @@
-"""The registry of game engines, by name."""
+"""The registry of game engines, by name. An engine's module is imported
+when its game is first asked for: a kiosk resuming one game does not pay
+for loading the other three."""
 from __future__ import annotations
 
-from .base import Engine, RuleError
-from .article27 import ENGINE as ARTICLE27_ENGINE
-from .coup import ENGINE as COUP_ENGINE
-from .g54 import ENGINE as G54_ENGINE
-from .secret_hitler import ENGINE as SECRET_HITLER_ENGINE
+import importlib
 
-GAMES: dict[str, Engine] = {engine.name: engine for engine in
-                            (COUP_ENGINE, G54_ENGINE, SECRET_HITLER_ENGINE, ARTICLE27_ENGINE)}
+from .base import Engine, RuleError
+
+# Each game's package, which holds its ENGINE.
+PACKAGES = {"coup": "coup", "g54": "g54", "secret_hitler": "secret_hitler",
+            "article27": "article27"}
+NAMES = tuple(PACKAGES)
 
 
 def engine_for(name: str) -> Engine:
-    engine = GAMES.get(name) if isinstance(name, str) else None
-    if engine is None:
+    package = PACKAGES.get(name) if isinstance(name, str) else None
+    if package is None:
         raise RuleError("setup.unknown_game", game=str(name)[:40])
-    return engine
+    return importlib.import_module(f"{__package__}.{package}").ENGINE

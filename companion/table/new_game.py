@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..games import GAMES
+from ..games import engine_for
 from ..games.article27.rules import TIMER_SECONDS
 from ..games.base import KEEPER, PHYSICAL, Setup
 from .seats import INPUTS
@@ -31,7 +31,7 @@ VARIANTS: dict[str, tuple[tuple[str, tuple[Any, ...]], ...]] = {
 
 
 def player_limits(game: str) -> tuple[int, int]:
-    engine = GAMES[game]
+    engine = engine_for(game)
     return engine.min_players, engine.max_players
 
 

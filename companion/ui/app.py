@@ -166,8 +166,10 @@ def _offer_phones(kiosk: Any, server: Any, web: WebConfig, lang: str) -> None:
     from .phones import PhonesView
 
     kiosk.bind(table=lambda _kiosk, new: server.set_table(new))
+    # The Wi-Fi code: the operator's settings first, else the command line's.
     kiosk.open_phones = lambda: PhonesView(
-        server, web.public_url, Messages(kiosk.lang, server.table.names), web.wifi).open()
+        server, web.public_url, Messages(kiosk.lang, server.table.names),
+        kiosk.settings.wifi or web.wifi).open()
 
 
 def _offer_seat_buttons(kiosk: Any, pinmap: Any, factory: Any) -> None:

@@ -31,8 +31,8 @@ from .article27_present import (WARNING_SECONDS, Action, actions, bribe_lines, c
                                 in_warning, info_line, outcome_line, result_lines, sg_line,
                                 status_line, timer_caption, track_rows, vote_words)
 from .ballot_view import BallotView  # noqa: F401 - the kv below places one
-from .sounds import EXPIRY, GAVEL, WARNING, Sounds, volume_from_environment
-from .table_screen import CommandButton, TableScreen
+from .sounds import EXPIRY, GAVEL, WARNING, Sounds
+from .table_screen import ChoiceButton, CommandButton, TableScreen
 
 Builder.load_file(str(Path(__file__).with_name("article27.kv")))
 
@@ -57,11 +57,6 @@ class TrackRow(BoxLayout):
     disks = StringProperty("")
     value = StringProperty("")
     in_play = BooleanProperty(True)
-
-
-class ChoiceButton(CommandButton):
-    """A target or a toggle in the command strip; ``selected`` stands out."""
-    selected = BooleanProperty(False)
 
 
 class DigitButton(Button):
@@ -98,7 +93,9 @@ class Article27TableScreen(TableScreen):
 
     def __init__(self, table: Table, lang: str = "en", sounds: Sounds | None = None,
                  **kwargs: Any) -> None:
-        self.sounds = sounds or Sounds(cache_dir() / "sounds", volume_from_environment())
+        # The kiosk's sounds, at the volume of its settings (a screen on its
+        # own makes its own).
+        sounds = sounds or Sounds(cache_dir() / "sounds")
         self._following: Table | None = None    # the table whose log has been heard
         self._heard = 0                          # its log entries heard so far
         self._remaining: float | None = None    # the countdown at the last look
@@ -111,7 +108,7 @@ class Article27TableScreen(TableScreen):
         self._unused: list[str] = []             # agendas tapped as put aside
         self._entry = ""                         # influence typed for the final tally
         self._entry_seat: int | None = None
-        super().__init__(table, lang=lang, **kwargs)
+        super().__init__(table, lang=lang, sounds=sounds, **kwargs)
 
     # -- input ---------------------------------------------------------------------------
     def strike_gavel(self) -> bool:
@@ -312,7 +309,7 @@ class Article27TableScreen(TableScreen):
         for agenda in AGENDAS:
             button = self._button(self.t(f"agenda.{agenda}"),
                                   lambda a=agenda: self._toggle_unused(a), ChoiceButton)
-            button.selected = agenda in self._unused
+            button.chosen = agenda in self._unused
             box.add_widget(button)
 
     def _toggle_unused(self, agenda: str) -> None:

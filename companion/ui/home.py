@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
 
@@ -18,17 +18,12 @@ from ..i18n import LANGUAGES, Messages
 from ..table import OPERATOR, EventStore, Table
 from ..table.new_game import GAME_ORDER, MODES, NewGame, player_limits
 from ..table.store import GameRecord, StoreError
-from .table_screen import CommandButton
+from .table_screen import ChoiceButton
 from .text_panel import TextPanel
 
 Builder.load_file(str(Path(__file__).with_name("home.kv")))
 
 NAME_LIMIT = 24
-
-
-class ChoiceButton(CommandButton):
-    """One of several choices (a game, a mode, a language): lit when chosen."""
-    chosen = BooleanProperty(False)
 
 
 class SeatRow(BoxLayout):

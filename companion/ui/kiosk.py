@@ -7,15 +7,17 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.properties import ObjectProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from ..i18n import Messages
+from ..paths import cache_dir
 from ..table import EventStore, Table
-from .home import HomeScreen
 from .kiosk_settings import KioskSettings
-from .settings_view import PinPad, OperatorSettings
+from .settings_view import OperatorSettings, PinPad
+from .sounds import Sounds
 from .table_screen import TableScreen, screen_class
 
 HOME, TABLE = "home", "table"
@@ -27,31 +29,42 @@ class Kiosk(ScreenManager):
     open_buttons = ObjectProperty(None, allownone=True)  # simulated seat buttons, if no GPIO
 
     def __init__(self, store: EventStore, table: Table | None, lang: str | None = None,
-                 settings: KioskSettings | None = None, **kwargs: Any) -> None:
+                 settings: KioskSettings | None = None, sounds_dir: Path | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(transition=NoTransition(), **kwargs)
         self.store = store
         self.settings = settings or KioskSettings(settings_path(store))
         self.lang = lang or self.settings.language
         self.table_screen: TableScreen | None = None
+        self.sounds = Sounds(sounds_dir or cache_dir() / "sounds", self.settings.volume)
         self.device_statuses: list[dict[str, Any]] = []
         self.pinmap: Any = None                  # the header's pin map, when it is used
-        self.home = HomeScreen(store, self.lang, on_table=self.show_table,
-                               on_resume=self.resume, on_settings=self.open_settings,
-                               on_language=self.set_language)
-        self._page(HOME, self.home)
-        self._page(TABLE, None)
+        self._home: Any = None                   # the HomeScreen, once shown
+        self.add_widget(Screen(name=HOME))
+        self.add_widget(Screen(name=TABLE))
         if table is not None:
             self.show_table(table)
+        else:
+            self.go_home()
+        # After the first frame: the sounds' files, so a start never waits on them.
+        Clock.schedule_once(lambda _dt: self.sounds.prepare(), 0.5)
 
-    def _page(self, name: str, content: Any) -> None:
-        page = Screen(name=name)
-        if content is not None:
-            page.add_widget(content)
-        self.add_widget(page)
+    @property
+    def home(self) -> Any:
+        """The home screen, built when first shown (a kiosk that resumes a
+        game starts faster without it)."""
+        if self._home is None:
+            from .home import HomeScreen
+
+            self._home = HomeScreen(self.store, self.lang, on_table=self.show_table,
+                                    on_resume=self.resume, on_settings=self.open_settings,
+                                    on_language=self.set_language)
+            self.get_screen(HOME).add_widget(self._home)
+        return self._home
 
     def show_table(self, table: Table) -> None:
         """Put ``table`` on the table screen, in the kiosk's language."""
-        screen = screen_class(table.setup.game)(table, lang=self.lang)
+        screen = screen_class(table.setup.game)(table, lang=self.lang, sounds=self.sounds)
         screen.go_home = self.go_home
         screen.open_phones = self.open_phones
         screen.open_buttons = self.open_buttons
@@ -80,7 +93,7 @@ class Kiosk(ScreenManager):
         it (one Table per game, never two), else rebuilt from the store."""
         active = self.store.active_game()
         if active is None:
-            self.home.refresh()
+            self.go_home()
             return
         if self.table is not None and self.table.game_id == active.id:
             self.current = TABLE
@@ -112,12 +125,18 @@ class Kiosk(ScreenManager):
     def set_language(self, lang: str) -> None:
         """The kiosk's language, for home and the table screen alike."""
         self.settings.language = lang
-        self.lang = self.home.choice.lang = self.settings.language
-        self.home.refresh()
+        self.lang = self.settings.language
+        if self._home is not None:
+            self._home.choice.lang = self.lang
+            self._home.refresh()
         if self.table is not None:
             showing = self.current
             self.show_table(self.table)
             self.current = showing
+
+    def set_volume(self, volume: float) -> None:
+        self.settings.volume = volume
+        self.sounds.volume = self.settings.volume
 
     def rotate(self, degrees: int) -> None:
         """Turn the picture (Touch Display 2 is a portrait panel; the kernel's

@@ -12,8 +12,8 @@ from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
 from ..i18n import LANGUAGES, Messages
-from .home import ChoiceButton
 from .kiosk_settings import ROTATIONS, KioskSettings
+from .table_screen import ChoiceButton
 
 Builder.load_file(str(Path(__file__).with_name("settings_view.kv")))
 
@@ -120,7 +120,7 @@ class OperatorSettings(ModalView):
         self.refresh()
 
     def on_volume(self, _panel: Any, value: float) -> None:
-        self.settings.volume = value
+        self.kiosk.set_volume(value)
 
     def save_wifi(self) -> None:
         self.settings.set_wifi(self.ids.ssid.text, self.ids.password.text)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import array
 import logging
 import math
-import os
 import random
 import sys
 import wave
@@ -24,7 +23,6 @@ log = logging.getLogger(__name__)
 
 RATE = 22050                # samples per second: plenty for knocks and chimes
 PEAK = 32767
-VOLUME_ENV = "COMPANION_VOLUME"
 DEFAULT_VOLUME = 0.8
 
 GAVEL, EXPIRY, WARNING = "gavel", "expiry", "warning"
@@ -49,7 +47,7 @@ def gavel_knock() -> array.array:
         crack = noise.uniform(-1, 1) * math.exp(-t * 90)
         return 0.9 * (thump * math.exp(-t * 22) + 0.6 * crack)
 
-    return _samples(0.25, shape)
+    return _samples(SECONDS[GAVEL], shape)
 
 
 def expiry_chime() -> array.array:
@@ -62,7 +60,7 @@ def expiry_chime() -> array.array:
                        for ratio, level in ((1.0, 0.6), (2.0, 0.25), (2.76, 0.15)))
         return partials * math.exp(-t * 3.2) * min(1.0, t * 400)   # no click at the onset
 
-    return _samples(1.6, lambda t: 0.8 * (bell(t, 784.0) + bell(t - 0.5, 523.3)))
+    return _samples(SECONDS[EXPIRY], lambda t: 0.8 * (bell(t, 784.0) + bell(t - 0.5, 523.3)))
 
 
 def warning_tick() -> array.array:
@@ -72,11 +70,16 @@ def warning_tick() -> array.array:
             return 0.0
         return math.sin(2 * math.pi * 1760 * t) * math.exp(-t * 70)
 
-    return _samples(0.3, lambda t: 0.8 * (tick(t) + tick(t - 0.15)))
+    return _samples(SECONDS[WARNING], lambda t: 0.8 * (tick(t) + tick(t - 0.15)))
 
 
 SYNTHS: dict[str, Callable[[], array.array]] = {
     GAVEL: gavel_knock, EXPIRY: expiry_chime, WARNING: warning_tick}
+# How long each sound lasts, so a file can be checked without making the
+# sound again (making them all takes a quarter of a second on a desktop).
+SECONDS = {GAVEL: 0.25, EXPIRY: 1.6, WARNING: 0.3}
+# Part of every file name: a new version of a sound gets a new file.
+VERSION = 1
 
 
 def wav_bytes(samples: array.array) -> bytes:
@@ -88,46 +91,34 @@ def wav_bytes(samples: array.array) -> bytes:
 
 
 def write_sounds(directory: Path) -> dict[str, Path]:
-    """Synthesise every sound into ``directory`` (a file already holding the
-    same sound is left alone: the kiosk's SD card is spared a write per
-    start). Returns each sound's path."""
+    """Synthesise every sound into ``directory``, unless a whole file of it
+    is already there (the kiosk's SD card is spared a write per start, and
+    the start the work). Returns each sound's path."""
     directory.mkdir(parents=True, exist_ok=True)
     paths = {}
     for name, synth in SYNTHS.items():
-        path = directory / f"{name}.wav"
-        frames = wav_bytes(synth())
-        if not _holds(path, frames):
+        path = directory / f"{name}-{VERSION}.wav"
+        if not _holds(path, int(SECONDS[name] * RATE)):
             partial = path.with_suffix(".tmp")
             with wave.open(str(partial), "wb") as out:
                 out.setnchannels(1)
                 out.setsampwidth(2)
                 out.setframerate(RATE)
-                out.writeframes(frames)
+                out.writeframes(wav_bytes(synth()))
             partial.replace(path)
         paths[name] = path
     return paths
 
 
-def _holds(path: Path, frames: bytes) -> bool:
+def _holds(path: Path, frames: int) -> bool:
+    """Whether ``path`` is a whole WAV file of ``frames`` frames as we write them."""
     try:
         with wave.open(str(path), "rb") as old:
-            return (old.getframerate(), old.getnchannels(), old.getsampwidth()) == (
-                RATE, 1, 2) and old.readframes(old.getnframes()) == frames
+            return ((old.getframerate(), old.getnchannels(), old.getsampwidth(),
+                     old.getnframes()) == (RATE, 1, 2, frames)
+                    and len(old.readframes(frames)) == 2 * frames)
     except (OSError, EOFError, wave.Error):
         return False
-
-
-def volume_from_environment() -> float:
-    """The kiosk's volume: ``$COMPANION_VOLUME`` from 0 (silent) to 1."""
-    text = os.environ.get(VOLUME_ENV)
-    if text is None:
-        return DEFAULT_VOLUME
-    try:
-        return min(1.0, max(0.0, float(text)))
-    except ValueError:
-        log.warning("%s=%r is not a number from 0 to 1; using %s", VOLUME_ENV, text,
-                    DEFAULT_VOLUME)
-        return DEFAULT_VOLUME
 
 
 class Sounds:
@@ -138,11 +129,21 @@ class Sounds:
     still listed, so the screen's choices can be checked anywhere.)"""
 
     def __init__(self, directory: Path, volume: float = DEFAULT_VOLUME) -> None:
+        self.directory = Path(directory)
         self.volume = min(1.0, max(0.0, volume))
         self.played: list[str] = []
-        self._sounds: dict[str, Any] = {}
+        self._sounds: dict[str, Any] | None = None     # loaded on first need
+
+    def prepare(self) -> None:
+        """Make (or find) the files and load them. The kiosk does this just
+        after its first frame, so its start does not wait for it; a sound
+        played before then prepares them itself."""
+        if self._sounds is not None:
+            return
+        self._sounds = {}
+        directory = self.directory
         try:
-            paths = write_sounds(Path(directory))
+            paths = write_sounds(directory)
         except OSError:
             log.exception("the sounds could not be written to %s; the kiosk stays silent",
                           directory)
@@ -166,6 +167,7 @@ class Sounds:
         if self.volume <= 0:
             return
         self.played.append(name)
+        self.prepare()
         sound = self._sounds.get(name)
         if sound is None:
             return

@@ -19,6 +19,7 @@ from ..games.base import RuleError
 from ..i18n import Messages
 from ..table import OPERATOR, Table
 from ..table.store import StoreError
+from .sounds import Sounds
 from .text_panel import TextPanel
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,11 @@ def screen_class(game: str) -> type["TableScreen"]:
 class CommandButton(Button):
     command = ObjectProperty(None, allownone=True)
     seat_command = BooleanProperty(True)
+
+
+class ChoiceButton(CommandButton):
+    """One of several choices (a game, a target, a toggle): lit when chosen."""
+    chosen = BooleanProperty(False)
 
 
 class TableBar(BoxLayout):
@@ -67,7 +73,9 @@ class TableScreen(BoxLayout):
     home_text = StringProperty("")
     log_text = StringProperty("")
 
-    def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
+    def __init__(self, table: Table, lang: str = "en", sounds: Sounds | None = None,
+                 **kwargs: Any) -> None:
+        self.sounds = sounds                # the kiosk's sounds, for games that sound
         super().__init__(**kwargs)
         self.t = Messages(lang, table.names)
         self.undo_text = self.t("cmd.undo")

@@ -32,7 +32,7 @@ from ..base import (KEEPER, Fate, FrozenCommand, RuleError, Setup, checked_optio
                     first_seat, seat_of)
 from . import bribes, scoring
 from .rules import (ABSTAIN, AGENDAS, BRIBE_KINDS, COME_AND_GO_INFLUENCE, EXCLUDE,
-                    FAILED, INCLUDE, INFLUENCE_IN_THE_BOX, ISSUES, OTHER, PASSED, PRIVILEGE,
+                    FAILED, INCLUDE, INFLUENCE_IN_THE_BOX, ISSUES, PASSED, PRIVILEGE,
                     SAME_AGENDA_LIMIT, SCORE_RANGE, SLOT_VALUES, START_INFLUENCE,
                     TIMER_SECONDS, TOKENS_PER_ISSUE, VETO, VETO_COST, VETOED, VOTES, YES,
                     YES_NEEDED)
