@@ -10,15 +10,15 @@ from companion.table import EventStore, Table
 from companion.table.new_game import NewGame
 
 pytest.importorskip("kivy.base")
-from test_ui import SHOTS, SIZES, fits_in_window, frames, screenshot, show, tap, window  # noqa: E402,F401,E501
+from test_ui import (PORTRAIT, SHOTS, SIZES, fits_in_window, frames, screenshot,  # noqa: E402,F401
+                     show, tap, window)
 
-PORTRAIT = (720, 1280)
 
-
-def kiosk_on(store, table=None):
+def kiosk_on(store, table=None, settings=None):
+    """The kiosk on ``store`` (its settings beside it, unless given)."""
     from companion.ui.kiosk import Kiosk
 
-    return Kiosk(store, table, lang="en")
+    return Kiosk(store, table, lang="en", settings=settings)
 
 
 def choice(box, text):
@@ -43,9 +43,15 @@ def test_the_choices_follow_the_game_s_limits_and_variants():
     assert choice_.next_value("direction") == "clockwise"
     assert choice_.next_value("response_seconds") == 10
     assert choice_.next_input(2) == "buttons"
+    choice_.names[:3] = ["Ann", "Bob", "Cat"]
+    choice_.move_up(2)
+    choice_.move_up(0)                                  # the first seat has none before it
+    assert choice_.names[:3] == ["Ann", "Cat", "Bob"]
+    assert choice_.inputs[:3] == ["kiosk", "buttons", "kiosk"]
+    choice_.names[:3] = ["", "", ""]
     setup = choice_.setup("Player {number}")
     assert [s["name"] for s in setup.seats][:3] == ["Player 1", "Player 2", "Player 3"]
-    assert setup.seats[2]["input"] == "buttons"
+    assert setup.seats[1]["input"] == "buttons"
     assert setup.options == {"direction": "clockwise", "response_seconds": 10}
     again = NewGame.like(setup)
     assert again.game == "coup" and again.options == setup.options
@@ -63,7 +69,7 @@ def test_home_renders_with_large_targets_at_every_size(window, tmp_path, size):
     buttons = [w for w in home.walk() if isinstance(w, ChoiceButton)]
     assert len(buttons) == 4 + 2 + 4 + 3       # games, modes, languages, A27's variants
     assert all(b.height >= 48 for b in buttons)
-    for widget in (home.ids.start, home.ids.history, home.ids.languages):
+    for widget in (home.ids.start, home.ids.history, home.ids.settings):
         assert fits_in_window(widget, window)
     for row in seat_rows(home):
         assert row.ids.source.height >= 48 and row.ids.name.height >= 48
@@ -84,10 +90,12 @@ def test_touch_chooses_and_starts_a_game_then_home_resumes_the_same_table(window
     tap(home.ids.fewer)
     rows = seat_rows(home)
     assert len(rows) == 2
-    rows[0].ids.name.insert_text("Natassa")
-    rows[1].ids.name.insert_text("Stelios with a far too long name here")
-    tap(rows[1].ids.source)
+    rows[0].ids.name.insert_text("Stelios with a far too long name here")
+    rows[1].ids.name.insert_text("Natassa")
+    tap(rows[0].ids.source)
+    tap(seat_rows(home)[1].ids.up)                      # Natassa sits first
     assert seat_rows(home)[1].input_text == "Buttons"
+    assert seat_rows(home)[0].ids.up.disabled
     tap(choice(home.ids.variants, "Turns: counterclockwise"))
     tap(choice(home.ids.modes, "App keeps the cards"))
     screenshot(window, "home-coup-chosen-1280x720")
@@ -157,11 +165,13 @@ def test_past_games_are_listed_and_a_restart_shows_the_same_table(window, tmp_pa
 def test_on_screen_seat_buttons_vote_through_the_simulated_header(window, tmp_path):
     """No GPIO here: the kiosk's seat buttons drive the real pin map's mock
     pins, and each press travels the hardware's road (debounce, Press, the
-    table's controls) to a vote."""
+    table's controls) to a vote; the table screen shows who has voted, then
+    turns every vote at once."""
     import asyncio
+    import time
 
     from gpiozero.pins.mock import MockFactory
-    from kivy.uix.widget import Widget
+    from companion.ui.kiosk_settings import KioskSettings
 
     from companion.devices.controls import Controls
     from companion.devices.gpio import GpioTable
@@ -169,7 +179,8 @@ def test_on_screen_seat_buttons_vote_through_the_simulated_header(window, tmp_pa
     from companion.ui.seat_buttons import PinButton, SeatButtons
     from sh_helpers import nominate, sh_table
 
-    table = sh_table(EventStore(tmp_path / "g.sqlite3"), 5)
+    store = EventStore(tmp_path / "g.sqlite3")
+    table = sh_table(store, 5)
     loop = asyncio.new_event_loop()
     factory = MockFactory()
     pinmap = load_pinmap()
@@ -177,7 +188,8 @@ def test_on_screen_seat_buttons_vote_through_the_simulated_header(window, tmp_pa
     controls = Controls(table, loop=loop, on_refusal=lambda seat, e: refusals.append(e.key))
     header = GpioTable(pinmap, controls.handle, factory=factory)
     try:
-        show(window, Widget(), (800, 480))
+        kiosk = show(window, kiosk_on(store, table, KioskSettings(tmp_path / "kiosk.ini")),
+                     (800, 480))
         panel = SeatButtons(pinmap, factory, table, "en")
         panel.open(animation=False)
         frames(3)
@@ -191,9 +203,17 @@ def test_on_screen_seat_buttons_vote_through_the_simulated_header(window, tmp_pa
         assert all(b.height >= 48 for row in seats for b in row)
         frames(2)
         panel.children[0].export_to_png(str(SHOTS / "seat-buttons-800x480.png"))
+        ballot = kiosk.table_screen.ids.ballot
         for seat, row in enumerate(seats):
             tap(row[0 if seat != 3 else 1])
+            if seat < 4:
+                assert ballot.chips[seat].text == f"{table.names[seat]}\nvoted"
         assert refusals == []
+        deadline = time.monotonic() + 5
+        while ballot.revealing and time.monotonic() < deadline:
+            frames(1)
+        assert [c.text.split("\n")[1] for c in ballot.chips] == ["Ja!"] * 3 + ["Nein", "Ja!"]
+        assert ballot.result_text == "The government is elected."
         assert table.public_view()["last_votes"] == ["ja", "ja", "ja", "nein", "ja"]
         assert [b.text for b in seats[0]] == ["1", "2", "3"]
         panel.dismiss(animation=False)

@@ -17,6 +17,7 @@ from kivy.base import EventLoop  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 
 SIZES = [(800, 480), (1280, 720)]
+PORTRAIT = (720, 1280)      # Touch Display 2, turned
 SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "screenshots"))
 
 
@@ -81,7 +82,7 @@ def fits_in_window(widget, window) -> bool:
             and y + widget.height <= window.height + 1)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", [*SIZES, PORTRAIT], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_touch_plays_a_turn_and_the_screen_follows(window, tmp_path, size):
     from companion.ui.coup_screen import CoupTableScreen
 

@@ -58,6 +58,13 @@ class NewGame:
         self.names = (self.names + [""] * count)[:count]
         self.inputs = (self.inputs + ["kiosk"] * count)[:count]
 
+    def move_up(self, seat: int) -> None:
+        """The player in ``seat`` changes places with the one before (seat
+        order is the order round the table)."""
+        if 0 < seat < len(self.names):
+            for seats in (self.names, self.inputs):
+                seats[seat - 1], seats[seat] = seats[seat], seats[seat - 1]
+
     def next_input(self, seat: int) -> str:
         """Step the seat's input: kiosk, buttons, pad, phone, and round again."""
         self.inputs[seat] = INPUTS[(INPUTS.index(self.inputs[seat]) + 1) % len(INPUTS)]

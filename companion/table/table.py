@@ -125,6 +125,18 @@ class Table:
             if number not in self.undone and event["type"] != UNDO:
                 self._apply(event)
 
+    def public_history(self) -> list[dict[str, Any]]:
+        """The game's public view after each of its effective events, from the
+        start: what a chart of the game is drawn from (at its end)."""
+        state = self.engine.new_state(self.setup)
+        views = []
+        for number, event in self.log:
+            if number in self.undone or event["type"] in (UNDO, VOTE, ABORT):
+                continue
+            self.engine.apply(state, event)
+            views.append(self.engine.public_view(state))
+        return views
+
     def _new_box(self) -> BallotBox:
         return BallotBox(locked=self.setup.table.get("votes") == "locked")
 

@@ -32,7 +32,8 @@ from .article27_present import (WARNING_SECONDS, Action, actions, bribe_lines, c
                                 status_line, timer_caption, track_rows, vote_words)
 from .ballot_view import BallotView  # noqa: F401 - the kv below places one
 from .sounds import EXPIRY, GAVEL, WARNING, Sounds
-from .table_screen import ChoiceButton, CommandButton, TableScreen
+from .buttons import ChoiceButton, CommandButton
+from .table_screen import TableScreen
 
 Builder.load_file(str(Path(__file__).with_name("article27.kv")))
 

@@ -16,7 +16,8 @@ from kivy.uix.modalview import ModalView
 
 from ..table import Table
 from .present import command_groups, command_label, status_line, tokens_of
-from .table_screen import CommandButton, TableScreen
+from .buttons import CommandButton
+from .table_screen import TableScreen
 
 Builder.load_file(str(Path(__file__).with_name("coup.kv")))
 

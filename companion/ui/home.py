@@ -18,7 +18,7 @@ from ..i18n import LANGUAGES, Messages
 from ..table import OPERATOR, EventStore, Table
 from ..table.new_game import GAME_ORDER, MODES, NewGame, player_limits
 from ..table.store import GameRecord, StoreError
-from .table_screen import ChoiceButton
+from .buttons import ChoiceButton
 from .text_panel import TextPanel
 
 Builder.load_file(str(Path(__file__).with_name("home.kv")))
@@ -82,6 +82,10 @@ class HomeScreen(BoxLayout):
         self.choice.next_input(seat)
         self.refresh()
 
+    def move_up(self, seat: int) -> None:
+        self.choice.move_up(seat)
+        self.refresh()
+
     def next_value(self, option: str) -> None:
         self.choice.next_value(option)
         self.refresh()
@@ -123,7 +127,8 @@ class HomeScreen(BoxLayout):
         low, high = player_limits(choice.game)
         self.players_text = t("home.players", count=len(choice.names), low=low, high=high)
         self.labels = [t("home.game"), t("home.mode"), t("home.variants"),
-                       t("home.start"), t("home.history"), t("settings.title")]
+                       t("home.start"), t("home.history"), t("settings.title"),
+                       t("home.language")]
         self._fill(self.ids.games, [(t(f"game.{g}"), g == choice.game,
                                      lambda g=g: self.choose_game(g)) for g in GAME_ORDER])
         self._fill(self.ids.modes, [(t(f"ui.mode.{m}"), m == choice.mode,
@@ -153,6 +158,7 @@ class HomeScreen(BoxLayout):
             row.ids.name.text = name
             row.ids.name.bind(text=lambda _input, text, s=seat: self._name(s, text))
             row.ids.source.bind(on_release=lambda _b, s=seat: self.next_input(s))
+            row.ids.up.bind(on_release=lambda _b, s=seat: self.move_up(s))
             box.add_widget(row)
 
 

@@ -25,7 +25,8 @@ from .ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
 from .sh_words import (ballot_title, command_label, election_result, info_line,
                        last_nomination, pick_key, pick_label, pick_prompt, picked_seat,
                        power_word, role_word, seat_marks, status_line)
-from .table_screen import CommandButton, TableScreen
+from .buttons import CommandButton
+from .table_screen import TableScreen
 
 Builder.load_file(str(Path(__file__).with_name("secret_hitler.kv")))
 

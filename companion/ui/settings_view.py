@@ -13,7 +13,7 @@ from kivy.uix.modalview import ModalView
 
 from ..i18n import LANGUAGES, Messages
 from .kiosk_settings import ROTATIONS, KioskSettings
-from .table_screen import ChoiceButton
+from .buttons import ChoiceButton
 
 Builder.load_file(str(Path(__file__).with_name("settings_view.kv")))
 

@@ -13,12 +13,12 @@ from typing import Any
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.button import Button
 
 from ..games.base import RuleError
 from ..i18n import Messages
 from ..table import OPERATOR, Table
 from ..table.store import StoreError
+from .buttons import CommandButton  # noqa: F401 - the bar's kv rule uses it
 from .sounds import Sounds
 from .text_panel import TextPanel
 
@@ -37,16 +37,6 @@ SCREENS = {
 def screen_class(game: str) -> type["TableScreen"]:
     module, name = SCREENS[game]
     return getattr(importlib.import_module(f"{__package__}.{module}"), name)
-
-
-class CommandButton(Button):
-    command = ObjectProperty(None, allownone=True)
-    seat_command = BooleanProperty(True)
-
-
-class ChoiceButton(CommandButton):
-    """One of several choices (a game, a target, a toggle): lit when chosen."""
-    chosen = BooleanProperty(False)
 
 
 class TableBar(BoxLayout):
@@ -72,6 +62,7 @@ class TableScreen(BoxLayout):
     buttons_text = StringProperty("")
     home_text = StringProperty("")
     log_text = StringProperty("")
+    chart_text = StringProperty("")
 
     def __init__(self, table: Table, lang: str = "en", sounds: Sounds | None = None,
                  **kwargs: Any) -> None:
@@ -83,6 +74,7 @@ class TableScreen(BoxLayout):
         self.phones_text = self.t("ui.phones")
         self.home_text = self.t("ui.home")
         self.log_text = self.t("ui.log")
+        self.chart_text = self.t("ui.chart")
         self.buttons_text = self.t("ui.seat_buttons")
         self._attach(table)
 
@@ -135,6 +127,17 @@ class TableScreen(BoxLayout):
         panel = TextPanel(lines=lines, title=self.t("ui.log"), empty="",
                           close_text=self.t("ui.phones.close"), from_end=True)
         panel.open()
+        return panel
+
+    def open_chart(self) -> Any:
+        """The finished game drawn round by round (see charts.py)."""
+        from .chart_view import ChartPanel
+        from .charts import chart_for
+
+        chart = chart_for(self.table.setup.game, self.table.public_history(),
+                          self.table.names, self.t)
+        panel = ChartPanel(chart=chart, close_text=self.t("ui.phones.close"))
+        panel.open(animation=False)
         return panel
 
     def tick(self) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.modalview import ModalView
+from .buttons import CommandButton  # noqa: F401 - its kv rule uses one
 
 Builder.load_file(str(Path(__file__).with_name("text_panel.kv")))
 
