@@ -222,3 +222,19 @@ def test_on_screen_seat_buttons_vote_through_the_simulated_header(window, tmp_pa
     finally:
         header.close()
         loop.close()
+
+
+@pytest.mark.parametrize("game, title, screen", [
+    ("Article 27", "article27", "Article27TableScreen"),
+    ("Secret Hitler", "secret_hitler", "SecretHitlerTableScreen"),
+    ("Coup", "coup", "CoupTableScreen"),
+    ("Coup: Rebellion G54", "g54", "CoupTableScreen")])
+def test_each_game_starts_from_home_by_touch(window, tmp_path, game, title, screen):
+    store = EventStore(tmp_path / "g.sqlite3")
+    kiosk = show(window, kiosk_on(store), (800, 480))
+    tap(choice(kiosk.home.ids.games, game))
+    tap(kiosk.home.ids.start)
+    assert kiosk.home.message_text == ""
+    assert kiosk.current == "table" and kiosk.table.setup.game == title
+    assert type(kiosk.table_screen).__name__ == screen
+    assert kiosk.table.names[0] == "Player 1"

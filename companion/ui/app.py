@@ -46,6 +46,24 @@ class WebConfig:
     wifi: tuple[str, str | None] | None = None
 
 
+def configure_kivy(size: tuple[int, int]) -> None:
+    """The kiosk's window, set before Kivy creates it."""
+    prepare_kivy_environment()
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
+    # No multisampling: the screen is flat shapes and pre-drawn text, and
+    # MSAA more than doubled every frame's cost on a software GL (Mesa's
+    # llvmpipe: 38 ms a frame for the Secret Hitler table, 16 ms without).
+    Config.set("graphics", "multisamples", "0")
+    Config.set("input", "mouse", "mouse,multitouch_on_demand")
+    # One touch source only: SDL already delivers touch events, and a second
+    # provider (Kivy's default probesysfs/mtdev entry) doubles every touch.
+    if Config.has_option("input", "%(name)s"):
+        Config.remove_option("input", "%(name)s")
+
+
 def run_kiosk(store: EventStore, table: Table | None, lang: str = "en",
               size: tuple[int, int] = (1280, 720), devices: Sequence[DeviceOpener] = (),
               exit_after: float | None = None, web: WebConfig | None = None,
@@ -56,17 +74,7 @@ def run_kiosk(store: EventStore, table: Table | None, lang: str = "en",
     header's ``pinmap`` shows in the settings; ``simulated_pins`` (gpiozero
     mock pins standing in for a header this machine lacks) become on-screen
     seat buttons."""
-    prepare_kivy_environment()
-    from kivy.config import Config
-
-    Config.set("graphics", "width", str(size[0]))
-    Config.set("graphics", "height", str(size[1]))
-    Config.set("input", "mouse", "mouse,multitouch_on_demand")
-    # One touch source only: SDL already delivers touch events, and a second
-    # provider (Kivy's default probesysfs/mtdev entry) doubles every touch.
-    if Config.has_option("input", "%(name)s"):
-        Config.remove_option("input", "%(name)s")
-
+    configure_kivy(size)
     from kivy.app import App
 
     from ..i18n import translate

@@ -16,7 +16,6 @@ from ..i18n import Messages
 from ..paths import cache_dir
 from ..table import EventStore, Table
 from .kiosk_settings import KioskSettings
-from .settings_view import OperatorSettings, PinPad
 from .sounds import Sounds
 from .table_screen import TableScreen, screen_class
 
@@ -110,7 +109,10 @@ class Kiosk(ScreenManager):
             self.table_screen.show_devices(statuses)
 
     # -- the operator's settings ---------------------------------------------
-    def open_settings(self) -> PinPad:
+    def open_settings(self) -> Any:
+        """The PIN pad, then the operator's settings (built on demand)."""
+        from .settings_view import OperatorSettings, PinPad
+
         pad = PinPad(self.settings, Messages(self.lang),
                      on_open_settings=lambda: OperatorSettings(self).open(animation=False))
         pad.open(animation=False)
