@@ -97,7 +97,8 @@ def _game_arguments(parser: argparse.ArgumentParser, games: list[str],
     parser.add_argument("--response-seconds", type=float, default=None, metavar="SECONDS",
                         help="a new Coup or G54 game: a claim nobody challenges stands "
                              "after this")
-    parser.add_argument("--lang", default="en", choices=LANGUAGES)
+    parser.add_argument("--lang", default=None, choices=LANGUAGES,
+                        help="the kiosk's language (default: as last set in its settings)")
     parser.add_argument("--new", action="store_true",
                         help="start a new game even if one is unfinished")
 

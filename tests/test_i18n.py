@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games import NAMES, engine_for
+from companion.games import PACKAGES, engine_for
 from companion.games.base import Fate, Setup
 from companion.games.coup import ENGINE as COUP
 from companion.games.g54 import ENGINE as G54
@@ -31,7 +31,7 @@ def literal_keys() -> set[str]:
 
 def generated_keys() -> set[str]:
     """Keys the code builds from game data and engine vocabulary."""
-    keys = {f"game.{name}" for name in NAMES}
+    keys = {f"game.{name}" for name in PACKAGES}
     keys |= {"policy.liberal", "policy.fascist"}
     keys |= {f"sh.log.{k}" for k in (
         "started", "confirm", "nominate", "ballot", "discard", "enact", "chaos", "veto",
@@ -78,7 +78,7 @@ def generated_keys() -> set[str]:
 def played_keys() -> set[str]:
     """Every log line key that random games of every game produce."""
     keys = set()
-    for name in NAMES:
+    for name in PACKAGES:
         engine = engine_for(name)
         for seed in range(40):
             players = engine.min_players + seed % (engine.max_players - engine.min_players + 1)

@@ -56,6 +56,17 @@ def test_the_choices_follow_the_game_s_limits_and_variants():
     again = NewGame.like(setup)
     assert again.game == "coup" and again.options == setup.options
     assert again.names == [s["name"] for s in setup.seats]
+    # A game set up on the command line, with values home does not offer:
+    # home starts those choices from the default, and a tap steps on.
+    elsewhere = Setup(game="g54", seats=[{"name": "Ann"}, {"name": "Bob"}],
+                      options={"response_seconds": 15.0, "set": ["banker", "director"],
+                               "advanced": True})
+    like = NewGame.like(elsewhere)
+    assert like.options == {"advanced": True}
+    assert like.variants() == [("set", "random"), ("advanced", True),
+                               ("response_seconds", None)]
+    like.options["response_seconds"] = 12.5
+    assert like.next_value("response_seconds") is None
 
 
 @pytest.mark.parametrize("size", [*SIZES, PORTRAIT], ids=lambda s: f"{s[0]}x{s[1]}")
@@ -140,7 +151,12 @@ def test_past_games_are_listed_and_a_restart_shows_the_same_table(window, tmp_pa
     frames(2)
     home = kiosk.home
     assert home.choice.game == "coup" and home.choice.names == ["Ann", "Bob"]
-    tap(home.ids.start)                                  # a new game: the first is abandoned
+    tap(home.ids.start)              # a new game would end the first: the operator's PIN
+    [pad] = [w for w in window.children if w.__class__.__name__ == "PinPad"]
+    assert kiosk.table.game_id == first.game_id, "nothing ended before the PIN"
+    for digit in "0000":
+        pad.digit(digit)
+    tap(pad.ids.ok)
     second = kiosk.table
     assert second.game_id != first.game_id
     kiosk.go_home()
@@ -156,6 +172,12 @@ def test_past_games_are_listed_and_a_restart_shows_the_same_table(window, tmp_pa
     again = show(window, kiosk_on(store, Table.resume(store)), (800, 480))
     assert again.current == "table" and again.table.game_id == second.game_id
     assert again.table_screen.status_text == kiosk.table_screen.status_text
+    from companion.table import StoreError
+
+    left_behind = Table.resume(store, first.game_id)    # the first game stays ended
+    with pytest.raises(StoreError):
+        left_behind.execute({"type": "income", "seat": 1})
+    assert store.game(first.game_id).status == "abandoned"
     bar = again.table_screen.ids.bar
     for name in ("home", "log", "undo"):
         assert fits_in_window(bar.ids[name], window) and bar.ids[name].height >= 48

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games.base import Setup
+from companion.games.base import RuleError, Setup
 from companion.table import EventStore, Table
 from companion.ui.kiosk_settings import DEFAULT_PIN, GUESSES, KioskSettings
 
@@ -105,14 +105,45 @@ def test_the_settings_open_with_the_pin_and_act_on_the_kiosk(window, tmp_path):
         Window.rotation = 0
         kiosk.settings.rotation = 0
         frames(3)
+    listeners = len(kiosk.table._listeners)
+    tap(next(b for b in panel.ids.languages.children if b.text == "English"))
+    assert len(kiosk.table._listeners) == listeners, "the old screen let go of the table"
     panel.volume = 0.25
-    assert KioskSettings(tmp_path / "kiosk.ini").volume == 0.25
     assert kiosk.sounds.volume == 0.25 and kiosk.table_screen.sounds is kiosk.sounds
+    assert KioskSettings(tmp_path / "kiosk.ini").volume == 0.8, "saved on closing"
 
-    game = kiosk.table.game_id
+    game, ended = kiosk.table.game_id, kiosk.table
     tap(panel.ids.end_game)
     frames(2)
     assert kiosk.current == "home" and not open_panels(window)
+    assert KioskSettings(tmp_path / "kiosk.ini").volume == 0.25
     assert kiosk.store.active_game() is None
     assert kiosk.store.game(game).status == "abandoned"
     assert kiosk.home.resume_text == ""
+    # Nothing brings an ended game back: a press, a phone, the clock.
+    with pytest.raises(RuleError) as refused:
+        ended.execute({"type": "income", "seat": 0})
+    assert refused.value.key == "table.game_ended"
+    assert ended.tick() == []
+    assert kiosk.store.game(game).status == "abandoned"
+
+
+def test_saved_language_and_rotation_apply_at_start_and_an_open_wifi_shows(window, tmp_path):
+    from kivy.core.window import Window
+
+    from companion.ui.kiosk import Kiosk
+    from companion.ui.settings_view import OperatorSettings
+
+    settings = KioskSettings(tmp_path / "kiosk.ini")
+    settings.language, settings.rotation = "el", 90
+    settings.set_wifi("Cafe Anna", "")                   # an open network
+    store = EventStore(tmp_path / "g.sqlite3")
+    try:
+        kiosk = Kiosk(store, None, settings=KioskSettings(tmp_path / "kiosk.ini"))
+        assert kiosk.lang == "el" and Window.rotation == 90
+    finally:
+        Window.rotation = 0
+    frames(3)
+    panel = OperatorSettings(kiosk)
+    assert (panel.ids.ssid.text, panel.ids.password.text) == ("Cafe Anna", "")
+    assert kiosk.settings.wifi == ("Cafe Anna", None)

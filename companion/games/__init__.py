@@ -10,7 +10,6 @@ from .base import Engine, RuleError
 # Each game's package, which holds its ENGINE.
 PACKAGES = {"coup": "coup", "g54": "g54", "secret_hitler": "secret_hitler",
             "article27": "article27"}
-NAMES = tuple(PACKAGES)
 
 
 def engine_for(name: str) -> Engine:

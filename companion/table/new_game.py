@@ -78,7 +78,8 @@ class NewGame:
     def next_value(self, option: str) -> Any:
         values = dict(VARIANTS[self.game])[option]
         current = self.options.get(option, values[0])
-        self.options[option] = values[(values.index(current) + 1) % len(values)]
+        step = values.index(current) + 1 if current in values else 0
+        self.options[option] = values[step % len(values)]
         return self.options[option]
 
     def setup(self, default_name: str) -> Setup:
@@ -94,8 +95,17 @@ class NewGame:
     def like(cls, setup: Setup) -> "NewGame":
         """The choices that made ``setup``: the home screen starts from the
         last game's table."""
-        offered = {option for option, _ in VARIANTS.get(setup.game, ())}
+        offered = dict(VARIANTS.get(setup.game, ()))
+        # Only values the home screen offers: a game set up elsewhere (a
+        # command line's own seconds, a chosen set of characters) starts the
+        # choice from the default instead.
         return cls(game=setup.game, names=[s["name"] for s in setup.seats],
                    inputs=[s.get("input", "kiosk") for s in setup.seats], mode=setup.mode,
                    lang=setup.seats[0].get("lang", "en") if setup.seats else "en",
-                   options={k: v for k, v in setup.options.items() if k in offered})
+                   options={k: v for k, v in setup.options.items()
+                            if k in offered and _offered(v, offered[k])})
+
+
+def _offered(value: Any, values: tuple[Any, ...]) -> bool:
+    """Whether ``value`` is one of ``values`` (True is not 1, 10.0 is not 10)."""
+    return any(type(value) is type(v) and value == v for v in values)

@@ -137,6 +137,11 @@ class EventStore:
         """Append one command and its events atomically; optionally change the
         game's status in the same transaction (a finished game)."""
         with self._lock, self._transaction():
+            row = self.db.execute("SELECT status FROM games WHERE id=?", (game_id,)).fetchone()
+            if row is None or row[0] == "abandoned":
+                # An abandoned game takes nothing more (a Table left behind
+                # by a kiosk that ended it must not bring it back).
+                raise StoreError(f"game {game_id} is not open")
             self._insert(game_id, number, first_seq, command, source, events, at)
             if status is not None:
                 self.db.execute(

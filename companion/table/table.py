@@ -64,6 +64,7 @@ class Table:
         self.state: Any = None
         self.box = self._new_box()
         self._listeners: list[Listener] = []
+        self.ended = False                  # the operator ended it: it takes nothing more
 
     # -- creating and resuming ------------------------------------------------
     @classmethod
@@ -158,6 +159,8 @@ class Table:
 
         Raises RuleError for an illegal command and StoreError if the store
         cannot take the write; either way the command changed nothing."""
+        if self.ended:
+            raise RuleError("table.game_ended")
         _check_storable(command)
         seat = _bound_seat(source)
         kind = command.get("type")
@@ -245,10 +248,18 @@ class Table:
         running out), carry it out. The kiosk calls this every second, every
         command calls it first; tests and replays call it after moving their
         clock."""
-        command = self.engine.due(self.state, self.clock())
+        command = None if self.ended else self.engine.due(self.state, self.clock())
         if command is None:
             return []
         return self.execute(command, source=CLOCK)
+
+    def end(self) -> None:
+        """The operator ends the game unfinished: the store keeps it in the
+        history as abandoned, and nothing (a press, a phone, the clock) can
+        act on it again."""
+        if not self.is_over:
+            self.store.abandon(self.game_id, time.time())
+        self.ended = True
 
     # -- what leaves the table --------------------------------------------------
     def subscribe(self, listener: Listener) -> None:

@@ -64,7 +64,7 @@ def configure_kivy(size: tuple[int, int]) -> None:
         Config.remove_option("input", "%(name)s")
 
 
-def run_kiosk(store: EventStore, table: Table | None, lang: str = "en",
+def run_kiosk(store: EventStore, table: Table | None, lang: str | None = None,
               size: tuple[int, int] = (1280, 720), devices: Sequence[DeviceOpener] = (),
               exit_after: float | None = None, web: WebConfig | None = None,
               pinmap: Any = None, simulated_pins: Any = None) -> int:
@@ -86,16 +86,16 @@ def run_kiosk(store: EventStore, table: Table | None, lang: str = "en",
 
         def build(self):
             use_dejavu()
-            self.title = translate("app.title", lang)
             self.kiosk = Kiosk(store, table, lang=lang)
+            self.title = translate("app.title", self.kiosk.lang)
             return self.kiosk
 
     header = None if pinmap is None else (pinmap, simulated_pins)
-    return asyncio.run(_serve(KioskApp(), list(devices), exit_after, web, lang, header))
+    return asyncio.run(_serve(KioskApp(), list(devices), exit_after, web, header))
 
 
 async def _serve(app: Any, openers: list[DeviceOpener], exit_after: float | None,
-                 web: WebConfig | None = None, lang: str = "en",
+                 web: WebConfig | None = None,
                  header: tuple[Any, Any] | None = None) -> int:
     from ..devices.controls import Controls
     from ..devices.press import loop_delivery
@@ -124,7 +124,7 @@ async def _serve(app: Any, openers: list[DeviceOpener], exit_after: float | None
             kiosk.bind(table=lambda _kiosk, new: controls.attach(new))
             if web is not None:
                 phones = await _start_phones(kiosk.table, web)
-                _offer_phones(kiosk, phones[0], web, lang)
+                _offer_phones(kiosk, phones[0], web)
             devices.extend(open_devices(openers, loop_delivery(loop, controls.handle), controls))
             if header is not None:
                 kiosk.pinmap = header[0]
@@ -168,7 +168,7 @@ async def _start_phones(table: Table, web: WebConfig):
     return server, runner
 
 
-def _offer_phones(kiosk: Any, server: Any, web: WebConfig, lang: str) -> None:
+def _offer_phones(kiosk: Any, server: Any, web: WebConfig) -> None:
     """The phones button: its panel, and the server following new games."""
     from ..i18n import Messages
     from .phones import PhonesView

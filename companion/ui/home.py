@@ -42,13 +42,15 @@ class HomeScreen(BoxLayout):
 
     def __init__(self, store: EventStore, lang: str, on_table: Callable[[Table], None],
                  on_resume: Callable[[], None], on_settings: Callable[[], Any],
-                 on_language: Callable[[str], None], **kwargs: Any) -> None:
+                 on_language: Callable[[str], None],
+                 with_pin: Callable[[Callable[[], Any]], Any], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.store = store
         self.on_table = on_table
         self.on_resume = on_resume
         self.on_settings = on_settings
         self.on_language = on_language
+        self.with_pin = with_pin
         latest = store.history()
         self.choice = (NewGame.like(Setup.from_json(latest[0].setup)) if latest
                        else NewGame(lang=lang))
@@ -90,8 +92,15 @@ class HomeScreen(BoxLayout):
         self.choice.next_value(option)
         self.refresh()
 
-    def start(self) -> Table | None:
-        """Start the chosen game (the unfinished one is kept as abandoned)."""
+    def start(self) -> None:
+        """Start the chosen game. An unfinished game would be ended by it
+        (kept as abandoned), which is the operator's to decide: the PIN first."""
+        if self.store.active_game() is not None:
+            self.with_pin(self._start)
+        else:
+            self._start()
+
+    def _start(self) -> Table | None:
         try:
             table = Table.start(self.store, self.choice.setup(self.t("home.default_name")),
                                 source=OPERATOR)

@@ -3,7 +3,6 @@ Whatever starts a game (home, or the table's own "new game") makes it the
 kiosk's ``table``, which the devices and the phone server follow."""
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -41,6 +40,8 @@ class Kiosk(ScreenManager):
         self._home: Any = None                   # the HomeScreen, once shown
         self.add_widget(Screen(name=HOME))
         self.add_widget(Screen(name=TABLE))
+        if self.settings.rotation:              # a portrait panel turned, as last set
+            Window.rotation = self.settings.rotation
         if table is not None:
             self.show_table(table)
         else:
@@ -57,12 +58,15 @@ class Kiosk(ScreenManager):
 
             self._home = HomeScreen(self.store, self.lang, on_table=self.show_table,
                                     on_resume=self.resume, on_settings=self.open_settings,
-                                    on_language=self.set_language)
+                                    on_language=self.set_language,
+                                    with_pin=self.with_pin)
             self.get_screen(HOME).add_widget(self._home)
         return self._home
 
     def show_table(self, table: Table) -> None:
         """Put ``table`` on the table screen, in the kiosk's language."""
+        if self.table_screen is not None:
+            self.table_screen.detach()          # the old screen stops following its table
         screen = screen_class(table.setup.game)(table, lang=self.lang, sounds=self.sounds)
         screen.go_home = self.go_home
         screen.open_phones = self.open_phones
@@ -111,17 +115,22 @@ class Kiosk(ScreenManager):
     # -- the operator's settings ---------------------------------------------
     def open_settings(self) -> Any:
         """The PIN pad, then the operator's settings (built on demand)."""
-        from .settings_view import OperatorSettings, PinPad
+        from .settings_view import OperatorSettings
 
-        pad = PinPad(self.settings, Messages(self.lang),
-                     on_open_settings=lambda: OperatorSettings(self).open(animation=False))
+        return self.with_pin(lambda: OperatorSettings(self).open(animation=False))
+
+    def with_pin(self, action: Callable[[], Any]) -> Any:
+        """Ask for the operator's PIN, then do ``action``."""
+        from .settings_view import PinPad
+
+        pad = PinPad(self.settings, Messages(self.lang), on_unlock=action)
         pad.open(animation=False)
         return pad
 
     def end_game(self) -> None:
         """The operator ends the unfinished game (kept in the history)."""
-        if self.table is not None and not self.table.is_over:
-            self.store.abandon(self.table.game_id, time.time())
+        if self.table is not None:
+            self.table.end()
         self.go_home()
 
     def set_language(self, lang: str) -> None:

@@ -29,9 +29,9 @@ class PinPad(ModalView):
     clear_text = StringProperty("")
 
     def __init__(self, settings: KioskSettings, t: Messages,
-                 on_open_settings: Callable[[], Any], **kwargs: Any) -> None:
+                 on_unlock: Callable[[], Any], **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.settings, self.t, self.on_open_settings = settings, t, on_open_settings
+        self.settings, self.t, self.on_unlock = settings, t, on_unlock
         self.title = t("settings.enter_pin")
         self.ok_text, self.clear_text = t("settings.ok"), t("settings.clear")
 
@@ -51,7 +51,7 @@ class PinPad(ModalView):
                             else self.t("settings.wrong_pin"))
             return False
         self.dismiss(animation=False)
-        self.on_open_settings()
+        self.on_unlock()
         return True
 
 
@@ -90,9 +90,8 @@ class OperatorSettings(ModalView):
         self._choices(self.ids.rotations, [(t("settings.degrees", count=r),
                                             r == self.settings.rotation,
                                             lambda r=r: self.rotate(r)) for r in ROTATIONS])
-        wifi = self.settings.wifi
-        self.ids.ssid.text, self.ids.password.text = wifi if wifi else ("", "")
-        self.ids.password.text = self.ids.password.text or ""
+        ssid, password = self.settings.wifi or ("", None)
+        self.ids.ssid.text, self.ids.password.text = ssid, password or ""
         self.devices_text = "\n".join(self.kiosk.device_lines(t))
 
     def _choices(self, box, buttons) -> None:
@@ -120,7 +119,10 @@ class OperatorSettings(ModalView):
         self.refresh()
 
     def on_volume(self, _panel: Any, value: float) -> None:
-        self.kiosk.set_volume(value)
+        self.kiosk.sounds.volume = value        # heard at once; saved on closing
+
+    def on_dismiss(self) -> None:
+        self.kiosk.set_volume(self.volume)
 
     def save_wifi(self) -> None:
         self.settings.set_wifi(self.ids.ssid.text, self.ids.password.text)

@@ -79,10 +79,21 @@ class TableScreen(BoxLayout):
         self._attach(table)
 
     def _attach(self, table: Table) -> None:
+        if self.table is not None:
+            self.table.unsubscribe(self._changed)
         self.table = table
         self.title_text = self.t(f"game.{table.setup.game}")
-        table.subscribe(lambda changed: self.refresh() if changed is self.table else None)
+        table.subscribe(self._changed)
         self.refresh()
+
+    def detach(self) -> None:
+        """Stop following the table (the kiosk put another screen on it)."""
+        if self.table is not None:
+            self.table.unsubscribe(self._changed)
+
+    def _changed(self, table: Table) -> None:
+        if table is self.table:
+            self.refresh()
 
     # -- input --------------------------------------------------------------
     def send(self, command: dict[str, Any]) -> bool:
