@@ -76,11 +76,12 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def phones(browser: Browser) -> Iterator[Callable[[], Page]]:
     """Calling it opens a page in a new phone-sized context: a separate phone,
-    with its own cookies and storage. All are closed after the test."""
+    with its own cookies, storage and language (``locale``, which the
+    browser sends as Accept-Language). All are closed after the test."""
     contexts = []
 
-    def open_phone() -> Page:
-        context = browser.new_context(**PHONE)
+    def open_phone(locale: str = "en-GB") -> Page:
+        context = browser.new_context(**PHONE, locale=locale)
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return context.new_page()

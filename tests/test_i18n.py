@@ -2,8 +2,10 @@
 for every key the code can produce."""
 from __future__ import annotations
 
+import json
 import random
 import re
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,7 @@ from companion.games.base import Fate, Setup
 from companion.games.coup import ENGINE as COUP
 from companion.games.g54 import ENGINE as G54
 from companion.games.g54.roles import ROLES
-from companion.i18n import Messages, catalog, plural_category, translate
+from companion.i18n import LANGUAGES, PLURAL_FORMS, Messages, catalog, plural_category, translate
 from companion.table import EventStore, Table
 
 ROOT = Path(__file__).resolve().parents[1] / "companion"
@@ -77,7 +79,13 @@ def generated_keys() -> set[str]:
 
 def played_keys() -> set[str]:
     """Every log line key that random games of every game produce."""
-    keys = set()
+    return {key for _names, key, _args in played_lines()}
+
+
+@lru_cache(maxsize=1)
+def played_lines() -> list[tuple[list[str], str, dict]]:
+    """Every log line (with its table's names) of random games of every game."""
+    lines = []
     for name in PACKAGES:
         engine = engine_for(name)
         for seed in range(40):
@@ -89,8 +97,8 @@ def played_keys() -> set[str]:
             rng = random.Random(seed)
             while not table.is_over:
                 table.execute(rng.choice(table.legal_commands()))
-            keys |= {key for key, _ in table.log_lines()}
-    return keys
+            lines += [(table.names, key, args) for key, args in table.log_lines()]
+    return lines
 
 
 def test_english_has_every_key_the_code_uses():
@@ -98,6 +106,13 @@ def test_english_has_every_key_the_code_uses():
     assert len(wanted) > 100
     missing = sorted(k for k in wanted if k not in EN)
     assert missing == []
+
+
+def test_every_log_line_of_random_games_reads_whole():
+    """The arguments the engines give fill every field of their texts."""
+    unfilled = {key for names, key, args in played_lines()
+                if "{" in Messages("en", names)(key, **args)}
+    assert unfilled == set()
 
 
 def test_every_english_text_formats_with_its_own_fields():
@@ -126,8 +141,34 @@ def test_messages_name_seats_and_translate_terms():
     assert t("coup.card_not_held", character="duke") == "You do not hold the Duke."
     assert t("ui.coins", count=1) == "1 coin" and t("ui.coins", count=7) == "7 coins"
     assert t("no.such.key") == "no.such.key"
-    assert translate("log.started", "ru", player="P") == "The game begins; P plays first."
+    assert translate("log.started", "ru", player="P") == "Игра начинается. Первый ход: P."
 
 
 def test_unexpected_errors_read_calmly():
     assert Messages("en").error(ZeroDivisionError("boom")) == translate("error.unexpected")
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_every_catalog_is_complete_with_the_same_fields(lang):
+    """Every English key, no other; each text has the fields of its English
+    text; counted texts have their language's plural forms, none empty."""
+    theirs = catalog(lang)
+    assert sorted(set(EN) - set(theirs)) == [], "missing"
+    assert sorted(set(theirs) - set(EN)) == [], "not in English"
+    for key, english in EN.items():
+        text = theirs[key]
+        if isinstance(english, dict):
+            assert isinstance(text, dict) and set(text) == PLURAL_FORMS[lang], key
+        forms = list(text.values()) if isinstance(text, dict) else [text]
+        assert all(isinstance(form, str) and form.strip() for form in forms), key
+        fields = set(re.findall(r"{(\w+)}", json.dumps(english)))
+        assert set(re.findall(r"{(\w+)}", json.dumps(text, ensure_ascii=False))) == fields, key
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_text_formats_in_every_language(lang):
+    for key, text in catalog(lang).items():
+        for count in (1, 2, 5, 21):
+            fields = set(re.findall(r"{(\w+)}", json.dumps(text, ensure_ascii=False)))
+            rendered = translate(key, lang, count=count, **{f: "X" for f in fields - {"count"}})
+            assert "{" not in rendered, (key, count)

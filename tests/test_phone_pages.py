@@ -222,3 +222,40 @@ def test_every_seat_s_secrets_card_has_one_size_at_night(store, phones):
         for page in pages:
             page.mouse.up()
     assert all(box == boxes[0] for box in boxes), boxes
+
+
+@pytest.mark.parametrize("locale, lang", [("el-GR", "el"), ("ru-RU", "ru"), ("fa-IR", "fa")])
+def test_each_phone_reads_its_own_language(store, phones, locale, lang):
+    """A phone speaks its browser's language whatever the kiosk and the other
+    phones speak, Persian right to left; the menu changes it on the spot, and
+    the secrets come worded in it from the server."""
+    from companion.i18n import translate
+
+    table = election(store)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        visitor, _ = seated(phones, base, server, 1)
+        local = phones(locale)
+        token = base.on_loop(lambda: server.links.token(server.table.game_id, 2))
+        local.goto(f"{base}/join/{token}")
+        expect(local.locator("html")).to_have_attribute("lang", lang)
+        expect(local.locator("html")).to_have_attribute("dir", "rtl" if lang == "fa" else "ltr")
+        expect(local.locator("#reveal-hint")).to_have_text(translate("web.hold_to_reveal", lang))
+        expect(visitor.locator("#reveal-hint")).to_have_text("Hold here to see your secrets")
+        hold(local, "#secrets")
+        role = table.private_view(2)["role"]
+        expect(local.locator("#secret-lines")).to_contain_text(
+            translate(f"phone.role.{role}", lang))
+        local.mouse.up()
+        name, link = (local.locator(s).bounding_box() for s in ("#name", "#link"))
+        if lang == "fa":                                # mirrored: the name on the right
+            assert name["x"] > link["x"]
+        else:
+            assert name["x"] < link["x"]
+        shot(local, f"sh-seat-{lang}")
+        # The English phone turns Persian from its own menu; the other phone stays.
+        visitor.locator("#language").select_option("fa")
+        expect(visitor.locator("html")).to_have_attribute("dir", "rtl")
+        expect(visitor.locator("#reveal-hint")).to_have_text(translate("web.hold_to_reveal", "fa"))
+        expect(visitor.locator("#actions button")).to_have_text(["Ja!", "Nein"])
+        expect(local.locator("html")).to_have_attribute("lang", lang)

@@ -16,6 +16,12 @@ from typing import Any, Sequence
 
 LANGUAGES = ("en", "el", "ru", "fa")
 DEFAULT_LANGUAGE = "en"
+# The kiosk's own screen: Persian waits for right-to-left shaping in Kivy
+# (issue 9); phones, whose browsers shape it, offer every language.
+KIOSK_LANGUAGES = ("en", "el", "ru")
+# The plural forms each catalog gives a counted text (CLDR categories).
+PLURAL_FORMS = {"en": {"one", "other"}, "el": {"one", "other"},
+                "ru": {"one", "few", "many"}, "fa": {"one", "other"}}
 _HERE = Path(__file__).parent
 
 # Arguments that name a seat are shown as the player's name; arguments that

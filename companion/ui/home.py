@@ -14,7 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
 
 from ..games.base import RuleError, Setup
-from ..i18n import LANGUAGES, Messages
+from ..i18n import KIOSK_LANGUAGES, Messages
 from ..table import OPERATOR, EventStore, Table
 from ..table.new_game import GAME_ORDER, MODES, NewGame, player_limits
 from ..table.store import GameRecord, StoreError
@@ -144,7 +144,7 @@ class HomeScreen(BoxLayout):
                                      lambda m=m: self.choose_mode(m)) for m in MODES])
         self._fill(self.ids.languages, [(t(f"language.{code}"), code == choice.lang,
                                          lambda c=code: self.choose_language(c))
-                                        for code in LANGUAGES])
+                                        for code in KIOSK_LANGUAGES])
         self._fill(self.ids.variants, [
             (t(f"home.variant.{option}", value=_value_words(option, value, t)), False,
              lambda o=option: self.next_value(o)) for option, value in choice.variants()])

@@ -12,7 +12,7 @@ from typing import Callable
 
 from kivy.config import ConfigParser
 
-from ..i18n import LANGUAGES
+from ..i18n import KIOSK_LANGUAGES
 
 DEFAULT_PIN = "0000"                # documented; the settings ask to change it
 ROTATIONS = (0, 90, 180, 270)
@@ -77,11 +77,11 @@ class KioskSettings:
     @property
     def language(self) -> str:
         lang = self.config.get("kiosk", "language")
-        return lang if lang in LANGUAGES else "en"
+        return lang if lang in KIOSK_LANGUAGES else "en"
 
     @language.setter
     def language(self, lang: str) -> None:
-        if lang in LANGUAGES:
+        if lang in KIOSK_LANGUAGES:
             self._set("kiosk", "language", lang)
 
     @property

@@ -11,7 +11,7 @@ from kivy.lang import Builder
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
-from ..i18n import LANGUAGES, Messages
+from ..i18n import KIOSK_LANGUAGES, Messages
 from .kiosk_settings import ROTATIONS, KioskSettings
 from .buttons import ChoiceButton
 
@@ -86,7 +86,7 @@ class OperatorSettings(ModalView):
         self.ids.end_game.disabled = table is None or table.is_over
         self.ids.phones.disabled = self.kiosk.open_phones is None
         self._choices(self.ids.languages, [(t(f"language.{code}"), code == self.kiosk.lang,
-                                            lambda c=code: self.language(c)) for code in LANGUAGES])
+                                            lambda c=code: self.language(c)) for code in KIOSK_LANGUAGES])
         self._choices(self.ids.rotations, [(t("settings.degrees", count=r),
                                             r == self.settings.rotation,
                                             lambda r=r: self.rotate(r)) for r in ROTATIONS])

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import importlib.util
 import json
 import logging
 import time
@@ -36,7 +37,7 @@ from typing import Any, Callable
 from aiohttp import WSMsgType, web
 
 from ..games.base import RuleError
-from ..i18n import LANGUAGES, Messages, catalog
+from ..i18n import LANGUAGES, Messages, catalog, translate
 from ..table import Table, seat_source
 from ..table.store import StoreError
 from ..ui.present import status_line
@@ -47,6 +48,14 @@ log = logging.getLogger(__name__)
 
 PAGES = Path(__file__).with_name("pages")
 COOKIE = "companion_seat"
+LANG_COOKIE = "companion_lang"      # the phone's own language, chosen on its page
+RIGHT_TO_LEFT = frozenset(("fa",))
+# Each language named in itself, for the page's language menu.
+LANGUAGE_MENU = [{"lang": lang, "name": translate("web.language_name", lang)}
+                 for lang in LANGUAGES]
+# Kivy's wheel ships it; found without importing Kivy (no window here).
+FONT = (Path(importlib.util.find_spec("kivy").submodule_search_locations[0])
+        / "data" / "fonts" / "DejaVuSans.ttf")
 CSRF_HEADER = "X-Companion-CSRF"
 COOKIE_MAX_AGE = 7 * 24 * 3600      # a week: a long evening, a paused game
 FAILED_JOINS = 10                   # failed join attempts per address...
@@ -106,6 +115,7 @@ class TableServer:
             web.get("/api/table", self.table_state),
             web.get("/ws/table", self.table_socket),
             web.get("/api/messages/{lang}", self.messages),
+            web.get("/fonts/DejaVuSans.ttf", self.font),
             web.static("/static", PAGES / "static"),
         ])
         app.on_shutdown.append(self._close_sockets)
@@ -151,8 +161,8 @@ class TableServer:
     def _refusal(self, request: web.Request, key: str, status: int) -> web.Response:
         t = Messages(_language(request))
         page = (PAGES / "refusal.html").read_text(encoding="utf-8")
-        text = page.replace("{{lang}}", t.lang).replace("{{title}}", _html(t("web.title"))) \
-                   .replace("{{message}}", _html(t(key)))
+        text = page.replace("{{lang}}", t.lang).replace("{{dir}}", direction(t.lang)) \
+                   .replace("{{title}}", _html(t("web.title"))).replace("{{message}}", _html(t(key)))
         return web.Response(text=text, status=status, content_type="text/html")
 
     # -- a seat's phone -------------------------------------------------------------------
@@ -166,21 +176,27 @@ class TableServer:
         if phone is None:
             raise web.HTTPUnauthorized(text=json.dumps({"error": "web.no_seat"}),
                                        content_type="application/json")
-        return web.json_response(self._seat_state(phone.seat, csrf_token(phone)))
+        lang = _language(request, self._seat_lang(phone.seat))
+        return web.json_response(self._seat_state(phone.seat, lang, csrf_token(phone)))
 
-    def _seat_state(self, seat: int, csrf: str | None = None) -> dict[str, Any]:
+    def _seat_lang(self, seat: int) -> str:
+        """The seat's language at set-up: a phone that says nothing reads it."""
+        return self.table.setup.seats[seat].get("lang", "en")
+
+    def _seat_state(self, seat: int, lang: str, csrf: str | None = None) -> dict[str, Any]:
         """What the seat's phone shows: the public view, and the seat's own
-        secrets and private actions, worded on the server in its language."""
+        secrets and private actions, worded on the server in the phone's
+        language."""
         table = self.table
         game = table.setup.game
-        t = Messages(table.setup.seats[seat].get("lang", "en"), table.names)
+        t = Messages(lang, table.names)
         public = self._public()
         private = table.private_view(seat)
         mine = [c for c in table.legal_commands() if c.get("seat") == seat
                 and (c["type"] == "vote" or c["type"] in ACKNOWLEDGEMENTS
                      or table.engine.private_choice(table.state, c))]
         state = {"type": "state", "version": len(table.log), "seat": seat, "game": game,
-                 "lang": t.lang,
+                 "lang": t.lang, "dir": direction(t.lang), "languages": LANGUAGE_MENU,
                  "names": table.names, "public": public, "private": private,
                  "secrets": secret_lines(game, private, t),
                  "actions": phone_actions(mine, game, public, t, private),
@@ -238,7 +254,8 @@ class TableServer:
         await socket.prepare(request)
         self._seat_sockets[socket] = phone.seat
         try:
-            await self._feed(socket, lambda: _text(self._seat_state(phone.seat)),
+            lang = _language(request, self._seat_lang(phone.seat))
+            await self._feed(socket, lambda: _text(self._seat_state(phone.seat, lang)),
                              f"seat:{phone.seat}",
                              still_valid=lambda: self._phone(request) is not None)
         finally:
@@ -250,7 +267,9 @@ class TableServer:
         return web.FileResponse(PAGES / "table.html")
 
     async def table_state(self, request: web.Request) -> web.Response:
-        return web.json_response(self._table_state())
+        lang = _language(request)
+        return web.json_response({**self._table_state(), "lang": lang, "dir": direction(lang),
+                                  "languages": LANGUAGE_MENU})
 
     def _table_state(self) -> dict[str, Any]:
         table = self.table
@@ -295,6 +314,11 @@ class TableServer:
         if self._table_text_cache[0] is not public:
             self._table_text_cache = (public, _text(self._table_state()))
         return self._table_text_cache[1]
+
+    async def font(self, request: web.Request) -> web.StreamResponse:
+        """The pages' font, from the Pi itself (no internet): DejaVu Sans
+        covers Latin, Greek, Cyrillic and Persian."""
+        return web.FileResponse(FONT, headers={"Cache-Control": "max-age=86400"})
 
     async def messages(self, request: web.Request) -> web.Response:
         lang = request.match_info["lang"]
@@ -379,12 +403,22 @@ def _same_origin(request: web.Request) -> bool:
     return origin.split("://", 1)[-1] == request.host
 
 
-def _language(request: web.Request) -> str:
+def direction(lang: str) -> str:
+    """The writing direction of a language's pages."""
+    return "rtl" if lang in RIGHT_TO_LEFT else "ltr"
+
+
+def _language(request: web.Request, otherwise: str = "en") -> str:
+    """The phone's language: the one chosen on its page (a cookie), else the
+    browser's first that we speak, else ``otherwise``."""
+    chosen = request.cookies.get(LANG_COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
     for part in request.headers.get("Accept-Language", "").split(","):
         lang = part.split(";")[0].strip().split("-")[0].lower()
         if lang in LANGUAGES:
             return lang
-    return "en"
+    return otherwise
 
 
 def _error(status: int, key: str, request: web.Request) -> web.Response:

@@ -5,10 +5,23 @@
 const Companion = {
   catalog: {},
 
-  async loadCatalog(lang) {
+  async loadCatalog(lang, dir = "ltr") {
     const response = await fetch(`/api/messages/${encodeURIComponent(lang)}`);
     if (response.ok) Companion.catalog = await response.json();
     document.documentElement.lang = lang;
+    document.documentElement.dir = dir;
+  },
+
+  // The phone's own language: kept in a cookie the server reads, so its
+  // secrets and choices come worded in it too.
+  languageMenu(select, languages, current) {
+    select.replaceChildren(...languages.map(({ lang, name }) => new Option(name, lang)));
+    select.value = current;
+    select.setAttribute("aria-label", Companion.t("web.language"));
+    select.addEventListener("change", () => {
+      document.cookie = `companion_lang=${select.value}; path=/; max-age=31536000; SameSite=Strict`;
+      location.reload();
+    });
   },
 
   t(key, args = {}) {

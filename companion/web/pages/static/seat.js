@@ -104,7 +104,8 @@ async function start() {
   const response = await fetch("/api/seat", { credentials: "same-origin" });
   if (!response.ok) { location.reload(); return; }
   const state = await response.json();
-  await Companion.loadCatalog(state.lang);
+  await Companion.loadCatalog(state.lang, state.dir);
+  Companion.languageMenu(byId("language"), state.languages, state.lang);
   byId("actions-title").textContent = Companion.t("web.your_actions");
   byId("offer-title").textContent = Companion.t("web.offer_title");
   byId("offer-amount-label").textContent = Companion.t("web.offer_amount");

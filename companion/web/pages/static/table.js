@@ -30,9 +30,11 @@ function render(state) {
 }
 
 async function start() {
-  await Companion.loadCatalog(navigator.language.split("-")[0] || "en");
   const response = await fetch("/api/table");
-  render(await response.json());
+  const state = await response.json();
+  await Companion.loadCatalog(state.lang, state.dir);
+  Companion.languageMenu(byId("language"), state.languages, state.lang);
+  render(state);
   Companion.live("/ws/table", render, byId("link"));
 }
 
