@@ -40,3 +40,4 @@ def test_home_reads_in_every_language(window, tmp_path, lang):
     home = kiosk.home
     assert_readable_layout(home, window, [home.ids.start, home.ids.history, home.ids.settings],
                            scrolled=home.ids.scroll)
+

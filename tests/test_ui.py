@@ -109,6 +109,23 @@ def test_touch_plays_a_turn_and_the_screen_follows(window, tmp_path, size):
     screenshot(window, f"coup-after-challenge-{size[0]}x{size[1]}")
 
 
+def test_an_action_aimed_at_a_player_is_two_taps(window, tmp_path):
+    from companion.ui.coup_screen import CoupTableScreen
+
+    table = physical_table(tmp_path / "g.sqlite3")
+    screen = show(window, CoupTableScreen(table), (800, 480))
+    labels = [b.text for b in screen.ids.commands.children]
+    assert "Steal from … (Captain)" in labels
+    assert not [text for text in labels if text.startswith("Steal from Stelios")]
+    tap(button(screen, "Steal from … (Captain)"))
+    assert sorted(b.text for b in screen.ids.commands.children) == [
+        "Cancel", "Steal from Giorgos (Captain)", "Steal from Stelios (Captain)"]
+    tap(button(screen, "Steal from Giorgos (Captain)"))
+    assert screen.status_text.startswith("Natassa claims the Captain")
+    assert table.public_view()["pending"]["target"] == 2
+    assert "Steal from … (Captain)" not in [b.text for b in screen.ids.commands.children]
+
+
 def test_refusals_are_messages_and_undo_is_a_button(window, tmp_path):
     from companion.ui.coup_screen import CoupTableScreen
 
@@ -217,8 +234,13 @@ def test_g54_shows_its_five_reference_cards_and_the_tokens(window, tmp_path, siz
         assert screen.send({"type": "pass", "seat": seat})
     assert screen._panels[0].tokens_text == "☮ Peacekeeping: Parisa"
     assert screen._panels[0].coins_text == "3 coins"
-    assert "Bribery of Parisa (Politician)" not in [
-        b.text for b in screen.ids.commands.children], "the token makes Parisa untargetable"
+    frames(2)                                            # the new turn's buttons laid out
+    tap(button(screen, "Bribery of … (Politician)"))     # two taps: the action, its target
+    assert sorted(b.text for b in screen.ids.commands.children) == [
+        "Bribery of Kian (Politician)", "Bribery of Sara (Politician)", "Cancel"], \
+        "the token makes Parisa untargetable"
+    tap(button(screen, "Cancel"))
+    assert "Bribery of … (Politician)" in [b.text for b in screen.ids.commands.children]
     assert not screen.send({"type": "politician", "seat": 1, "target": 0})
     assert screen.message_text == ("Parisa holds the Peacekeeping token: "
                                    "only a Coup can reach them.")

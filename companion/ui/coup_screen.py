@@ -56,6 +56,7 @@ class CardView(ModalView):
 
 
 class CoupTableScreen(TableScreen):
+    picking: tuple | None = None          # (seat, action) tapped, waiting for its target
     status_text = StringProperty("")
     compact_reference = BooleanProperty(False)
     countdown_text = StringProperty("")   # how long an unchallenged claim has left
@@ -128,11 +129,49 @@ class CoupTableScreen(TableScreen):
                 for c in recent)
 
     def _show_commands(self, view: dict[str, Any]) -> None:
+        """One button per command; an action aimed at a player is two taps
+        (the action, then its target), so a turn's choices fit the screen
+        however many players and however long their names."""
         box = self.ids.commands
         box.clear_widgets()
-        for seat, commands in command_groups(self.table.shared_commands()):
-            for command in commands:
-                button = CommandButton(text=command_label(command, view, self.t),
-                                       command=command, seat_command=seat is not None)
-                button.bind(on_release=lambda b: self.send(b.command))
-                box.add_widget(button)
+        commands = self.table.shared_commands()
+        targets = [c for c in commands if (c.get("seat"), c["type"]) == self.picking
+                   and "target" in c]
+        if targets:
+            for command in targets:
+                self._add_button(command_label(command, view, self.t), command)
+            self._add_button(self.t("ui.cancel"), None, seat_command=False)
+            return
+        self.picking = None
+        for seat, group in command_groups(commands):
+            aimed: dict[str, int] = {}
+            for command in group:
+                if "target" in command:
+                    aimed[command["type"]] = aimed.get(command["type"], 0) + 1
+            shown = set()
+            for command in group:
+                kind = command["type"]
+                if aimed.get(kind, 0) < 2:
+                    self._add_button(command_label(command, view, self.t), command,
+                                     seat_command=seat is not None)
+                elif kind not in shown:
+                    shown.add(kind)
+                    # "Steal from … (Captain)": the dots are the player to tap next.
+                    self._add_button(command_label({**command, "target": "…"}, view, self.t),
+                                     {"pick": (seat, kind)})
+
+    def _add_button(self, text: str, command: dict[str, Any] | None,
+                    seat_command: bool = True) -> None:
+        button = CommandButton(text=text, command=command, seat_command=seat_command)
+        button.bind(on_release=lambda b: self._pressed(b.command))
+        self.ids.commands.add_widget(button)
+
+    def _pressed(self, command: dict[str, Any] | None) -> None:
+        """A command is sent; an action to aim waits for its target; Cancel
+        (no command) drops the action chosen."""
+        if command is None or "pick" in command:
+            self.picking = None if command is None else command["pick"]
+            self._show_commands(self.table.public_view())
+            return
+        self.picking = None
+        self.send(command)
