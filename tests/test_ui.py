@@ -59,6 +59,20 @@ def button(screen, text: str):
     return found[0]
 
 
+def choose(screen, text: str) -> None:
+    """Tap the command ``text``: at once, or behind the two-tap button ("…
+    challenges", "Steal from … (Captain)") that leads to it."""
+    frames(1)
+    labels = [b.text for b in screen.ids.commands.children]
+    if text not in labels:
+        for grouped in [label for label in labels if "…" in label]:
+            tap(button(screen, grouped))
+            if text in [b.text for b in screen.ids.commands.children]:
+                break
+            tap(button(screen, "Cancel"))
+    tap(button(screen, text))
+
+
 def screenshot(window, name: str) -> Path:
     """Render the screen to a PNG through an offscreen framebuffer (a window
     screenshot after a resize reads the old framebuffer size)."""
@@ -99,7 +113,7 @@ def test_touch_plays_a_turn_and_the_screen_follows(window, tmp_path, size):
     tap(button(screen, "Tax (+3, Duke)"))
     assert screen.status_text == ("Natassa claims the Duke (Tax). Does anyone challenge?")
     screenshot(window, f"coup-challenge-{size[0]}x{size[1]}")
-    tap(button(screen, "Stelios challenges"))
+    choose(screen, "Stelios challenges")
     tap(button(screen, "Natassa shows the Duke"))
     assert screen.status_text.startswith("Stelios loses an influence")
     tap(button(screen, "Stelios turns up the Captain"))
@@ -123,7 +137,12 @@ def test_an_action_aimed_at_a_player_is_two_taps(window, tmp_path):
     tap(button(screen, "Steal from Giorgos (Captain)"))
     assert screen.status_text.startswith("Natassa claims the Captain")
     assert table.public_view()["pending"]["target"] == 2
-    assert "Steal from … (Captain)" not in [b.text for b in screen.ids.commands.children]
+    frames(2)
+    # Each seat's answer to the claim: one button per answer, then the seat.
+    assert sorted(b.text for b in screen.ids.commands.children) == [
+        "Nobody challenges", "… challenges", "… lets it stand"]
+    choose(screen, "Giorgos challenges")
+    assert screen.status_text.startswith("Giorgos challenges")
 
 
 def test_refusals_are_messages_and_undo_is_a_button(window, tmp_path):
@@ -151,7 +170,7 @@ def test_a_restarted_app_shows_the_same_table(window, tmp_path):
     table = physical_table(path)
     screen = show(window, CoupTableScreen(table), (1280, 720))
     tap(button(screen, "Foreign Aid (+2)"))
-    tap(button(screen, "Giorgos blocks with the Duke"))
+    choose(screen, "Giorgos blocks with the Duke")
     before = (screen.status_text, [p.coins_text for p in screen._panels],
               [b.text for b in screen.ids.commands.children])
     table.store.close()
@@ -199,7 +218,7 @@ def test_a_keeper_game_never_offers_hand_dependent_choices_on_the_kiosk(window, 
                         fate=Fate(seed=1, script=deal))
     screen = show(window, CoupTableScreen(table), (800, 480))
     tap(button(screen, "Tax (+3, Duke)"))
-    tap(button(screen, "Stelios challenges"))
+    choose(screen, "Stelios challenges")
     # Natassa cannot show a Duke: a kiosk offering only "cannot show it" would
     # tell the table so. Her choice belongs on her phone.
     assert screen.status_text.startswith("Stelios challenges: Natassa, show the Duke")

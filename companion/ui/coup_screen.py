@@ -129,36 +129,36 @@ class CoupTableScreen(TableScreen):
                 for c in recent)
 
     def _show_commands(self, view: dict[str, Any]) -> None:
-        """One button per command; an action aimed at a player is two taps
-        (the action, then its target), so a turn's choices fit the screen
-        however many players and however long their names."""
+        """One button per command, except where several differ only in a
+        player: an action aimed at a player ("Steal from … (Captain)"), or
+        the same answer from each seat ("… challenges"). Those are two taps,
+        the button then the player, so the choices fit the screen however
+        many players and however long their names."""
         box = self.ids.commands
         box.clear_widgets()
         commands = self.table.shared_commands()
-        targets = [c for c in commands if (c.get("seat"), c["type"]) == self.picking
-                   and "target" in c]
-        if targets:
-            for command in targets:
+        members = [c for c in commands if _pick_key(c) == self.picking]
+        if self.picking is not None and members:
+            for command in members:
                 self._add_button(command_label(command, view, self.t), command)
             self._add_button(self.t("ui.cancel"), None, seat_command=False)
             return
         self.picking = None
+        counts: dict[tuple, int] = {}
+        for command in commands:
+            counts[_pick_key(command)] = counts.get(_pick_key(command), 0) + 1
+        shown = set()
         for seat, group in command_groups(commands):
-            aimed: dict[str, int] = {}
             for command in group:
-                if "target" in command:
-                    aimed[command["type"]] = aimed.get(command["type"], 0) + 1
-            shown = set()
-            for command in group:
-                kind = command["type"]
-                if aimed.get(kind, 0) < 2:
+                key = _pick_key(command)
+                if key is None or counts[key] < 2:
                     self._add_button(command_label(command, view, self.t), command,
                                      seat_command=seat is not None)
-                elif kind not in shown:
-                    shown.add(kind)
-                    # "Steal from … (Captain)": the dots are the player to tap next.
-                    self._add_button(command_label({**command, "target": "…"}, view, self.t),
-                                     {"pick": (seat, kind)})
+                elif key not in shown:
+                    shown.add(key)
+                    # The dots stand for the player to tap next.
+                    self._add_button(command_label({**command, key[0]: "…"}, view, self.t),
+                                     {"pick": key})
 
     def _add_button(self, text: str, command: dict[str, Any] | None,
                     seat_command: bool = True) -> None:
@@ -175,3 +175,13 @@ class CoupTableScreen(TableScreen):
             return
         self.picking = None
         self.send(command)
+
+
+def _pick_key(command: dict[str, Any]) -> tuple | None:
+    """What a command shares with those that differ from it only in a
+    player: ("target", the rest) for an aimed action, ("seat", the rest) for
+    a seat's answer; None for a command of the whole table."""
+    varying = "target" if "target" in command else "seat" if "seat" in command else None
+    if varying is None:
+        return None
+    return (varying, tuple(sorted((k, repr(v)) for k, v in command.items() if k != varying)))
