@@ -71,7 +71,7 @@ def test_the_choices_follow_the_game_s_limits_and_variants():
 
 @pytest.mark.parametrize("size", [*SIZES, PORTRAIT], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_home_renders_with_large_targets_at_every_size(window, tmp_path, size):
-    from companion.ui.home import ChoiceButton
+    from companion.ui.buttons import ChoiceButton
 
     kiosk = show(window, kiosk_on(EventStore(tmp_path / "g.sqlite3")), size)
     home = kiosk.home

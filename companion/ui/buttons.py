@@ -3,6 +3,7 @@ chosen. Every screen and panel uses them, so they sit apart from all of them."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable, Iterable
 
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty
@@ -19,3 +20,12 @@ class CommandButton(Button):
 class ChoiceButton(CommandButton):
     """One of several choices (a game, a target, a toggle): lit when chosen."""
     chosen = BooleanProperty(False)
+
+
+def fill_choices(box, choices: Iterable[tuple[str, bool, Callable[[], object]]]) -> None:
+    """Put one ChoiceButton per (text, chosen, action) into ``box``, in order."""
+    box.clear_widgets()
+    for text, chosen, action in choices:
+        button = ChoiceButton(text=text, chosen=chosen)
+        button.bind(on_release=lambda _b, act=action: act())
+        box.add_widget(button)

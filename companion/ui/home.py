@@ -18,7 +18,7 @@ from ..i18n import KIOSK_LANGUAGES, Messages
 from ..table import OPERATOR, EventStore, Table
 from ..table.new_game import GAME_ORDER, MODES, NewGame, player_limits
 from ..table.store import GameRecord, StoreError
-from .buttons import ChoiceButton
+from .buttons import fill_choices
 from .text_panel import TextPanel
 
 Builder.load_file(str(Path(__file__).with_name("home.kv")))
@@ -138,24 +138,17 @@ class HomeScreen(BoxLayout):
         self.labels = [t("home.game"), t("home.mode"), t("home.variants"),
                        t("home.start"), t("home.history"), t("settings.title"),
                        t("home.language")]
-        self._fill(self.ids.games, [(t(f"game.{g}"), g == choice.game,
+        fill_choices(self.ids.games, [(t(f"game.{g}"), g == choice.game,
                                      lambda g=g: self.choose_game(g)) for g in GAME_ORDER])
-        self._fill(self.ids.modes, [(t(f"ui.mode.{m}"), m == choice.mode,
+        fill_choices(self.ids.modes, [(t(f"ui.mode.{m}"), m == choice.mode,
                                      lambda m=m: self.choose_mode(m)) for m in MODES])
-        self._fill(self.ids.languages, [(t(f"language.{code}"), code == choice.lang,
+        fill_choices(self.ids.languages, [(t(f"language.{code}"), code == choice.lang,
                                          lambda c=code: self.choose_language(c))
                                         for code in KIOSK_LANGUAGES])
-        self._fill(self.ids.variants, [
+        fill_choices(self.ids.variants, [
             (t(f"home.variant.{option}", value=_value_words(option, value, t)), False,
              lambda o=option: self.next_value(o)) for option, value in choice.variants()])
         self._show_seats()
-
-    def _fill(self, box, buttons) -> None:
-        box.clear_widgets()
-        for text, chosen, action in buttons:
-            button = ChoiceButton(text=text, chosen=chosen)
-            button.bind(on_release=lambda _b, act=action: act())
-            box.add_widget(button)
 
     def _show_seats(self) -> None:
         box = self.ids.seats

@@ -13,7 +13,7 @@ from kivy.uix.modalview import ModalView
 
 from ..i18n import KIOSK_LANGUAGES, Messages
 from .kiosk_settings import ROTATIONS, KioskSettings
-from .buttons import ChoiceButton
+from .buttons import fill_choices
 
 Builder.load_file(str(Path(__file__).with_name("settings_view.kv")))
 
@@ -85,21 +85,14 @@ class OperatorSettings(ModalView):
         table = self.kiosk.table
         self.ids.end_game.disabled = table is None or table.is_over
         self.ids.phones.disabled = self.kiosk.open_phones is None
-        self._choices(self.ids.languages, [(t(f"language.{code}"), code == self.kiosk.lang,
+        fill_choices(self.ids.languages, [(t(f"language.{code}"), code == self.kiosk.lang,
                                             lambda c=code: self.language(c)) for code in KIOSK_LANGUAGES])
-        self._choices(self.ids.rotations, [(t("settings.degrees", count=r),
+        fill_choices(self.ids.rotations, [(t("settings.degrees", count=r),
                                             r == self.settings.rotation,
                                             lambda r=r: self.rotate(r)) for r in ROTATIONS])
         ssid, password = self.settings.wifi or ("", None)
         self.ids.ssid.text, self.ids.password.text = ssid, password or ""
         self.devices_text = "\n".join(self.kiosk.device_lines(t))
-
-    def _choices(self, box, buttons) -> None:
-        box.clear_widgets()
-        for text, chosen, action in buttons:
-            button = ChoiceButton(text=text, chosen=chosen)
-            button.bind(on_release=lambda _b, act=action: act())
-            box.add_widget(button)
 
     # -- the operator's actions ---------------------------------------------
     def end_game(self) -> None:

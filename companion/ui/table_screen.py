@@ -178,4 +178,7 @@ class TableScreen(BoxLayout):
         self.show_time()
 
     def show(self, view: dict[str, Any]) -> None:
+        """How the game's public view looks: each game's screen says
+        (CoupTableScreen, SecretHitlerTableScreen, Article27TableScreen);
+        the base class alone draws no game."""
         raise NotImplementedError
