@@ -14,6 +14,9 @@ os.environ.update(
     # What the app makes again (the kiosk's sounds) stays out of the user's cache.
     XDG_CACHE_HOME=tempfile.mkdtemp(prefix="companion-cache-"),
 )
+from companion.ui.app import prepare_kivy_environment  # noqa: E402
+
+prepare_kivy_environment()      # the app's own text provider, and the rest
 
 import pytest  # noqa: E402
 

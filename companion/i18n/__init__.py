@@ -10,15 +10,17 @@ complete).
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
 
 LANGUAGES = ("en", "el", "ru", "fa")
 DEFAULT_LANGUAGE = "en"
-# The kiosk's own screen: Persian waits for right-to-left shaping in Kivy
-# (issue 9); phones, whose browsers shape it, offer every language.
-KIOSK_LANGUAGES = ("en", "el", "ru")
+# Languages the kiosk's own screen offers (Persian needs Pillow's raqm
+# layout to be drawn: companion.ui.fonts.right_to_left_ready).
+KIOSK_LANGUAGES = LANGUAGES
+RIGHT_TO_LEFT = frozenset(("fa",))
 # The plural forms each catalog gives a counted text (CLDR categories).
 PLURAL_FORMS = {"en": {"one", "other"}, "el": {"one", "other"},
                 "ru": {"one", "few", "many"}, "fa": {"one", "other"}}
@@ -53,6 +55,45 @@ def plural_category(lang: str, n: int) -> str:
     return "one" if n == 1 else "other"
 
 
+def direction(lang: str) -> str:
+    """The writing direction of a language: "rtl" or "ltr"."""
+    return "rtl" if lang in RIGHT_TO_LEFT else "ltr"
+
+
+# Persian is read with its own digits (and decimal separator) in running text.
+_NATIVE_DIGITS = {"fa": str.maketrans("0123456789.", "۰۱۲۳۴۵۶۷۸۹٫")}
+_LIST_SEPARATOR = {"fa": "، "}
+_NUMERAL = re.compile(r"[0-9]+([.:][0-9]+)*")
+# First strong left-to-right letter: a value holding one is set apart from the
+# right-to-left sentence around it (a first-strong isolate), so a Latin name
+# at the start of a Persian line does not turn the whole line left to right.
+_LEFT_TO_RIGHT = re.compile("[A-Za-z\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF]")
+_ISOLATE = "\u2068{}\u2069"
+
+
+def number(value: Any, lang: str) -> str:
+    """A number written as a reader of ``lang`` expects (Persian digits in fa)."""
+    return str(value).translate(_NATIVE_DIGITS.get(lang, {}))
+
+
+def join_list(items: Sequence[str], lang: str) -> str:
+    return _LIST_SEPARATOR.get(lang, ", ").join(items)
+
+
+def _shown(value: Any, lang: str) -> Any:
+    """A formatting argument as it reads inside a text of ``lang``."""
+    if lang not in RIGHT_TO_LEFT or isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return number(value, lang)
+    if isinstance(value, str):
+        if _NUMERAL.fullmatch(value):
+            return number(value, lang)
+        if _LEFT_TO_RIGHT.search(value):
+            return _ISOLATE.format(value)
+    return value
+
+
 class _Fields(dict):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
@@ -68,7 +109,7 @@ def translate(key: str, lang: str = DEFAULT_LANGUAGE, **args: Any) -> str:
     if isinstance(text, dict):
         count = args.get("count", 0)
         text = text.get(plural_category(lang, int(count)), text.get("other", key))
-    return text.format_map(_Fields(args))
+    return text.format_map(_Fields({name: _shown(value, lang) for name, value in args.items()}))
 
 
 class Messages:
@@ -86,7 +127,8 @@ class Messages:
             elif name in _TERM_ARGS and isinstance(value, str):
                 value = self._term(_TERM_ARGS[name] + value, value)
             elif name in _TERM_ARGS and isinstance(value, (list, tuple)):   # a list of terms
-                value = ", ".join(self._term(_TERM_ARGS[name] + str(v), str(v)) for v in value)
+                value = join_list([self._term(_TERM_ARGS[name] + str(v), str(v)) for v in value],
+                                  self.lang)
             shown[name] = value
         return translate(key, self.lang, **shown)
 

@@ -31,9 +31,16 @@ DeviceOpener = Callable[[Deliver], Device]
 
 def prepare_kivy_environment() -> None:
     """Kivy reads these when first imported: keep its argv parsing and its
-    handlers on the root logger out of our way."""
+    handlers on the root logger out of our way, and draw text with Pillow.
+
+    Pillow lays text out with raqm (HarfBuzz and FriBiDi), which shapes and
+    orders Persian right to left, mixed with Latin names and digits, brackets
+    mirrored; Kivy's SDL2 text does none of that (../shared/TECH-NOTES.md §4).
+    The same text path serves every language, so what the tests measure in
+    English is what Persian gets."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
+    os.environ.setdefault("KIVY_TEXT", "pil")
 
 
 @dataclass(frozen=True)

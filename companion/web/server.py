@@ -37,7 +37,7 @@ from typing import Any, Callable
 from aiohttp import WSMsgType, web
 
 from ..games.base import RuleError
-from ..i18n import LANGUAGES, Messages, catalog, translate
+from ..i18n import LANGUAGES, Messages, catalog, direction, translate
 from ..table import Table, seat_source
 from ..table.store import StoreError
 from ..ui.present import status_line
@@ -49,7 +49,6 @@ log = logging.getLogger(__name__)
 PAGES = Path(__file__).with_name("pages")
 COOKIE = "companion_seat"
 LANG_COOKIE = "companion_lang"      # the phone's own language, chosen on its page
-RIGHT_TO_LEFT = frozenset(("fa",))
 # Each language named in itself, for the page's language menu.
 LANGUAGE_MENU = [{"lang": lang, "name": translate("web.language_name", lang)}
                  for lang in LANGUAGES]
@@ -401,11 +400,6 @@ def _same_origin(request: web.Request) -> bool:
     if origin is None:
         return True
     return origin.split("://", 1)[-1] == request.host
-
-
-def direction(lang: str) -> str:
-    """The writing direction of a language's pages."""
-    return "rtl" if lang in RIGHT_TO_LEFT else "ltr"
 
 
 def _language(request: web.Request, otherwise: str = "en") -> str:
