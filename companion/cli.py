@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .devices.pinmap import PINS_ENV
-from .i18n import KIOSK_LANGUAGES, LANGUAGES
+from .i18n import LANGUAGES
 from .paths import DB_ENV, default_db
 
 log = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ def _game_arguments(parser: argparse.ArgumentParser, games: list[str],
     parser.add_argument("--response-seconds", type=float, default=None, metavar="SECONDS",
                         help="a new Coup or G54 game: a claim nobody challenges stands "
                              "after this")
-    parser.add_argument("--lang", default=None, choices=KIOSK_LANGUAGES,
+    parser.add_argument("--lang", default=None, choices=LANGUAGES,
                         help="the kiosk's language (default: as last set in its settings)")
     parser.add_argument("--new", action="store_true",
                         help="start a new game even if one is unfinished")

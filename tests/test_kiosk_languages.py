@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.i18n import KIOSK_LANGUAGES
+from companion.i18n import LANGUAGES
 from companion.table import EventStore
 
 pytest.importorskip("kivy.base")
@@ -17,7 +17,7 @@ from test_ui import frames, screenshot, show, window  # noqa: E402,F401
 from test_ui_secret_hitler import PHASES, check_screen, to_phase  # noqa: E402
 
 SIZE = (800, 480)
-LANGS = [lang for lang in KIOSK_LANGUAGES if lang != "en"]
+LANGS = [lang for lang in LANGUAGES if lang != "en"]
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -13,13 +13,10 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 LANGUAGES = ("en", "el", "ru", "fa")
 DEFAULT_LANGUAGE = "en"
-# Languages the kiosk's own screen offers: Persian joins them once its
-# mirrored layouts pass the kiosk's layout tests (issue 9).
-KIOSK_LANGUAGES = ("en", "el", "ru")
 RIGHT_TO_LEFT = frozenset(("fa",))
 # The plural forms each catalog gives a counted text (CLDR categories).
 PLURAL_FORMS = {"en": {"one", "other"}, "el": {"one", "other"},
@@ -76,8 +73,10 @@ def number(value: Any, lang: str) -> str:
     return str(value).translate(_NATIVE_DIGITS.get(lang, {}))
 
 
-def join_list(items: Sequence[str], lang: str) -> str:
-    return _LIST_SEPARATOR.get(lang, ", ").join(items)
+def join_list(items: Iterable[str], lang: str) -> str:
+    """Items in a list as ``lang`` writes one (each Latin name set apart in
+    a right-to-left language, so the list itself runs right to left)."""
+    return _LIST_SEPARATOR.get(lang, ", ").join(_shown(item, lang) for item in items)
 
 
 def _shown(value: Any, lang: str) -> Any:
@@ -89,7 +88,7 @@ def _shown(value: Any, lang: str) -> Any:
     if isinstance(value, str):
         if _NUMERAL.fullmatch(value):
             return number(value, lang)
-        if _LEFT_TO_RIGHT.search(value):
+        if _LEFT_TO_RIGHT.search(value) and _ISOLATE[0] not in value:
             return _ISOLATE.format(value)
     return value
 
@@ -131,6 +130,12 @@ class Messages:
                                   self.lang)
             shown[name] = value
         return translate(key, self.lang, **shown)
+
+    def number(self, value: Any) -> str:
+        return number(value, self.lang)
+
+    def join(self, items: Iterable[str]) -> str:
+        return join_list(items, self.lang)
 
     def _term(self, key: str, value: str) -> str:
         """A game term in this language (a value that is already words stays)."""

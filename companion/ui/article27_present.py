@@ -75,7 +75,7 @@ def winners_line(view: dict[str, Any], t: Messages) -> str:
     winners = [r["seat"] for r in view["results"] if r["rank"] == 1]
     if len(winners) == 1:
         return t("a27.ui.status.winner", player=winners[0])
-    return t("a27.ui.status.shared", players=", ".join(t.names[s] for s in winners))
+    return t("a27.ui.status.shared", players=t.join(t.names[s] for s in winners))
 
 
 def clock_text(remaining: float, t: Messages) -> str:
@@ -133,7 +133,7 @@ def outcome_line(view: dict[str, Any], t: Messages) -> str:
     """The vote's result in words, with the count that decided it."""
     votes, outcome = view["votes"], view["outcome"]
     if outcome == VETOED:
-        return t("a27.ui.outcome.vetoed", players=", ".join(t.names[s] for s in view["vetoers"]))
+        return t("a27.ui.outcome.vetoed", players=t.join(t.names[s] for s in view["vetoers"]))
     yes = votes.count("yes")
     if outcome == PASSED:
         return t("a27.ui.outcome.passed", yes=yes, count=yes)

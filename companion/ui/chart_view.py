@@ -10,13 +10,14 @@ from kivy.graphics import Color, Ellipse, Line
 from kivy.lang import Builder
 from kivy.metrics import dp, sp
 from kivy.properties import ListProperty, ObjectProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
+
 from .charts import Chart
 from .buttons import CommandButton  # noqa: F401 - its kv rule uses one
+from .direction import Row
 
 Builder.load_file(str(Path(__file__).with_name("chart_view.kv")))
 
@@ -76,11 +77,11 @@ class Plot(FloatLayout):
                 for step, v in enumerate(values):
                     Ellipse(pos=(x_of(step) - r, y_of(v) - r), size=(2 * r, 2 * r))
         for value in scale:
-            self.add_widget(_tick(str(value), (self.x, y_of(value) - dp(10)),
+            self.add_widget(_tick(chart.number(value), (self.x, y_of(value) - dp(10)),
                                   (MARGIN_LEFT - dp(6), dp(20)), "right"))
         every = max(1, steps // 10)             # at most about ten numbers along
         for step in range(0, steps, every):
-            self.add_widget(_tick(str(step + 1), (x_of(step) - dp(15), self.y + dp(4)),
+            self.add_widget(_tick(chart.number(step + 1), (x_of(step) - dp(15), self.y + dp(4)),
                                   (dp(30), dp(20)), "center"))
 
 
@@ -91,7 +92,7 @@ def _tick(text: str, pos: tuple[float, float], size: tuple[float, float],
                  color=(0.75, 0.78, 0.8, 1))
 
 
-class LegendEntry(BoxLayout):
+class LegendEntry(Row):
     text = StringProperty("")
     swatch = ListProperty([1, 1, 1, 1])
 

@@ -7,7 +7,7 @@ agendas are on the table at the end)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ..i18n import Messages
 
@@ -17,6 +17,7 @@ class Chart:
     title: str
     x_label: str
     series: list[tuple[str, list[int]]]     # (label, one value per step)
+    number: Callable[[int], str] = str      # a scale's number, in the reader's digits
 
 
 def chart_for(game: str, views: list[dict[str, Any]], names: list[str],
@@ -28,12 +29,12 @@ def chart_for(game: str, views: list[dict[str, Any]], names: list[str],
         steps = _last_per(views, "turn")
         series = [(names[seat], [v["players"][seat]["coins"] for v in steps])
                   for seat in range(len(names))]
-        return Chart(t("chart.coins"), t("chart.turns"), series)
+        return Chart(t("chart.coins"), t("chart.turns"), series, t.number)
     if game == "secret_hitler":
         steps = _last_per(views, "round")
         return Chart(t("chart.policies"), t("chart.rounds"),
                      [(t("chart.liberal"), [v["liberal"] for v in steps]),
-                      (t("chart.fascist"), [v["fascist"] for v in steps])])
+                      (t("chart.fascist"), [v["fascist"] for v in steps])], t.number)
     if game == "article27":
         results = views[-1]["results"] or []
         steps = _last_per(views, "round")
@@ -43,7 +44,7 @@ def chart_for(game: str, views: list[dict[str, Any]], names: list[str],
             series.append((t("chart.player_agenda", player=names[entry["seat"]],
                              agenda=t(f"agenda.{agenda}")),
                            [_track_value(v, agenda) for v in steps]))
-        return Chart(t("chart.agenda_points"), t("chart.rounds"), series) if series else None
+        return Chart(t("chart.agenda_points"), t("chart.rounds"), series, t.number) if series else None
     return None
 
 

@@ -13,12 +13,15 @@ from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
 
+
 from ..games.base import RuleError, Setup
-from ..i18n import KIOSK_LANGUAGES, Messages
+from ..i18n import Messages
 from ..table import OPERATOR, EventStore, Table
 from ..table.new_game import GAME_ORDER, MODES, NewGame, player_limits
 from ..table.store import GameRecord, StoreError
 from .buttons import fill_choices
+from .direction import Row, writing
+from .fonts import kiosk_languages
 from .text_panel import TextPanel
 
 Builder.load_file(str(Path(__file__).with_name("home.kv")))
@@ -26,7 +29,7 @@ Builder.load_file(str(Path(__file__).with_name("home.kv")))
 NAME_LIMIT = 24
 
 
-class SeatRow(BoxLayout):
+class SeatRow(Row):
     seat = NumericProperty(0)
     number_text = StringProperty("")
     input_text = StringProperty("")
@@ -44,6 +47,7 @@ class HomeScreen(BoxLayout):
                  on_resume: Callable[[], None], on_settings: Callable[[], Any],
                  on_language: Callable[[str], None],
                  with_pin: Callable[[Callable[[], Any]], Any], **kwargs: Any) -> None:
+        writing.use(lang)                   # before the kv rules lay the screen out
         super().__init__(**kwargs)
         self.store = store
         self.on_table = on_table
@@ -132,7 +136,7 @@ class HomeScreen(BoxLayout):
         active = self.store.active_game()
         self.resume_text = "" if active is None else t(
             "home.resume", game=active.game,
-            players=", ".join(s["name"] for s in active.setup["seats"]))
+            players=t.join(s["name"] for s in active.setup["seats"]))
         low, high = player_limits(choice.game)
         self.players_text = t("home.players", count=len(choice.names), low=low, high=high)
         self.labels = [t("home.game"), t("home.mode"), t("home.variants"),
@@ -144,7 +148,7 @@ class HomeScreen(BoxLayout):
                                      lambda m=m: self.choose_mode(m)) for m in MODES])
         fill_choices(self.ids.languages, [(t(f"language.{code}"), code == choice.lang,
                                          lambda c=code: self.choose_language(c))
-                                        for code in KIOSK_LANGUAGES])
+                                        for code in kiosk_languages()])
         fill_choices(self.ids.variants, [
             (t(f"home.variant.{option}", value=_value_words(option, value, t)), False,
              lambda o=option: self.next_value(o)) for option, value in choice.variants()])
@@ -154,7 +158,7 @@ class HomeScreen(BoxLayout):
         box = self.ids.seats
         box.clear_widgets()
         for seat, (name, source) in enumerate(zip(self.choice.names, self.choice.inputs)):
-            row = SeatRow(seat=seat, number_text=str(seat + 1),
+            row = SeatRow(seat=seat, number_text=self.t.number(seat + 1),
                           input_text=self.t(f"home.input.{source}"),
                           hint_text=self.t("home.default_name", number=seat + 1))
             row.ids.name.text = name
@@ -180,7 +184,8 @@ def history_line(record: GameRecord, t: Messages) -> str:
     """A finished or abandoned game in one line: when, what, who, how it ended."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created_at))
     names = [s["name"] for s in record.setup["seats"]]
-    return t("home.history_line", when=when, game=record.game, players=", ".join(names),
+    return t("home.history_line", when=t.number(when), game=record.game,
+             players=t.join(names),
              outcome=_outcome(record, names, t))
 
 
@@ -190,7 +195,7 @@ def _outcome(record: GameRecord, names: list[str], t: Messages) -> str:
         return t("home.outcome.abandoned")
     if "ranking" in result:                 # Article 27: the best total wins
         best = [names[r["seat"]] for r in result["ranking"] if r["rank"] == 1]
-        return t("home.outcome.winners", winners=", ".join(best))
+        return t("home.outcome.winners", winners=t.join(best))
     winner = result["winner"]
     if isinstance(winner, int):
         return t("home.outcome.winners", winners=names[winner])

@@ -14,6 +14,8 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from ..i18n import Messages
 from ..paths import cache_dir
 from ..table import EventStore, Table
+from .direction import writing
+from .fonts import kiosk_languages
 from .kiosk_settings import KioskSettings
 from .sounds import Sounds
 from .table_screen import TableScreen, screen_class
@@ -32,7 +34,8 @@ class Kiosk(ScreenManager):
         super().__init__(transition=NoTransition(), **kwargs)
         self.store = store
         self.settings = settings or KioskSettings(settings_path(store))
-        self.lang = lang or self.settings.language
+        self.lang = lang if lang in kiosk_languages() else self.settings.language
+        writing.use(self.lang)
         self.table_screen: TableScreen | None = None
         self.sounds = Sounds(sounds_dir or cache_dir() / "sounds", self.settings.volume)
         self.device_statuses: list[dict[str, Any]] = []
@@ -137,6 +140,7 @@ class Kiosk(ScreenManager):
         """The kiosk's language, for home and the table screen alike."""
         self.settings.language = lang
         self.lang = self.settings.language
+        writing.use(self.lang)
         if self._home is not None:
             self._home.choice.lang = self.lang
             self._home.refresh()

@@ -12,7 +12,8 @@ from typing import Callable
 
 from kivy.config import ConfigParser
 
-from ..i18n import KIOSK_LANGUAGES
+from .fonts import kiosk_languages
+
 
 DEFAULT_PIN = "0000"                # documented; the settings ask to change it
 ROTATIONS = (0, 90, 180, 270)
@@ -77,11 +78,11 @@ class KioskSettings:
     @property
     def language(self) -> str:
         lang = self.config.get("kiosk", "language")
-        return lang if lang in KIOSK_LANGUAGES else "en"
+        return lang if lang in kiosk_languages() else "en"
 
     @language.setter
     def language(self, lang: str) -> None:
-        if lang in KIOSK_LANGUAGES:
+        if lang in kiosk_languages():
             self._set("kiosk", "language", lang)
 
     @property

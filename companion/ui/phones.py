@@ -8,13 +8,13 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import ObjectProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from ..i18n import Messages
+from .direction import Row, writing
 from .qr import qr_texture, wifi_payload
 
 CLAIM_CHECK = 0.5           # seconds between looks at whether the shown seat was claimed
@@ -23,8 +23,7 @@ Builder.load_string('''
 <PhonesView>:
     size_hint: 0.92, 0.92
     background_color: 0, 0, 0, 0.75
-    BoxLayout:
-        orientation: "horizontal"
+    Row:
         padding: dp(16)
         spacing: dp(16)
         canvas.before:
@@ -88,10 +87,10 @@ class PhonesView(ModalView):
             box.add_widget(self._button(t("ui.phones.wifi"), lambda *_: self.show_wifi()))
         for seat in self._seat_state():
             number = seat["seat"]
-            row = BoxLayout(spacing=8, size_hint_y=None, height=56)
+            row = Row(spacing=8, size_hint_y=None, height=56)
             label = Label(text=t("ui.phones.seat_phone" if seat["phone"]
                                  else "ui.phones.seat_none", player=number),
-                          font_size=17, halign="left", valign="middle", shorten=True,
+                          font_size=17, halign=writing.start, valign="middle", shorten=True,
                           shorten_from="right")
             label.bind(size=lambda widget, size: setattr(widget, "text_size", size))
             row.add_widget(label)

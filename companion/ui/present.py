@@ -17,7 +17,7 @@ def command_label(command: dict[str, Any], view: dict[str, Any], t: Messages) ->
     if kind == "proceed":
         return t(f"cmd.proceed.{view['phase']}")
     if kind == "keep":
-        cards = ", ".join(t(f"character.{c}") for c in command["cards"])
+        cards = t.join(t(f"character.{c}") for c in command["cards"])
         if "give" in command:
             return t("cmd.keep_give", cards=cards, character=command["give"])
         return t("cmd.keep", cards=cards)

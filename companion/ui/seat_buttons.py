@@ -12,13 +12,13 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory
 from kivy.lang import Builder
 from kivy.properties import StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from ..devices.pinmap import PinMap
 from ..i18n import Messages
+from .direction import Row
 from ..table import Table
 
 Builder.load_file(str(Path(__file__).with_name("seat_buttons.kv")))
@@ -57,7 +57,7 @@ class SeatButtons(ModalView):
     def _build(self) -> None:
         rows = self.ids.rows
         for seat in self.pinmap.seats[:self.table.setup.players]:
-            row = BoxLayout(spacing="6dp", size_hint_y=None, height="52dp")
+            row = Row(spacing="6dp", size_hint_y=None, height="52dp")
             row.add_widget(Label(text=self.table.names[seat.seat], size_hint_x=0.3))
             for index, pin in enumerate(seat.buttons):
                 button = PinButton(self.factory, pin)
@@ -78,7 +78,7 @@ class SeatButtons(ModalView):
         meanings = button_meanings(self.table.public_view(), self.t)
         for index, button in self._buttons:
             button.text = (meanings[index] if index < len(meanings) else
-                           "–" if meanings else str(index + 1))
+                           "–" if meanings else self.t.number(index + 1))
 
 
 def button_meanings(view: dict[str, Any], t: Messages) -> list[str]:

@@ -11,9 +11,10 @@ from kivy.lang import Builder
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
-from ..i18n import KIOSK_LANGUAGES, Messages
+from ..i18n import Messages
 from .kiosk_settings import ROTATIONS, KioskSettings
 from .buttons import fill_choices
+from .fonts import kiosk_languages
 
 Builder.load_file(str(Path(__file__).with_name("settings_view.kv")))
 
@@ -27,10 +28,12 @@ class PinPad(ModalView):
     message = StringProperty("")
     ok_text = StringProperty("")
     clear_text = StringProperty("")
+    numerals = ListProperty("0123456789")   # the keys' digits as the reader writes them
 
     def __init__(self, settings: KioskSettings, t: Messages,
                  on_unlock: Callable[[], Any], **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.numerals = [t.number(n) for n in range(10)]
         self.settings, self.t, self.on_unlock = settings, t, on_unlock
         self.title = t("settings.enter_pin")
         self.ok_text, self.clear_text = t("settings.ok"), t("settings.clear")
@@ -86,13 +89,17 @@ class OperatorSettings(ModalView):
         self.ids.end_game.disabled = table is None or table.is_over
         self.ids.phones.disabled = self.kiosk.open_phones is None
         fill_choices(self.ids.languages, [(t(f"language.{code}"), code == self.kiosk.lang,
-                                            lambda c=code: self.language(c)) for code in KIOSK_LANGUAGES])
+                                            lambda c=code: self.language(c)) for code in kiosk_languages()])
         fill_choices(self.ids.rotations, [(t("settings.degrees", count=r),
                                             r == self.settings.rotation,
                                             lambda r=r: self.rotate(r)) for r in ROTATIONS])
         ssid, password = self.settings.wifi or ("", None)
         self.ids.ssid.text, self.ids.password.text = ssid, password or ""
         self.devices_text = "\n".join(self.kiosk.device_lines(t))
+
+    def volume_text(self, volume: float) -> str:
+        return self.t("settings.volume_level", label=self.labels[3],
+                      percent=int(round(volume * 100)))
 
     # -- the operator's actions ---------------------------------------------
     def end_game(self) -> None:

@@ -14,11 +14,13 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
+
 from ..games.base import RuleError
 from ..i18n import Messages
 from ..table import OPERATOR, Table
 from ..table.store import StoreError
 from .buttons import CommandButton  # noqa: F401 - the bar's kv rule uses it
+from .direction import Row, writing
 from .sounds import Sounds
 from .text_panel import TextPanel
 
@@ -39,7 +41,7 @@ def screen_class(game: str) -> type["TableScreen"]:
     return getattr(importlib.import_module(f"{__package__}.{module}"), name)
 
 
-class TableBar(BoxLayout):
+class TableBar(Row):
     """The strip along the top: the game's name, a line of facts, a device
     the table misses, and the buttons for phones, the next game and undo."""
     screen = ObjectProperty(None, rebind=True)
@@ -67,6 +69,7 @@ class TableScreen(BoxLayout):
     def __init__(self, table: Table, lang: str = "en", sounds: Sounds | None = None,
                  **kwargs: Any) -> None:
         self.sounds = sounds                # the kiosk's sounds, for games that sound
+        writing.use(lang)                   # before the kv rules lay the screen out
         super().__init__(**kwargs)
         self.t = Messages(lang, table.names)
         self.undo_text = self.t("cmd.undo")

@@ -25,7 +25,7 @@ def secret_lines(game: str, private: dict[str, Any], t: Messages) -> list[str]:
             for mate in private.get("teammates", []):
                 lines.append(t(f"phone.teammate.{mate['role']}", player=mate["seat"]))
         if "hand" in private:
-            lines.append(t("phone.tiles", tiles=", ".join(
+            lines.append(t("phone.tiles", tiles=t.join(
                 t("phone.tile_numbered", number=n, policy=tile)
                 for n, tile in enumerate(private["hand"], 1))))
         if "peek" in private:
@@ -41,7 +41,7 @@ def secret_lines(game: str, private: dict[str, Any], t: Messages) -> list[str]:
                        best=agenda["best"]))
         lines.append(t("phone.influence", count=private["influence"]))
         if "slots" in private:
-            lines.append(t("phone.slots", slots=", ".join(
+            lines.append(t("phone.slots", slots=t.join(
                 t("phone.slot", value=f"{slot['value']:+d}", issue=slot["issue"])
                 for slot in private["slots"])))
         if "if_passed" in private:
@@ -63,7 +63,7 @@ def _cards(private: dict[str, Any]) -> list[str]:
 
 
 def _numbered(private: dict[str, Any], t: Messages) -> str:
-    return ", ".join(t("phone.card_numbered", number=n, character=card)
+    return t.join(t("phone.card_numbered", number=n, character=card)
                      for n, card in enumerate(_cards(private), 1))
 
 
@@ -73,7 +73,7 @@ def _number_of(private: dict[str, Any], card: str, taken: list[int] = ()) -> int
 
 
 def _policies(tiles: list[str], t: Messages) -> str:
-    return ", ".join(t(f"policy.{tile}") for tile in tiles)
+    return t.join(t(f"policy.{tile}") for tile in tiles)
 
 
 def action_label(command: dict[str, Any], game: str, view: dict[str, Any],
@@ -102,7 +102,7 @@ def _by_number(command: dict[str, Any], t: Messages, private: dict[str, Any]) ->
     numbers: list[int] = []
     for card in command["cards"]:
         numbers.append(_number_of(private, card, numbers))
-    kept = ", ".join(str(n) for n in sorted(numbers))
+    kept = t.join(t.number(n) for n in sorted(numbers))
     if "give" in command:
         return t("phone.keep_give", numbers=kept,
                  number=_number_of(private, command["give"], numbers))

@@ -1,0 +1,197 @@
+"""Persian on the kiosk's own screen, read off the pixels Kivy draws: words
+shaped and joined, a Latin player name and Persian digits in their places
+in a right-to-left sentence, brackets mirrored, wrapped lines in order and
+right-aligned, and the screens' rows and grids mirrored."""
+from __future__ import annotations
+
+import pytest
+
+from companion.i18n import Messages
+
+pytest.importorskip("kivy.base")
+from kivy.uix.label import Label  # noqa: E402
+from PIL import Image, ImageChops, ImageStat  # noqa: E402
+
+from test_ui import SHOTS, frames, show, tap, window  # noqa: E402,F401
+
+FONT = 32
+
+
+def drawn(window, tmp_path, text: str, width: int | None = None, halign: str = "left"):
+    """``text`` as the kiosk draws it, as a greyscale image (ink is bright)."""
+    label = Label(text=text, font_size=FONT, color=(1, 1, 1, 1), halign=halign,
+                  size_hint=(None, None))
+    if width is None:
+        label.bind(texture_size=lambda lbl, size: setattr(lbl, "size", size))
+    else:
+        label.text_size = (width, None)
+        label.bind(texture_size=lambda lbl, size: setattr(lbl, "size", (width, size[1])))
+    show(window, label, (800, 480))
+    frames(3)
+    path = tmp_path / f"text-{abs(hash((text, width)))}.png"
+    label.export_to_png(str(path))
+    return Image.open(path).convert("L")
+
+
+def ink_box(image: Image.Image) -> tuple[int, int, int, int]:
+    box = image.point(lambda v: 255 if v > 60 else 0).getbbox()
+    assert box is not None, "nothing was drawn"
+    return box
+
+
+def find(image: Image.Image, piece: Image.Image) -> tuple[int, int, float]:
+    """Where ``piece`` (its inked part) lies in ``image``: the left and top of
+    the best match and how far from exact it is (mean difference, 0–255)."""
+    piece = piece.crop(ink_box(piece))
+    best = (0, 0, 255.0)
+    for top in range(0, image.height - piece.height + 1):
+        for left in range(0, image.width - piece.width + 1):
+            window_part = image.crop((left, top, left + piece.width, top + piece.height))
+            score = ImageStat.Stat(ImageChops.difference(window_part, piece)).mean[0]
+            if score < best[2]:
+                best = (left, top, score)
+    return best
+
+
+def shrink(image: Image.Image) -> Image.Image:
+    """Only the inked rows (the search runs along one line of text)."""
+    box = ink_box(image)
+    return image.crop((0, box[1], image.width, box[3]))
+
+
+def test_the_kiosk_can_draw_right_to_left(window):
+    from companion.ui.fonts import kiosk_languages, right_to_left_ready
+
+    assert right_to_left_ready(), (
+        "Persian needs Kivy's Pillow text with raqm and the system's FriBiDi "
+        "(apt install libfribidi0)")
+    assert "fa" in kiosk_languages()
+
+
+def test_a_persian_sentence_with_a_latin_name_and_digits_reads_right_to_left(window, tmp_path):
+    t = Messages("fa", ["Sara", "Omid"])
+    sentence = t("log.exchange_drawn", player=0, count=2)
+    # The name is set apart from the sentence (a first-strong isolate), and
+    # the count is written in Persian digits.
+    assert sentence == "\u2068Sara\u2069 ۲ کارت از دربار می‌کشد."
+    line = drawn(window, tmp_path, sentence)
+    pieces = {word: drawn(window, tmp_path, word) for word in ("Sara", "۲", "کارت", "دربار")}
+    found = {}
+    for word, piece in pieces.items():
+        left, _top, score = find(shrink(line), shrink(piece))
+        assert score < 20, f"{word} is not drawn as it is alone (difference {score:.0f})"
+        found[word] = left
+    # Logical order Sara, ۲, کارت, دربار: on the screen, right to left.
+    assert found["Sara"] > found["۲"] > found["کارت"] > found["دربار"], found
+    # The sentence starts at the right: the name is its rightmost part, the
+    # full stop its leftmost.
+    assert found["Sara"] + ink_box(pieces["Sara"])[2] - ink_box(pieces["Sara"])[0] \
+        >= ink_box(line)[2] - 2
+
+
+def test_persian_letters_are_joined(window, tmp_path):
+    joined = drawn(window, tmp_path, "می‌کشید")
+    # The same letters kept from joining (a zero-width non-joiner between each).
+    apart = drawn(window, tmp_path, "\u200c".join("می‌کشید".replace("\u200c", "")))
+    joined_width = ink_box(joined)[2] - ink_box(joined)[0]
+    apart_width = ink_box(apart)[2] - ink_box(apart)[0]
+    assert joined_width < apart_width * 0.85, (joined_width, apart_width)
+
+
+def test_brackets_are_mirrored_in_a_persian_text(window, tmp_path):
+    line = shrink(drawn(window, tmp_path, "بانکدار (Sara)"))
+    sara_piece = shrink(drawn(window, tmp_path, "Sara"))
+    sara = find(line, sara_piece)[0]
+    banker = find(line, shrink(drawn(window, tmp_path, "بانکدار")))[0]
+    # Read right to left: the banker, then the bracketed name to its left.
+    assert sara < banker, (sara, banker)
+    opening = drawn(window, tmp_path, "(")
+    closing = drawn(window, tmp_path, ")")
+    room = 2 * (ink_box(opening)[2] - ink_box(opening)[0])
+    left_end = ink_box(line)[0]
+    before = line.crop((left_end, 0, left_end + room, line.height))
+    after = line.crop((sara + sara_piece.width, 0, sara + sara_piece.width + room, line.height))
+
+    def unlike(part, glyph):
+        return find(part, glyph)[2]
+
+    # The brackets are mirrored with the text: "(" to the left of the name
+    # and ")" to its right, as a reader expects, not ")Sara(".
+    assert unlike(before, opening) < unlike(before, closing)
+    assert unlike(after, closing) < unlike(after, opening)
+
+
+def test_wrapped_persian_lines_are_in_order_and_start_at_the_right(window, tmp_path):
+    t = Messages("fa", ["Sara", "Omid"])
+    sentence = t("log.exchange_drawn", player=1, count=3) + " " + t(
+        "log.exchange_drawn", player=0, count=2)
+    image = drawn(window, tmp_path, sentence, width=300, halign="right")
+    box = ink_box(image)
+    assert box[3] - box[1] > FONT * 2, "the text wraps onto several lines"
+    omid_piece = shrink(drawn(window, tmp_path, "Omid"))
+    omid = find(image, omid_piece)
+    sara = find(image, shrink(drawn(window, tmp_path, "Sara")))
+    assert omid[2] < 20 and sara[2] < 20, (omid, sara)
+    assert omid[1] < sara[1], "the first sentence's line comes first"
+    # Lines start at the right: the text's first word, the name, ends at the
+    # right edge of the box.
+    assert omid[0] + omid_piece.width >= box[2] - 2 >= image.width - 4, (omid, box)
+
+
+def _rightmost_first(widgets) -> bool:
+    """Kivy lists children last-added first: the first added is rightmost."""
+    firsts = list(reversed(widgets))
+    return all(a.x > b.x for a, b in zip(firsts, firsts[1:]) if abs(a.y - b.y) < 1)
+
+
+@pytest.mark.parametrize("lang, mirrored", [("fa", True), ("en", False)])
+def test_a_persian_table_screen_runs_right_to_left(window, tmp_path, lang, mirrored):
+    from test_ui_secret_hitler import to_phase
+
+    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+
+    screen = show(window, SecretHitlerTableScreen(to_phase(tmp_path, "election"), lang=lang),
+                  (800, 480))
+    chips = screen.ids.ballot.ids.chips.children
+    seats = screen.ids.players.children
+    bar = screen.ids.bar.ids
+    assert _rightmost_first(chips) is mirrored, "seat 1's vote comes first"
+    assert _rightmost_first(seats) is mirrored, "seat 1's panel comes first"
+    assert (bar.title.x > bar.undo.x) is mirrored, "the title starts the bar"
+    assert (bar.info.halign == "right") is mirrored
+    assert screen.ids.commands.orientation == ("rl-tb" if mirrored else "lr-tb")
+    # The boards' tracks run as printed on the physical board.
+    slots = screen.ids.liberal_track.ids.slots.children
+    assert slots[-1].x < slots[0].x
+
+
+def test_the_pin_pad_speaks_persian_digits(window, tmp_path):
+    from test_kiosk_settings import key, open_panels
+
+    from companion.table import EventStore
+    from companion.ui.kiosk import Kiosk
+    from companion.ui.kiosk_settings import DEFAULT_PIN, KioskSettings
+
+    kiosk = show(window, Kiosk(EventStore(tmp_path / "g.sqlite3"), None, lang="fa",
+                               settings=KioskSettings(tmp_path / "kiosk.ini")), (800, 480))
+    assert "فارسی" in [b.text for b in kiosk.home.ids.languages.children]
+
+    tap(kiosk.home.ids.settings)
+    [pad] = open_panels(window)
+    assert sorted(k.text for k in pad.ids.digits.children if len(k.text) == 1) == list(
+        "۰۱۲۳۴۵۶۷۸۹")
+    for digit in DEFAULT_PIN:
+        tap(key(pad, Messages("fa").number(digit)))
+    assert pad.entered == DEFAULT_PIN
+    tap(pad.ids.ok)
+    frames(2)
+    [panel] = open_panels(window)
+    panel.children[0].export_to_png(str(SHOTS / "settings-fa-800x480.png"))
+    assert "۸۰٪" in " ".join(w.text for w in _widgets(panel) if isinstance(w, Label))
+    panel.dismiss(animation=False)
+
+
+def _widgets(widget):
+    yield widget
+    for child in widget.children:
+        yield from _widgets(child)
