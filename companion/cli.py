@@ -10,6 +10,7 @@ from pathlib import Path
 from .devices.pinmap import PINS_ENV
 from .i18n import KIOSK_LANGUAGES, LANGUAGES
 from .paths import DB_ENV, default_db
+from .ui.app import TOUCH_SOURCES       # importing it does not import Kivy
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,17 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--exit-after", type=float, default=None, metavar="SECONDS",
                      help="close the window after this many seconds (a start-up smoke test)")
     run.add_argument("--size", default="1280x720", help="window size, WxH")
+    run.add_argument("--fullscreen", action="store_true",
+                     help="fill the display at its own resolution (the Pi's kiosk)")
+    run.add_argument("--touch", default="sdl", choices=TOUCH_SOURCES,
+                     help="who reads the touchscreen: sdl (default), or Kivy's mtdev or "
+                          "hidinput provider (see docs/deploy.md, touch doubled or missing)")
+    run.add_argument("--dim-after", type=float, default=0, metavar="SECONDS",
+                     help="dim the screen's backlight after this long without a touch; "
+                          "a touch wakes it (default 0: never)")
+    run.add_argument("--captive", action="store_true",
+                     help="answer a phone asking for any other host name with a redirect "
+                          "to --public-url (the Pi's own access point)")
 
     serve = sub.add_parser("serve", help="serve the phones and the table page, without "
                                          "the kiosk window (headless tables, tests)")
@@ -259,13 +271,23 @@ def _run(args: argparse.Namespace) -> int:
 
     web = None
     if args.web_port:
-        import socket
-        public = args.public_url or f"http://{socket.gethostname()}.local:{args.web_port}"
-        web = WebConfig(args.web_host, args.web_port, public,
-                        None if args.wifi is None else (args.wifi, args.wifi_password))
+        web = WebConfig(args.web_host, args.web_port,
+                        args.public_url or default_public_url(args.web_port),
+                        None if args.wifi is None else (args.wifi, args.wifi_password),
+                        captive=args.captive)
     return run_kiosk(*opened, lang=args.lang, size=(width, height), devices=openers,
                      pinmap=pinmap, simulated_pins=simulated_pins,
-                     exit_after=args.exit_after, web=web)
+                     exit_after=args.exit_after, web=web, fullscreen=args.fullscreen,
+                     touch=args.touch, dim_after=args.dim_after)
+
+
+def default_public_url(port: int) -> str:
+    """The address phones open: this machine's mDNS name (avahi advertises
+    it), with the port unless it is HTTP's own."""
+    import socket
+
+    host = f"{socket.gethostname()}.local"
+    return f"http://{host}/" if port == 80 else f"http://{host}:{port}/"
 
 
 def _serve(args: argparse.Namespace) -> int:
