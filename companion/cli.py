@@ -68,6 +68,26 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--exit-after", type=float, default=None, metavar="SECONDS",
                        help="stop after this many seconds (a smoke test)")
 
+    status = sub.add_parser(
+        "status", help="say whether a game is in progress (exit status 3 if one is, 0 if "
+                       "none, 2 if the store cannot be read): the installer asks before "
+                       "an upgrade")
+    status.add_argument("--db", type=Path, default=None,
+                        help=f"game store (default: ${DB_ENV} or the XDG data dir)")
+    status.add_argument("--lang", default="en", choices=LANGUAGES)
+
+    export = sub.add_parser(
+        "export", help="write one zip for support: a consistent copy of the game store, "
+                       "the settings without the PIN, the service's journal")
+    export.add_argument("--db", type=Path, default=None,
+                        help=f"game store (default: ${DB_ENV} or the XDG data dir)")
+    export.add_argument("--output", type=Path, default=None,
+                        help="the zip to write (default: table-companion-export-<time>.zip "
+                             "here)")
+    export.add_argument("--unit", default="table-companion.service",
+                        help="the systemd unit whose journal goes in")
+    export.add_argument("--lang", default="en", choices=LANGUAGES)
+
     replay = sub.add_parser("replay", help="play a JSON-lines script, print the views")
     replay.add_argument("file", type=Path, help="the script ('-' reads stdin)")
     replay.add_argument("--lang", default="en", choices=LANGUAGES)
@@ -123,7 +143,61 @@ def main(argv: list[str] | None = None) -> int:
         return _doctor(args)
     if args.command == "serve":
         return _serve(args)
+    if args.command == "status":
+        return _status(args)
+    if args.command == "export":
+        return _export(args)
     return _run(args)
+
+
+GAME_IN_PROGRESS = 3        # `companion status`: its exit status when a game is unfinished
+
+
+def _status(args: argparse.Namespace) -> int:
+    from datetime import datetime
+
+    from .i18n import Messages
+    from .table import EventStore, StoreError
+
+    t = Messages(args.lang)
+    db = args.db or default_db()
+    if not db.exists():         # nothing played yet: do not create a store here
+        print(t("status.none"))
+        return 0
+    try:
+        store = EventStore(db)
+    except StoreError as exc:
+        print(f"companion status: {exc}", file=sys.stderr)
+        return 2
+    active = store.active_game()
+    store.close()
+    if active is None:
+        print(t("status.none"))
+        return 0
+    started = datetime.fromtimestamp(active.created_at).strftime("%Y-%m-%d %H:%M")
+    print(t("status.in_progress", game=active.game, count=len(active.setup["seats"]),
+            started=started))
+    return GAME_IN_PROGRESS
+
+
+def _export(args: argparse.Namespace) -> int:
+    from datetime import datetime
+
+    from .export import ExportError, export
+    from .i18n import Messages
+
+    t = Messages(args.lang)
+    output = args.output or Path(
+        f"table-companion-export-{datetime.now().strftime('%Y%m%d-%H%M%S')}.zip")
+    try:
+        done = export(args.db or default_db(), output, unit=args.unit)
+    except ExportError as exc:
+        print(t("export.failed", reason=str(exc)), file=sys.stderr)
+        return 2
+    print(t("export.written", path=str(done.path), count=done.games))
+    if done.journal_missing is not None:
+        print(t("export.no_journal", reason=done.journal_missing))
+    return 0
 
 
 def _replay(args: argparse.Namespace) -> int:
