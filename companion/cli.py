@@ -165,7 +165,7 @@ def _status(args: argparse.Namespace) -> int:
         print(t("status.none"))
         return 0
     try:
-        store = EventStore(db)
+        store = EventStore(db, read_only=True)
     except StoreError as exc:
         print(f"companion status: {exc}", file=sys.stderr)
         return 2
