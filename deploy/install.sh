@@ -45,7 +45,7 @@ SERVICE=table-companion.service
 SERVICE_USER=companion
 USER_GROUPS=(video render input gpio dialout audio)
 PACKAGES=(python3 python3-venv libegl1 libgles2 libgl1-mesa-dri libgbm1 libdrm2
-          libmtdev1 avahi-daemon network-manager dnsmasq-base)
+          libmtdev1 libasound2 avahi-daemon network-manager dnsmasq-base)
 AP_CONNECTION=table-companion-ap
 AP_UUID=5c3e2a3e-7461-626c-6500-636f6d70616e     # fixed: a rerun rewrites nothing
 AP_ADDRESS=10.42.0.1
