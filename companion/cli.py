@@ -10,6 +10,7 @@ from pathlib import Path
 from .devices.pinmap import PINS_ENV
 from .i18n import LANGUAGES
 from .paths import DB_ENV, default_db
+from .ui.app import TOUCH_SOURCES       # importing it does not import Kivy
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,17 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--exit-after", type=float, default=None, metavar="SECONDS",
                      help="close the window after this many seconds (a start-up smoke test)")
     run.add_argument("--size", default="1280x720", help="window size, WxH")
+    run.add_argument("--fullscreen", action="store_true",
+                     help="fill the display at its own resolution (the Pi's kiosk)")
+    run.add_argument("--touch", default="sdl", choices=TOUCH_SOURCES,
+                     help="who reads the touchscreen: sdl (default), or Kivy's mtdev or "
+                          "hidinput provider (see docs/deploy.md, touch doubled or missing)")
+    run.add_argument("--dim-after", type=float, default=0, metavar="SECONDS",
+                     help="dim the screen's backlight after this long without a touch; "
+                          "a touch wakes it (default 0: never)")
+    run.add_argument("--captive", action="store_true",
+                     help="answer a phone asking for any other host name with a redirect "
+                          "to --public-url (the Pi's own access point)")
 
     serve = sub.add_parser("serve", help="serve the phones and the table page, without "
                                          "the kiosk window (headless tables, tests)")
@@ -55,6 +67,26 @@ def _parser() -> argparse.ArgumentParser:
                             "secrets: not for a terminal that is logged)")
     serve.add_argument("--exit-after", type=float, default=None, metavar="SECONDS",
                        help="stop after this many seconds (a smoke test)")
+
+    status = sub.add_parser(
+        "status", help="say whether a game is in progress (exit status 3 if one is, 0 if "
+                       "none, 2 if the store cannot be read): the installer asks before "
+                       "an upgrade")
+    status.add_argument("--db", type=Path, default=None,
+                        help=f"game store (default: ${DB_ENV} or the XDG data dir)")
+    status.add_argument("--lang", default="en", choices=LANGUAGES)
+
+    export = sub.add_parser(
+        "export", help="write one zip for support: a consistent copy of the game store, "
+                       "the settings without the PIN, the service's journal")
+    export.add_argument("--db", type=Path, default=None,
+                        help=f"game store (default: ${DB_ENV} or the XDG data dir)")
+    export.add_argument("--output", type=Path, default=None,
+                        help="the zip to write (default: table-companion-export-<time>.zip "
+                             "here)")
+    export.add_argument("--unit", default="table-companion.service",
+                        help="the systemd unit whose journal goes in")
+    export.add_argument("--lang", default="en", choices=LANGUAGES)
 
     replay = sub.add_parser("replay", help="play a JSON-lines script, print the views")
     replay.add_argument("file", type=Path, help="the script ('-' reads stdin)")
@@ -111,7 +143,61 @@ def main(argv: list[str] | None = None) -> int:
         return _doctor(args)
     if args.command == "serve":
         return _serve(args)
+    if args.command == "status":
+        return _status(args)
+    if args.command == "export":
+        return _export(args)
     return _run(args)
+
+
+GAME_IN_PROGRESS = 3        # `companion status`: its exit status when a game is unfinished
+
+
+def _status(args: argparse.Namespace) -> int:
+    from datetime import datetime
+
+    from .i18n import Messages
+    from .table import EventStore, StoreError
+
+    t = Messages(args.lang)
+    db = args.db or default_db()
+    if not db.exists():         # nothing played yet: do not create a store here
+        print(t("status.none"))
+        return 0
+    try:
+        store = EventStore(db, read_only=True)
+    except StoreError as exc:
+        print(f"companion status: {exc}", file=sys.stderr)
+        return 2
+    active = store.active_game()
+    store.close()
+    if active is None:
+        print(t("status.none"))
+        return 0
+    started = datetime.fromtimestamp(active.created_at).strftime("%Y-%m-%d %H:%M")
+    print(t("status.in_progress", game=active.game, count=len(active.setup["seats"]),
+            started=started))
+    return GAME_IN_PROGRESS
+
+
+def _export(args: argparse.Namespace) -> int:
+    from datetime import datetime
+
+    from .export import ExportError, export
+    from .i18n import Messages
+
+    t = Messages(args.lang)
+    output = args.output or Path(
+        f"table-companion-export-{datetime.now().strftime('%Y%m%d-%H%M%S')}.zip")
+    try:
+        done = export(args.db or default_db(), output, unit=args.unit)
+    except ExportError as exc:
+        print(t("export.failed", reason=str(exc)), file=sys.stderr)
+        return 2
+    print(t("export.written", path=str(done.path), count=done.games))
+    if done.journal_missing is not None:
+        print(t("export.no_journal", reason=done.journal_missing))
+    return 0
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -259,13 +345,23 @@ def _run(args: argparse.Namespace) -> int:
 
     web = None
     if args.web_port:
-        import socket
-        public = args.public_url or f"http://{socket.gethostname()}.local:{args.web_port}"
-        web = WebConfig(args.web_host, args.web_port, public,
-                        None if args.wifi is None else (args.wifi, args.wifi_password))
+        web = WebConfig(args.web_host, args.web_port,
+                        args.public_url or default_public_url(args.web_port),
+                        None if args.wifi is None else (args.wifi, args.wifi_password),
+                        captive=args.captive)
     return run_kiosk(*opened, lang=args.lang, size=(width, height), devices=openers,
                      pinmap=pinmap, simulated_pins=simulated_pins,
-                     exit_after=args.exit_after, web=web)
+                     exit_after=args.exit_after, web=web, fullscreen=args.fullscreen,
+                     touch=args.touch, dim_after=args.dim_after)
+
+
+def default_public_url(port: int) -> str:
+    """The address phones open: this machine's mDNS name (avahi advertises
+    it), with the port unless it is HTTP's own."""
+    import socket
+
+    host = f"{socket.gethostname()}.local"
+    return f"http://{host}/" if port == 80 else f"http://{host}:{port}/"
 
 
 def _serve(args: argparse.Namespace) -> int:

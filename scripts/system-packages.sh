@@ -1,42 +1,56 @@
 #!/usr/bin/env bash
-# Called by scripts/test: install the Debian packages the tests use when they
-# are missing and this user may run apt-get (root, or sudo without a
-# password): chromium for the phone pages' browser tests, and FriBiDi, which
-# Pillow loads to lay out right-to-left Persian on the kiosk. Does nothing
-# once they are there. Never fails the test run: without chromium the browser
-# tests skip and say why; without FriBiDi the Persian kiosk tests fail and
-# say what is missing.
+# Called by scripts/test: install the Debian packages some tests need when they
+# are missing and this user may run apt-get (root, or sudo without a password):
+#   chromium  the phone pages' browser tests (/usr/bin/chromium)
+#   systemd   systemd-analyze, which verifies the kiosk's unit (deploy/)
+#   libfribidi0  FriBiDi, which Pillow loads to lay out Persian on the kiosk
+# Does nothing once they are there. Never fails the test run: without a
+# package its tests skip or fail, and say what is missing.
 set -uo pipefail
-CHROMIUM=/usr/bin/chromium
 
-wanted=()
-[ -x "$CHROMIUM" ] || wanted+=(chromium)
-ldconfig -p 2>/dev/null | grep -q 'libfribidi\.so\.0' || wanted+=(libfribidi0)
-[ "${#wanted[@]}" -eq 0 ] && exit 0
-say() { echo "system packages: $*" >&2; }
+# "file the package provides" "package" "the tests that need it"
+NEEDED=("/usr/bin/chromium" "chromium" "the browser tests"
+        "/usr/bin/systemd-analyze" "systemd" "the unit's check")
+
+missing=()
+needs=()
+for ((i = 0; i < ${#NEEDED[@]}; i += 3)); do
+    if [ ! -x "${NEEDED[i]}" ]; then
+        missing+=("${NEEDED[i + 1]}")
+        needs+=("${NEEDED[i + 2]}")
+    fi
+done
+if ! ldconfig -p 2>/dev/null | grep -q 'libfribidi\.so\.0'; then
+    missing+=("libfribidi0")
+    needs+=("Persian on the kiosk")
+fi
+[ ${#missing[@]} -eq 0 ] && exit 0
+say() { echo "test packages: $*" >&2; }
+joined="$(IFS=,; echo "${needs[*]}")"
+what="${missing[*]} (for ${joined//,/, })"
 
 if [ "$(id -u)" -eq 0 ]; then
     as_root=()
 elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
     as_root=(sudo -n)
 else
-    say "${wanted[*]} missing and installing needs root; the tests that need them will say so."
+    say "missing $what; installing needs root: those tests will say so."
     exit 0
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
-    say "${wanted[*]} missing and there is no apt-get; the tests that need them will say so."
+    say "missing $what and there is no apt-get: those tests will say so."
     exit 0
 fi
 
-log="$(mktemp -t system-packages.XXXXXX)"
+log="$(mktemp -t test-packages.XXXXXX)"
 apt() {
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
         apt-get -qq -o DPkg::Lock::Timeout=120 "$@" >>"$log" 2>&1
 }
-say "installing ${wanted[*]} with apt-get (log: $log)"
-if apt update && apt install -y --no-install-recommends "${wanted[@]}"; then
+say "installing $what with apt-get (log: $log)"
+if apt update && apt install -y --no-install-recommends "${missing[@]}"; then
     rm -f "$log"
 else
-    say "could not install ${wanted[*]} (see $log)."
+    say "could not install them all (see $log); the tests that need one will skip."
 fi
 exit 0

@@ -82,15 +82,23 @@ def _dumps(value: Any) -> str:
 
 
 class EventStore:
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
+        """Open (or create) the store at ``path``. ``read_only`` only looks
+        (``companion status``, the export): the file must exist, and nothing
+        in it is written, not even the schema."""
         self.path = str(path)
-        if self.path != ":memory:":
+        if self.path != ":memory:" and not read_only:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None,
-                                      check_same_thread=False)
-            if self.path != ":memory:":
+            if read_only:
+                self.db = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro",
+                                          uri=True, isolation_level=None,
+                                          check_same_thread=False)
+            else:
+                self.db = sqlite3.connect(self.path, isolation_level=None,
+                                          check_same_thread=False)
+            if self.path != ":memory:" and not read_only:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA journal_size_limit=4194304")
             self.db.execute("PRAGMA synchronous=FULL")
@@ -100,8 +108,9 @@ class EventStore:
             if version > SCHEMA_VERSION:
                 raise StoreError(f"{self.path} was written by a newer version "
                                  f"(schema {version})")
-            self.db.executescript(_SCHEMA)
-            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            if not read_only:
+                self.db.executescript(_SCHEMA)
+                self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {self.path}: {exc}") from exc
 

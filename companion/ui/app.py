@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from ..devices.press import Deliver, SeatFeedback
+from ..sd_notify import notify, watchdog_interval
 from ..table import EventStore, Table
 
 log = logging.getLogger(__name__)
@@ -46,42 +48,87 @@ def prepare_kivy_environment() -> None:
 @dataclass(frozen=True)
 class WebConfig:
     """Where the phone server listens, the address phones are sent to (the
-    QR codes), and the Wi-Fi its QR joins when the Pi runs its own network."""
+    QR codes), the Wi-Fi its QR joins when the Pi runs its own network, and
+    whether it acts as that network's captive portal."""
     host: str = "0.0.0.0"
     port: int = 8080
     public_url: str = "http://companion.local:8080"
     wifi: tuple[str, str | None] | None = None
+    captive: bool = False       # redirect other hosts to public_url (own access point)
 
 
-def configure_kivy(size: tuple[int, int]) -> None:
-    """The kiosk's window, set before Kivy creates it."""
+TOUCH_SOURCES = ("sdl", "mtdev", "hidinput")
+
+
+def configure_kivy(size: tuple[int, int], fullscreen: bool = False,
+                   touch: str = "sdl") -> None:
+    """The kiosk's window and its one touch source, set before Kivy creates
+    the window. ``touch``: "sdl" (SDL reads the touchscreen and Kivy sees
+    one finger as the mouse), or "mtdev" / "hidinput" (Kivy reads the
+    touchscreen itself with that provider, and SDL's copy is turned off)."""
     prepare_kivy_environment()
     from kivy.config import Config
 
     Config.set("graphics", "width", str(size[0]))
     Config.set("graphics", "height", str(size[1]))
+    if fullscreen:      # the display's own mode (a kiosk on KMS/DRM)
+        Config.set("graphics", "fullscreen", "auto")
     # No multisampling: the screen is flat shapes and pre-drawn text, and
     # MSAA more than doubled every frame's cost on a software GL (Mesa's
     # llvmpipe: 38 ms a frame for the Secret Hitler table, 16 ms without).
     Config.set("graphics", "multisamples", "0")
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
-    # One touch source only: SDL already delivers touch events, and a second
-    # provider (Kivy's default probesysfs/mtdev entry) doubles every touch.
+    # One touch source only: SDL already delivers touches (as the mouse), and
+    # a second provider (Kivy's default probesysfs entry) doubles every touch.
     if Config.has_option("input", "%(name)s"):
         Config.remove_option("input", "%(name)s")
+    if touch != "sdl":
+        # SDL would still turn each touch into a mouse event: a double.
+        os.environ["SDL_TOUCH_MOUSE_EVENTS"] = "0"
+        Config.set("input", "touch_%(name)s", f"probesysfs,provider={touch}")
+
+
+def tell_service_manager() -> Callable[[], None]:
+    """Under systemd (``Type=notify``): READY=1 once the first frame is
+    drawn, then WATCHDOG=1 from Kivy's Clock, which runs on the UI loop, so
+    pings stop when that loop freezes and the watchdog restarts the kiosk.
+    Returns what says STOPPING=1 and ends the pings."""
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    pings: list[Any] = []
+
+    def ready(*_args: Any) -> None:
+        Window.unbind(on_flip=ready)
+        notify("READY=1")
+        interval = watchdog_interval()
+        if interval is not None:
+            pings.append(Clock.schedule_interval(lambda _dt: notify("WATCHDOG=1"), interval))
+
+    def stopping() -> None:
+        Window.unbind(on_flip=ready)
+        for ping in pings:
+            ping.cancel()
+        notify("STOPPING=1")
+
+    Window.bind(on_flip=ready)
+    return stopping
 
 
 def run_kiosk(store: EventStore, table: Table | None, lang: str | None = None,
               size: tuple[int, int] = (1280, 720), devices: Sequence[DeviceOpener] = (),
               exit_after: float | None = None, web: WebConfig | None = None,
-              pinmap: Any = None, simulated_pins: Any = None) -> int:
+              pinmap: Any = None, simulated_pins: Any = None, fullscreen: bool = False,
+              touch: str = "sdl", dim_after: float = 0) -> int:
     """Open the kiosk window on ``table`` (None: on the home screen) and run
     until it is closed (or for ``exit_after`` seconds: a smoke test of the
     whole start-up), with the phone server when ``web`` says where. The
     header's ``pinmap`` shows in the settings; ``simulated_pins`` (gpiozero
     mock pins standing in for a header this machine lacks) become on-screen
-    seat buttons."""
-    configure_kivy(size)
+    seat buttons. ``fullscreen`` fills the display at its own mode;
+    ``touch`` names the touch source (:func:`configure_kivy`); ``dim_after``
+    seconds without a touch dim the screen (0: never)."""
+    configure_kivy(size, fullscreen=fullscreen, touch=touch)
     from kivy.app import App
 
     from ..i18n import translate
@@ -90,6 +137,7 @@ def run_kiosk(store: EventStore, table: Table | None, lang: str | None = None,
 
     class KioskApp(App):
         kiosk: Any = None
+        stopping: Callable[[], None] = staticmethod(lambda: None)
 
         def build(self):
             use_dejavu()
@@ -97,8 +145,35 @@ def run_kiosk(store: EventStore, table: Table | None, lang: str | None = None,
             self.title = translate("app.title", self.kiosk.lang)
             return self.kiosk
 
+        def on_start(self):
+            self.stopping = tell_service_manager()
+            if dim_after > 0:
+                _dim_when_idle(self.kiosk, dim_after)
+
+        def on_stop(self):          # Kivy may call it twice (its bug #2397): harmless
+            self.stopping()
+
     header = None if pinmap is None else (pinmap, simulated_pins)
     return asyncio.run(_serve(KioskApp(), list(devices), exit_after, web, header))
+
+
+def _dim_when_idle(kiosk: Any, after: float) -> None:
+    """Dim after ``after`` idle seconds; a touch or the table's news wakes."""
+    from .dimmer import dim_when_idle
+
+    dimmer = dim_when_idle(after)
+    if dimmer is None:
+        return
+
+    def wake(_table: Table) -> None:
+        dimmer.activity()
+
+    def follow(_kiosk: Any, table: Table | None) -> None:
+        if table is not None:
+            table.subscribe(wake)
+
+    kiosk.bind(table=follow)
+    follow(kiosk, kiosk.table)
 
 
 async def _serve(app: Any, openers: list[DeviceOpener], exit_after: float | None,
@@ -110,6 +185,8 @@ async def _serve(app: Any, openers: list[DeviceOpener], exit_after: float | None
     loop = asyncio.get_running_loop()
     phones = None
     devices: list[Device] = []
+    # systemctl stop (SIGTERM): close the window and the devices as Close would.
+    loop.add_signal_handler(signal.SIGTERM, app.stop)
     try:
         async with asyncio.TaskGroup() as group:
             ui = group.create_task(app.async_run(async_lib="asyncio"))
@@ -168,7 +245,7 @@ async def _start_phones(table: Table, web: WebConfig):
 
     from ..web.server import TableServer
 
-    server = TableServer(table)
+    server = TableServer(table, captive_home=web.public_url if web.captive else None)
     runner = aiohttp_web.AppRunner(server.app())
     await runner.setup()
     await aiohttp_web.TCPSite(runner, web.host, web.port).start()

@@ -20,7 +20,9 @@ can tell a newer state from an older one.
 - ``/static/``: the pages' script, style and font, served from the Pi itself.
 
 Every private request and socket is authorised by the seat cookie. Failed
-join attempts are rate-limited per address.
+join attempts are rate-limited per address. On the Pi's own access point,
+requests for any other host are redirected to the public address
+(:mod:`.captive`).
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ from ..i18n import LANGUAGES, Messages, catalog, direction, translate
 from ..table import Table, seat_source
 from ..table.store import StoreError
 from ..ui.present import status_line
+from .captive import captive_redirect
 from .links import LinkError, Phone, SeatLinks
 from .words import ACKNOWLEDGEMENTS, CLAIM_GAMES, offer_form, phone_actions, secret_lines
 
@@ -72,8 +75,10 @@ def csrf_token(phone: Phone) -> str:
 class TableServer:
     """The phone server for whatever game the table is playing."""
 
-    def __init__(self, table: Table, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, table: Table, clock: Callable[[], float] = time.monotonic,
+                 captive_home: str | None = None) -> None:
         self.table = table
+        self.captive_home = captive_home    # redirect other hosts here (see captive.py)
         self.links = SeatLinks(table.store)
         self.clock = clock
         self._seat_sockets: dict[web.WebSocketResponse, int] = {}
@@ -102,7 +107,10 @@ class TableServer:
         return token
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[_security_headers])
+        middlewares = [_security_headers]
+        if self.captive_home is not None:
+            middlewares.append(captive_redirect(self.captive_home))
+        app = web.Application(middlewares=middlewares)
         app.add_routes([
             web.get("/", self.index),
             web.get("/join/{token}", self.join),

@@ -6,9 +6,9 @@
 # the REPL, which mpremote needs.
 set -e
 cd "$(dirname "$0")"
-connect=${PORT:+connect $PORT}
-mpremote $connect mkdir :votepad 2>/dev/null || true
-mpremote $connect cp __init__.py protocol.py debounce.py pad.py :votepad/
-mpremote $connect cp main.py :main.py
-mpremote $connect reset
+if [ -n "${PORT:-}" ]; then set -- connect "$PORT"; else set --; fi
+mpremote "$@" mkdir :votepad 2>/dev/null || true
+mpremote "$@" cp __init__.py protocol.py debounce.py pad.py :votepad/
+mpremote "$@" cp main.py :main.py
+mpremote "$@" reset
 echo "Installed. The pad now sends a heartbeat (\$H,...) every half second."

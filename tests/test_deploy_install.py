@@ -1,0 +1,187 @@
+"""deploy/install.sh against a scratch root (tests/deploy_helpers.py): the
+files it writes, a second run that changes nothing, options that keep their
+values, the access point, and the refusal to upgrade in the middle of a game."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.table import EventStore, Table
+from companion.ui.kiosk_settings import KioskSettings
+from deploy_helpers import CMDLINE, REPO, scratch_pi
+from helpers import new_table
+
+UNIT = "/etc/systemd/system/table-companion.service"
+CONF = "/etc/table-companion/companion.conf"
+AP = "/etc/NetworkManager/system-connections/table-companion-ap.nmconnection"
+AP_DNS = "/etc/NetworkManager/dnsmasq-shared.d/table-companion.conf"
+DATA = "/var/lib/table-companion"
+GROUPS = "video,render,input,gpio,dialout,audio"
+
+
+@pytest.fixture
+def pi(tmp_path):
+    return scratch_pi(tmp_path)
+
+
+def sidecars_aside(tree: dict) -> dict:
+    return {path: entry for path, entry in tree.items()
+            if not path.endswith(("-wal", "-shm")) and path != DATA.lstrip("/")}
+
+
+def installed(pi, *args):
+    done = pi.install(*args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
+def test_a_fresh_install_writes_the_service_its_configuration_and_the_app(pi):
+    installed(pi, "--rotation", "90", "--pad", "none", "--dim-after", "300")
+    calls = pi.calls()
+
+    # The system packages, the service user in its groups.
+    apt = next(c for c in calls if c.startswith("apt-get -q install"))
+    for package in ("python3-venv", "libegl1", "libgbm1", "libmtdev1", "libfribidi0",
+                    "avahi-daemon", "network-manager", "dnsmasq-base"):
+        assert f" {package}" in apt
+    assert (f"useradd --system --user-group --groups {GROUPS} --home-dir {DATA} "
+            "--no-create-home --shell /usr/sbin/nologin companion") in calls
+    # The app in its own venv, from a copy of this checkout, with the Pi's extra.
+    assert f"python3 -m venv {pi.root}/opt/table-companion/venv" in calls
+    pip = [c for c in calls if c.startswith("venv-python -m pip install")]
+    assert pip[0] == "venv-python -m pip install --quiet --upgrade pip"
+    assert re.fullmatch(r"venv-python -m pip install --quiet --upgrade /\S+\[pi\]", pip[1])
+    listed = calls[calls.index(pip[1]) + 1].split()
+    assert listed == ["README.md", "companion", "hardware", "pyproject.toml"]
+    assert pi.exists("/opt/table-companion/venv/.installed")
+
+    # The service and its start command, as they are in deploy/.
+    assert pi.read(UNIT) == (REPO / "deploy/table-companion.service").read_text()
+    for name in ("companion-start", "drm-card"):
+        assert pi.read(f"/opt/table-companion/bin/{name}") == (REPO / "deploy" / name).read_text()
+        assert pi.mode(f"/opt/table-companion/bin/{name}") == 0o755
+    assert pi.config() == {
+        "APP_DIR": "/opt/table-companion", "DATA_DIR": DATA, "PORT": "80",
+        "PUBLIC_URL": "", "PINS": "", "PAD": "none", "TOUCH": "sdl", "DIM_AFTER": "300",
+        "ACCESS_POINT_SSID": "", "ACCESS_POINT_PASSWORD": ""}
+    assert pi.mode(CONF) == 0o640
+    assert "<port>80</port>" in pi.read("/etc/avahi/services/table-companion.service")
+    assert "backlight" in pi.read("/etc/udev/rules.d/70-table-companion.rules")
+    assert "Storage=persistent" in pi.read("/etc/systemd/journald.conf.d/table-companion.conf")
+    assert pi.read("/boot/firmware/cmdline.txt") == CMDLINE.rstrip("\n") + " consoleblank=0\n"
+    assert KioskSettings(pi.root / DATA.lstrip("/") / "kiosk.ini").rotation == 90
+    assert not pi.exists(AP) and not pi.exists(AP_DNS)
+
+    for step in ("systemctl daemon-reload", "systemctl enable table-companion.service",
+                 "udevadm trigger --subsystem-match=backlight",
+                 "systemctl restart table-companion.service"):
+        assert step in calls
+
+
+def test_a_second_run_changes_nothing(pi):
+    installed(pi, "--rotation", "90", "--port", "8080")
+    before = pi.snapshot()
+    done = installed(pi)
+    assert pi.snapshot() == before          # contents, modes and times
+    assert "already up to date: nothing changed" in done.stdout
+    calls = pi.calls()
+    assert not [c for c in calls if c.startswith(("venv-python -m pip", "python3 -m venv"))]
+    assert "systemctl restart table-companion.service" not in calls
+    assert "systemctl daemon-reload" not in calls
+    installed(pi, "--rotation", "90", "--port", "8080")    # the same options again
+    assert pi.snapshot() == before
+
+
+def test_options_left_out_keep_their_values_and_a_change_restarts_the_service(pi):
+    installed(pi, "--port", "8080", "--touch", "mtdev")
+    installed(pi, "--dim-after", "60")
+    config = pi.config()
+    assert (config["PORT"], config["TOUCH"], config["DIM_AFTER"]) == ("8080", "mtdev", "60")
+    assert "<port>8080</port>" in pi.read("/etc/avahi/services/table-companion.service")
+    assert "systemctl restart table-companion.service" in pi.calls()
+    assert "venv-python -m pip install --quiet --upgrade pip" not in pi.calls()
+
+
+def test_the_rotation_changes_only_its_own_line_of_the_kiosks_settings(pi):
+    settings = pi.root / DATA.lstrip("/") / "kiosk.ini"
+    settings.parent.mkdir(parents=True)
+    settings.write_text("[kiosk]\npin = 4711\nlanguage = el\nvolume = 0.5\nrotation = 0\n\n"
+                        "[wifi]\nssid = Cafe\npassword = hunter22\n")
+    installed(pi, "--rotation", "270")
+    kept = KioskSettings(settings)
+    assert (kept.rotation, kept.language, kept.volume, kept.wifi) == (
+        270, "el", 0.5, ("Cafe", "hunter22"))
+    assert kept.check_pin("4711")
+
+
+def test_the_access_point_and_back_to_the_cafes_wifi(pi):
+    installed(pi, "--access-point", "Table 1", "--access-point-password", "it's $ecret")
+    connection = pi.read(AP)
+    for line in ("mode=ap", "ssid=Table 1", "key-mgmt=wpa-psk", "psk=it's $ecret",
+                 "method=shared", "address1=10.42.0.1/24", "autoconnect=true"):
+        assert line in connection.splitlines()
+    assert pi.mode(AP) == 0o600             # NetworkManager ignores a readable keyfile
+    assert "address=/#/10.42.0.1" in pi.read(AP_DNS).splitlines()
+    config = pi.config()
+    assert (config["ACCESS_POINT_SSID"], config["ACCESS_POINT_PASSWORD"]) == (
+        "Table 1", "it's $ecret")
+    assert "nmcli connection up table-companion-ap" in pi.calls()
+
+    installed(pi, "--no-access-point")
+    assert not pi.exists(AP) and not pi.exists(AP_DNS)
+    assert pi.config()["ACCESS_POINT_SSID"] == ""
+    assert "nmcli connection reload" in pi.calls()
+
+
+def test_an_upgrade_is_refused_while_a_game_is_in_progress_unless_forced(pi):
+    installed(pi)
+    db = pi.root / DATA.lstrip("/") / "companion.sqlite3"
+    store = EventStore(db)
+    new_table(store, ["Ann", "Ben", "Cy"])
+    store.close()
+    before = pi.snapshot()
+
+    done = pi.install("--port", "8080")
+    assert done.returncode == 1
+    assert "A game of Coup for 3 players is in progress" in done.stderr
+    assert "--force" in done.stderr
+    # Nothing written, the store included: the question only reads it (SQLite
+    # may leave its read-only connection's -wal and -shm files beside it).
+    assert sidecars_aside(pi.snapshot()) == sidecars_aside(before)
+    assert [c for c in pi.calls() if not c.startswith("venv-python")] == []
+
+    installed(pi, "--port", "8080", "--force")
+    assert pi.config()["PORT"] == "8080"
+    assert "systemctl restart table-companion.service" in pi.calls()
+
+    store = EventStore(db)
+    Table.resume(store).end()
+    store.close()
+    installed(pi, "--port", "80")
+    assert pi.config()["PORT"] == "80"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--port", "eighty"], "--port must be a port number"),
+    (["--touch", "pen"], "--touch must be sdl, mtdev or hidinput"),
+    (["--rotation", "45"], "--rotation must be 0, 90, 180 or 270"),
+    (["--access-point", "Table"], "--access-point-password: 8 to 63"),
+    (["--access-point", "Table;1", "--access-point-password", "long enough"],
+     "--access-point: 1 to 32 letters"),
+    (["--pins", "/no/such/pins.toml"], "cannot read the pin map"),
+    (["--frobnicate", "1"], "unknown option --frobnicate"),
+])
+def test_bad_options_are_refused_before_anything_changes(pi, args, message):
+    before = pi.snapshot()
+    done = pi.install(*args)
+    assert done.returncode == 1 and message in done.stderr
+    assert pi.snapshot() == before and pi.calls() == []
+
+
+def test_a_pin_map_is_copied_into_the_configuration(pi, tmp_path):
+    pins = tmp_path / "my-pins.toml"
+    pins.write_text((REPO / "companion/devices/pinmap.default.toml").read_text())
+    installed(pi, "--pins", str(pins))
+    assert pi.read("/etc/table-companion/pins.toml") == pins.read_text()
+    assert pi.config()["PINS"] == "/etc/table-companion/pins.toml"
