@@ -157,7 +157,7 @@ class Article27TableScreen(TableScreen):
         self.timer_warning = in_warning(timer)
         if (timer["running"] and self._remaining is not None
                 and self._remaining > WARNING_SECONDS >= remaining):
-            self.sounds.play(WARNING)
+            self.sound(WARNING, count=WARNING_SECONDS)
         self._remaining = remaining
 
     def _hear(self, first: bool) -> None:
@@ -171,9 +171,9 @@ class Article27TableScreen(TableScreen):
         new = [event["type"] for _, event in table.log[self._heard:]]
         self._heard = len(table.log)
         if "gavel" in new or "vote_called" in new:
-            self.sounds.play(GAVEL)
+            self.sound(GAVEL)
         if "timer_expired" in new:
-            self.sounds.play(EXPIRY)
+            self.sound(EXPIRY)
 
     def _show_clock(self, view: dict[str, Any]) -> None:
         t = self.t

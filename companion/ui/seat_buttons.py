@@ -58,7 +58,7 @@ class SeatButtons(ModalView):
         rows = self.ids.rows
         for seat in self.pinmap.seats[:self.table.setup.players]:
             row = Row(spacing="6dp", size_hint_y=None, height="52dp")
-            row.add_widget(Label(text=self.table.names[seat.seat], size_hint_x=0.3))
+            row.add_widget(SeatName(text=self.table.names[seat.seat]))
             for index, pin in enumerate(seat.buttons):
                 button = PinButton(self.factory, pin)
                 self._buttons.append((index, button))
@@ -79,6 +79,10 @@ class SeatButtons(ModalView):
         for index, button in self._buttons:
             button.text = (meanings[index] if index < len(meanings) else
                            "–" if meanings else self.t.number(index + 1))
+
+
+class SeatName(Label):
+    """A seat's name before its buttons, shortened rather than spilling over."""
 
 
 def button_meanings(view: dict[str, Any], t: Messages) -> list[str]:

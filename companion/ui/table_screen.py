@@ -10,6 +10,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -25,6 +26,8 @@ from .sounds import Sounds
 from .text_panel import TextPanel
 
 log = logging.getLogger(__name__)
+
+CAPTION_SECONDS = 4         # how long a sound's caption stays on the bar
 Builder.load_file(str(Path(__file__).with_name("table_screen.kv")))
 
 # Each game's screen: module (in this package) and class, imported on demand.
@@ -57,6 +60,7 @@ class TableScreen(BoxLayout):
     new_game_text = StringProperty("")
     table = ObjectProperty(None)          # the game on screen (a new game replaces it)
     devices_text = StringProperty("")     # a device the table needs is not answering
+    caption_text = StringProperty("")     # the sound just played, in words
     phones_text = StringProperty("")
     open_phones = ObjectProperty(None, allownone=True)   # opens the phones panel, if served
     go_home = ObjectProperty(None, allownone=True)       # back to the home screen, if any
@@ -69,6 +73,7 @@ class TableScreen(BoxLayout):
     def __init__(self, table: Table, lang: str = "en", sounds: Sounds | None = None,
                  **kwargs: Any) -> None:
         self.sounds = sounds                # the kiosk's sounds, for games that sound
+        self._caption_end: Any = None       # the Clock event that clears the caption
         writing.use(lang)                   # before the kv rules lay the screen out
         super().__init__(**kwargs)
         self.t = Messages(lang, table.names)
@@ -164,6 +169,19 @@ class TableScreen(BoxLayout):
 
     def show_time(self) -> None:
         """Show the table's running time; a game with a clock says how."""
+
+    def sound(self, name: str, **args: Any) -> None:
+        """Play a sound and say it on the bar for a few seconds: a player
+        who cannot hear it, or a muted kiosk, still sees what it meant."""
+        if self.sounds is not None:
+            self.sounds.play(name)
+        self.caption_text = self.t(f"sound.{name}", **args)
+        if self._caption_end is not None:
+            self._caption_end.cancel()
+        self._caption_end = Clock.schedule_once(self._end_caption, CAPTION_SECONDS)
+
+    def _end_caption(self, _dt: float) -> None:
+        self.caption_text, self._caption_end = "", None
 
     def show_devices(self, statuses: list[dict[str, Any]]) -> None:
         """Say so when the button pad, once heard, stops answering (unplugged,
