@@ -1,8 +1,8 @@
 """Kiosk screens in each language the kiosk speaks besides English, at the
 original 7-inch display's 800×480: nothing outside the window, no text
 spilling out of its box, no raw key, the touch targets whole. Screenshots:
-screenshots/<screen>-<phase>-<lang>-800x480.png. (G54 is not here yet: its
-Greek and Russian commands still overflow at 800×480; issue 9.)"""
+screenshots/<screen>-<phase>-<lang>-800x480.png: Secret Hitler's phases, home,
+Article 27's stages and the first steps of Coup and G54."""
 from __future__ import annotations
 
 import pytest
@@ -55,7 +55,7 @@ def test_article27_reads_in_every_language(window, tmp_path, lang, stage):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("game, players", [("coup", 6)])
+@pytest.mark.parametrize("game, players", [("coup", 6), ("g54", 6), ("g54", 2)])
 def test_the_coup_family_reads_in_every_language(window, tmp_path, lang, game, players):
     from companion.games.base import Fate, Setup
     from companion.table import Table
