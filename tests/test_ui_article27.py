@@ -132,7 +132,7 @@ def at_stage(path, stage: str):
     else:
         table = kiosk_table(path, players=4, clock=clock)
         stages = physical_stages(table, clock)
-    assert stage in stages
+    assert stage in stages                  # plays the stages up to this one
     return table
 
 

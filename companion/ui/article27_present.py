@@ -28,7 +28,7 @@ class Action:
     label: str
     prompt: str
     choices: tuple[tuple[str, dict[str, Any]], ...]
-    scores: bool = False        # the choices are scores: a keypad's narrow keys
+    scores: bool = False        # the choices are scores: keys of a keypad
 
 
 def info_line(view: dict[str, Any], t: Messages) -> str:

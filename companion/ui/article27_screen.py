@@ -63,11 +63,8 @@ class TrackRow(SplitLine):
 
 
 class DigitButton(Button):
-    """A key of the influence keypad: narrow, so ten fit a row at 800 px."""
-
-
-class ScoreButton(ChoiceButton):
-    """A score to announce, on a key as narrow as its number."""
+    """A key of a keypad (the influence, the scores to announce): narrow, so
+    ten fit a row at 800 px."""
 
 
 class Prompt(Label):
@@ -292,7 +289,7 @@ class Article27TableScreen(TableScreen):
                 box.add_widget(self._button(action.label, lambda a=action: self._open(a)))
             return
         box.add_widget(Prompt(text=picking.prompt))
-        kind = ScoreButton if picking.scores else ChoiceButton
+        kind = DigitButton if picking.scores else ChoiceButton
         for label, command in picking.choices:
             box.add_widget(self._button(label, lambda c=command: self._send_choice(c), kind))
         if not lone:

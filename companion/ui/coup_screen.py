@@ -61,7 +61,6 @@ class StripButton(CommandButton):
     third of the strip onto two lines, so three commands share a row."""
     widest = NumericProperty(0)           # a third of the strip
 
-
     def line_width(self, text: str, font_size: float) -> float:
         """The label's width on one line."""
         return CoreLabel(text=text, font_size=font_size, font_name=self.font_name,
