@@ -24,11 +24,11 @@ def kiosk_table(path: Path, players: int = 3, mode: str = "physical",
     return Table.start(EventStore(path), setup, fate=Fate(seed=5), clock=clock or FakeClock())
 
 
-def a27_screen(table: Table, sound_dir: Path, volume: float = 1.0):
+def a27_screen(table: Table, sound_dir: Path, volume: float = 1.0, lang: str = "en"):
     from companion.ui.article27_screen import Article27TableScreen
     from companion.ui.sounds import Sounds
 
-    return Article27TableScreen(table, sounds=Sounds(sound_dir, volume=volume))
+    return Article27TableScreen(table, lang=lang, sounds=Sounds(sound_dir, volume=volume))
 
 
 def strip(screen) -> list[str]:

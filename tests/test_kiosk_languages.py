@@ -1,9 +1,8 @@
 """Kiosk screens in each language the kiosk speaks besides English, at the
 original 7-inch display's 800×480: nothing outside the window, no text
 spilling out of its box, no raw key, the touch targets whole. Screenshots:
-screenshots/<screen>-<phase>-<lang>-800x480.png. (Article 27 and G54 are
-not here yet: their Greek and Russian texts still overflow at 800×480;
-issue 9.)"""
+screenshots/<screen>-<phase>-<lang>-800x480.png: Secret Hitler's phases, home,
+Article 27's stages and the first steps of Coup and G54."""
 from __future__ import annotations
 
 import pytest
@@ -12,8 +11,10 @@ from companion.i18n import LANGUAGES
 from companion.table import EventStore
 
 pytest.importorskip("kivy.base")
+from a27_kiosk_helpers import a27_screen, buttons_in, until_revealed  # noqa: E402
 from kiosk_helpers import assert_readable_layout, wait_for_reveal  # noqa: E402
 from test_ui import frames, screenshot, show, window  # noqa: E402,F401
+from test_ui_article27 import KEEPER_STAGES, PHYSICAL_STAGES, at_stage, check_layout  # noqa: E402
 from test_ui_secret_hitler import PHASES, check_screen, to_phase  # noqa: E402
 
 SIZE = (800, 480)
@@ -42,9 +43,19 @@ def test_home_reads_in_every_language(window, tmp_path, lang):
                            scrolled=home.ids.scroll)
 
 
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("stage", PHYSICAL_STAGES + KEEPER_STAGES)
+def test_article27_reads_in_every_language(window, tmp_path, lang, stage):
+    table = at_stage(tmp_path / "g.sqlite3", stage)
+    screen = show(window, a27_screen(table, tmp_path / "sounds", lang=lang), SIZE)
+    until_revealed(screen.ids.ballot)
+    screenshot(window, f"a27-{stage}-{lang}-800x480")
+    check_layout(screen, window, stage)
+    assert_readable_layout(screen, window, list(buttons_in(screen)), scrolled=screen.ids.side)
+
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("game, players", [("coup", 6)])
+@pytest.mark.parametrize("game, players", [("coup", 6), ("g54", 6), ("g54", 2)])
 def test_the_coup_family_reads_in_every_language(window, tmp_path, lang, game, players):
     from companion.games.base import Fate, Setup
     from companion.table import Table
@@ -58,6 +69,6 @@ def test_the_coup_family_reads_in_every_language(window, tmp_path, lang, game, p
     screen = show(window, CoupTableScreen(table, lang=lang), SIZE)
     for step in range(4):                     # an action, the answers to it, and on
         frames(2)
-        screenshot(window, f"{game}-step{step}-{lang}-800x480")
+        screenshot(window, f"{game}-{players}p-step{step}-{lang}-800x480")
         assert_readable_layout(screen, window, list(screen.ids.commands.children))
         screen.send(next(c for c in table.shared_commands() if c["type"] != "income"))

@@ -116,6 +116,26 @@ def keeper_stages(table, clock):
     yield "keeper-over"
 
 
+PHYSICAL_STAGES = ["unused", "reveal", "ready", "negotiation", "warning", "paused", "voting",
+                   "scored", "place_one", "final", "over"]
+KEEPER_STAGES = ["keeper-negotiation", "keeper-settle", "keeper-announce", "keeper-challenge",
+                 "keeper-over"]
+
+
+def at_stage(path, stage: str):
+    """A table on the SQLite file ``path``, brought to ``stage`` (of
+    ``physical_stages`` or ``keeper_stages``) through its commands."""
+    clock = FakeClock()
+    if stage in KEEPER_STAGES:
+        table = kiosk_table(path, players=3, mode="keeper", clock=clock, lie_cheat_steal=True)
+        stages = keeper_stages(table, clock)
+    else:
+        table = kiosk_table(path, players=4, clock=clock)
+        stages = physical_stages(table, clock)
+    assert stage in stages                  # plays the stages up to this one
+    return table
+
+
 def one_line_fits(label) -> bool:
     """Whether a label's text fits its width on one line, unshortened."""
     from kivy.core.text import Label as CoreLabel
@@ -123,6 +143,18 @@ def one_line_fits(label) -> bool:
     core = CoreLabel(text=label.text, font_size=label.font_size, bold=label.bold)
     core.refresh()
     return core.texture.size[0] <= label.width + 1
+
+
+def inside(part, box) -> bool:
+    """``part`` lies within ``box``."""
+    return (box.x - 1 <= part.x and part.right <= box.right + 1
+            and box.y - 1 <= part.y and part.top <= box.top + 1)
+
+
+def apart(one, other) -> bool:
+    """Side by side or one above the other, not overlapping."""
+    return (one.right <= other.x + 1 or other.right <= one.x + 1
+            or one.top <= other.y + 1 or other.top <= one.y + 1)
 
 
 def check_layout(screen, window, name):
@@ -145,13 +177,16 @@ def check_layout(screen, window, name):
     for label in labels:
         assert fits_in_window(label, window), (name, getattr(label, "text", label))
     for tile in (*ids.floor.children, *ids.table.children):
-        name_label, agenda_label = tile.children[1], tile.children[0]
-        assert agenda_label.right <= tile.right + 1, (name, tile.name)
-        assert one_line_fits(name_label), (name, tile.name)
+        # Each text on one line: the issue and its agenda whole inside the tile.
+        name_label, agenda_label = tile.ids.name, tile.ids.agenda
+        assert inside(name_label, tile) and inside(agenda_label, tile), (name, tile.name)
+        assert apart(name_label, agenda_label), (name, tile.name)
         if tile.command is not None:
             assert tile.height >= 48, (name, tile.name)
     for row in ids.track.children:
-        assert sum(c.width for c in row.children) + 12 <= row.width + 1, (name, row.agenda)
+        name_label, figures = row.ids.name, row.ids.figures
+        assert inside(name_label, row) and inside(figures, row), (name, row.agenda)
+        assert apart(name_label, figures), (name, row.agenda)
     status = ids.status
     assert status.texture_size[1] <= status.height + 1, name
 
@@ -161,25 +196,30 @@ def test_every_stage_renders_at_every_size(window, tmp_path, size):
     clock = FakeClock()
     table = kiosk_table(tmp_path / "g.sqlite3", players=4, clock=clock)
     screen = show(window, a27_screen(table, tmp_path / "sounds"), size)
-    seen = []
+    seen, phases = [], []
     for stage in physical_stages(table, clock):
         screen.tick()
         until_revealed(screen.ids.ballot)
         screenshot(window, f"a27-{stage}-{size_id(size)}")
         check_layout(screen, window, stage)
-        seen.append(table.public_view()["phase"])
-    assert seen == ["unused", "reveal", "ready", "negotiation", "negotiation", "negotiation",
-                    "voting", "scored", "place_one", "final", "over"]
+        seen.append(stage)
+        phases.append(table.public_view()["phase"])
+    assert seen == PHYSICAL_STAGES
+    assert phases == ["unused", "reveal", "ready", "negotiation", "negotiation", "negotiation",
+                      "voting", "scored", "place_one", "final", "over"]
 
     clock = FakeClock()
     keeper = kiosk_table(tmp_path / "k.sqlite3", players=3, mode="keeper", clock=clock,
                          lie_cheat_steal=True)
     screen = show(window, a27_screen(keeper, tmp_path / "sounds"), size)
+    seen = []
     for stage in keeper_stages(keeper, clock):
         screen.tick()
         until_revealed(screen.ids.ballot)
         screenshot(window, f"a27-{stage}-{size_id(size)}")
         check_layout(screen, window, stage)
+        seen.append(stage)
+    assert seen == KEEPER_STAGES
 
 
 # -- the timer and the gavel --------------------------------------------------------------

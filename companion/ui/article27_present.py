@@ -28,14 +28,17 @@ class Action:
     label: str
     prompt: str
     choices: tuple[tuple[str, dict[str, Any]], ...]
+    scores: bool = False        # the choices are scores: keys of a keypad
 
 
 def info_line(view: dict[str, Any], t: Messages) -> str:
-    """The bar's facts: the round and the rounds left."""
+    """The bar's facts: the round and the rounds left, if any ("Round 4 of
+    4" says the rest, where the bar has least room: at the game's end)."""
     if not view["round"]:
         return ""
-    return (t("a27.ui.round", round=view["round"], rounds=view["rounds"]) + " "
-            + t("a27.ui.rounds_left", count=view["rounds"] - view["round"]))
+    line = t("a27.ui.round", round=view["round"], rounds=view["rounds"])
+    left = view["rounds"] - view["round"]
+    return f"{line} {t('a27.ui.rounds_left', count=left)}" if left else line
 
 
 def sg_line(view: dict[str, Any], t: Messages) -> str:
@@ -186,7 +189,7 @@ def actions(commands: list[dict[str, Any]], view: dict[str, Any], t: Messages) -
         out.append(Action(t("a27.ui.announce_action", player=seat),
                           t("a27.ui.announce_prompt", player=seat),
                           tuple((t("a27.ui.score", score=c["score"]), c)
-                                for c in by_type["announce"])))
+                                for c in by_type["announce"]), scores=True))
     if "pass" in by_type:
         out.append(Action(t("a27.ui.pass_action"), t("a27.ui.pass_prompt"),
                           tuple((t.names[c["seat"]], c) for c in by_type["pass"])))

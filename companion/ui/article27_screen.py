@@ -33,6 +33,7 @@ from .article27_present import (WARNING_SECONDS, Action, actions, bribe_lines, c
 from .ballot_view import BallotView  # noqa: F401 - the kv below places one
 from .sounds import EXPIRY, GAVEL, WARNING, Sounds
 from .buttons import ChoiceButton, CommandButton
+from .split_line import SplitLine
 from .table_screen import TableScreen
 
 Builder.load_file(str(Path(__file__).with_name("article27.kv")))
@@ -51,9 +52,10 @@ class IssueTile(ButtonBehavior, BoxLayout):
     revealed = BooleanProperty(False)
     in_proposal = BooleanProperty(False)      # on the floor
     command = ObjectProperty(None, allownone=True)     # the move a tap sends
+    share = NumericProperty(0)                # the height each tile has of the board
 
 
-class TrackRow(BoxLayout):
+class TrackRow(SplitLine):
     agenda = StringProperty("")
     disks = StringProperty("")
     value = StringProperty("")
@@ -61,7 +63,8 @@ class TrackRow(BoxLayout):
 
 
 class DigitButton(Button):
-    """A key of the influence keypad: narrow, so ten fit a row at 800 px."""
+    """A key of a keypad (the influence, the scores to announce): narrow, so
+    ten fit a row at 800 px."""
 
 
 class Prompt(Label):
@@ -83,7 +86,7 @@ class Article27TableScreen(TableScreen):
     table_title = StringProperty("")
     board_shown = BooleanProperty(True)       # the issues (hidden once the rounds are over)
     compact_board = BooleanProperty(False)    # beside the ballot: the floor only
-    tile_height = NumericProperty(0)
+    tile_share = NumericProperty(0)
     track_title = StringProperty("")
     track_head = StringProperty("")
     track_legend = StringProperty("")
@@ -194,7 +197,7 @@ class Article27TableScreen(TableScreen):
         self.table_title = t("a27.ui.table")
         moves = {c["issue"]: c for c in self._commands if c["type"] == "move"}
         if not self._tiles:
-            self._tiles = {i["issue"]: IssueTile() for i in view["issues"]}
+            self._tiles = {i["issue"]: IssueTile(share=self.tile_share) for i in view["issues"]}
             for tile in self._tiles.values():
                 tile.bind(on_release=self.move_issue)
         floor_box, table_box = self.ids.floor, self.ids.table
@@ -213,6 +216,10 @@ class Article27TableScreen(TableScreen):
                 floor_box.add_widget(tile)
             elif not self.compact_board:
                 table_box.add_widget(tile)
+
+    def on_tile_share(self, _screen: Any, share: float) -> None:
+        for tile in self._tiles.values():
+            tile.share = share
 
     def _show_ballot(self, view: dict[str, Any], animate: bool) -> None:
         """Who has voted while the ballot is open; every vote at once when
@@ -243,8 +250,9 @@ class Article27TableScreen(TableScreen):
         t = self.t
         self.track_title = t("a27.ui.track")
         self.track_head = t("a27.ui.track_head")
-        self.track_legend = t("a27.ui.track_legend", up=_disk(UP_COLOUR), down=_disk(DOWN_COLOUR),
-                              left="○")
+        legend = t("a27.ui.track_legend", up=_disk(UP_COLOUR), down=_disk(DOWN_COLOUR), left="○")
+        # Two spaces part its items: a narrow column wraps it between them, never inside one.
+        self.track_legend = "  ".join(item.replace(" ", "\u00a0") for item in legend.split("  "))
         rows = track_rows(view, t)
         if not self._rows:
             self._rows = [TrackRow() for _ in AGENDAS]
@@ -281,9 +289,9 @@ class Article27TableScreen(TableScreen):
                 box.add_widget(self._button(action.label, lambda a=action: self._open(a)))
             return
         box.add_widget(Prompt(text=picking.prompt))
+        kind = DigitButton if picking.scores else ChoiceButton
         for label, command in picking.choices:
-            box.add_widget(self._button(label, lambda c=command: self._send_choice(c),
-                                        ChoiceButton))
+            box.add_widget(self._button(label, lambda c=command: self._send_choice(c), kind))
         if not lone:
             box.add_widget(self._button(self.t("a27.ui.cancel"), self._cancel,
                                         seat_command=False))

@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -55,10 +56,22 @@ class CardView(ModalView):
     text = StringProperty("")
 
 
+class StripButton(CommandButton):
+    """A command in the strip. Its kv rule wraps a label too long for a
+    third of the strip onto two lines, so three commands share a row."""
+    widest = NumericProperty(0)           # a third of the strip
+
+    def line_width(self, text: str, font_size: float) -> float:
+        """The label's width on one line."""
+        return CoreLabel(text=text, font_size=font_size, font_name=self.font_name,
+                         bold=self.bold).get_extents(text)[0]
+
+
 class CoupTableScreen(TableScreen):
     picking: tuple | None = None          # (seat, action) tapped, waiting for its target
     status_text = StringProperty("")
     compact_reference = BooleanProperty(False)
+    panels_height = NumericProperty(0)    # the height the fullest player panel needs
     countdown_text = StringProperty("")   # how long an unchallenged claim has left
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
@@ -109,6 +122,7 @@ class CoupTableScreen(TableScreen):
             grid.clear_widgets()
             self._panels = [PlayerPanel(seat=p["seat"]) for p in players]
             for panel in self._panels:
+                panel.bind(minimum_height=self._fit_panels)
                 grid.add_widget(panel)
         t = self.t
         waiting = set(view["waiting_for"])
@@ -127,6 +141,9 @@ class CoupTableScreen(TableScreen):
                 t(f"ui.claim.{c['result']}",
                   character=t(f"ui.claim_kind.{c['kind']}", character=c["character"]))
                 for c in recent)
+
+    def _fit_panels(self, *_args: Any) -> None:
+        self.panels_height = max(panel.minimum_height for panel in self._panels)
 
     def _show_commands(self, view: dict[str, Any]) -> None:
         """One button per command, except where several differ only in a
@@ -162,7 +179,7 @@ class CoupTableScreen(TableScreen):
 
     def _add_button(self, text: str, command: dict[str, Any] | None,
                     seat_command: bool = True) -> None:
-        button = CommandButton(text=text, command=command, seat_command=seat_command)
+        button = StripButton(text=text, command=command, seat_command=seat_command)
         button.bind(on_release=lambda b: self._pressed(b.command))
         self.ids.commands.add_widget(button)
 
