@@ -1,6 +1,6 @@
 """A line of two parts that wraps like text: the first at the line's start,
 the second at its end, or under the first (still at the end) when the two do
-not fit side by side. Lists of a name and its figures use it, so a long name
+not fit side by side. A right-to-left language starts the line at the right. Lists of a name and its figures use it, so a long name
 in one language takes a second line instead of shrinking, clipping or
 overlapping what stands beside it."""
 from __future__ import annotations
@@ -10,6 +10,8 @@ from typing import Any
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.layout import Layout
+
+from .direction import writing
 
 
 class SplitLine(Layout):
@@ -23,6 +25,10 @@ class SplitLine(Layout):
         super().__init__(**kwargs)
         for name in ("pos", "size", "gap", "children"):
             self.fbind(name, self._trigger_layout)
+        writing.bind(rtl=self._rewrite)     # a bound method: held weakly
+
+    def _rewrite(self, *_args: Any) -> None:
+        self._trigger_layout()
 
     def do_layout(self, *_args: Any) -> None:
         if len(self.children) != 2:
@@ -34,9 +40,12 @@ class SplitLine(Layout):
         if self.size_hint_y is None:
             self.height = needed
         top = self.center_y + needed / 2
+        start_x, end_x = self.x, self.right - second.width
+        if writing.rtl:
+            start_x, end_x = self.right - first.width, self.x
         if self.stacked:
-            first.pos = self.x, top - first.height
-            second.pos = self.right - second.width, top - needed
+            first.pos = start_x, top - first.height
+            second.pos = end_x, top - needed
         else:
-            first.pos = self.x, self.center_y - first.height / 2
-            second.pos = self.right - second.width, self.center_y - second.height / 2
+            first.pos = start_x, self.center_y - first.height / 2
+            second.pos = end_x, self.center_y - second.height / 2
