@@ -13,7 +13,7 @@ from companion.table import EventStore
 pytest.importorskip("kivy.base")
 from a27_kiosk_helpers import a27_screen, buttons_in, until_revealed  # noqa: E402
 from kiosk_helpers import assert_readable_layout, wait_for_reveal  # noqa: E402
-from test_ui import frames, screenshot, show, window  # noqa: E402,F401
+from test_ui import SHOTS, frames, screenshot, show, window  # noqa: E402,F401
 from test_ui_article27 import KEEPER_STAGES, PHYSICAL_STAGES, at_stage, check_layout  # noqa: E402
 from test_ui_secret_hitler import PHASES, check_screen, to_phase  # noqa: E402
 
@@ -33,14 +33,45 @@ def test_secret_hitler_reads_in_every_language(window, tmp_path, lang, phase):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_home_reads_in_every_language(window, tmp_path, lang):
+@pytest.mark.parametrize("game", ["article27", "secret_hitler", "coup", "g54"])
+def test_home_reads_in_every_language(window, tmp_path, lang, game):
     from companion.ui.kiosk import Kiosk
 
     kiosk = show(window, Kiosk(EventStore(tmp_path / "h.sqlite3"), None, lang=lang), SIZE)
-    screenshot(window, f"home-{lang}-800x480")
     home = kiosk.home
+    home.choose_game(game)                  # each game has its own variants
+    frames(2)
+    screenshot(window, f"home-{game}-{lang}-800x480")
     assert_readable_layout(home, window, [home.ids.start, home.ids.history, home.ids.settings],
                            scrolled=home.ids.scroll)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_home_with_a_game_to_resume_and_past_games_reads_in_every_language(window, tmp_path,
+                                                                           lang):
+    from test_charts import finished
+
+    from companion.games.base import Setup
+    from companion.table import Table
+    from companion.ui.kiosk import Kiosk
+
+    store = finished("secret_hitler", tmp_path).store          # a finished game …
+    Table.start(store, Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"],
+                             options={"first": 0}))            # … and one in progress
+    kiosk = show(window, Kiosk(store, None, lang=lang), SIZE)
+    kiosk.go_home()
+    frames(2)
+    home = kiosk.home
+    assert home.resume_text
+    screenshot(window, f"home-resume-{lang}-800x480")
+    assert_readable_layout(home, window, [home.ids.start, home.ids.history, home.ids.settings],
+                           scrolled=home.ids.scroll)
+    history = home.open_history()
+    frames(3)
+    assert len(history.lines) == 1
+    assert_readable_layout(history.children[0], window, [])
+    history.children[0].export_to_png(str(SHOTS / f"home-history-{lang}-800x480.png"))
+    history.dismiss(animation=False)
 
 
 @pytest.mark.parametrize("lang", LANGS)
