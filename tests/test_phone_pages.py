@@ -259,3 +259,38 @@ def test_each_phone_reads_its_own_language(store, phones, locale, lang):
         expect(visitor.locator("#reveal-hint")).to_have_text(translate("web.hold_to_reveal", "fa"))
         expect(visitor.locator("#actions button")).to_have_text(["Ja!", "Nein"])
         expect(local.locator("html")).to_have_attribute("lang", lang)
+
+
+@pytest.mark.parametrize("locale, lang", [("fa-IR", "fa"), ("el-GR", "el")])
+def test_the_table_page_words_the_game_in_its_own_language(store, phones, locale, lang):
+    """The public table's log comes worded by the server in the page's
+    language, game terms included, and its figures in the reader's digits;
+    another page in another language reads its own at the same time."""
+    from companion.games.base import Fate, Setup
+    from companion.i18n import Messages
+
+    setup = Setup(game="coup", seats=["Ann", "Bob", "Cat"], options={"first": 0})
+    table = Table.start(store, setup, fate=Fate(seed=3))
+    table.execute({"type": "tax", "seat": 0})
+    server = TableServer(table)
+    t = Messages(lang, table.names)
+    with serve_in_thread(server.app()) as base:
+        page, english = phones(locale), phones("en-GB")
+        for viewer in (page, english):
+            viewer.goto(f"{base}/table")
+        claim = [line for key, args in table.log_lines() if key != "log.started"
+                 for line in [t.log_line(key, args)]][0]
+        assert "duke" not in claim.lower(), "the game's term is worded, not its key"
+        expect(page.locator("#log")).to_contain_text(claim)
+        expect(page.locator("#players li").nth(1)).to_contain_text(t("ui.coins", count=2))
+        expect(english.locator("#log")).to_contain_text("Ann claims the Duke")
+        table.execute({"type": "pass", "seat": 1})        # a change reaches both pages
+        expect(page.locator("#log")).to_contain_text(t.log_line(*table.log_lines()[-1]))
+        expect(english.locator("#log")).to_contain_text(
+            Messages("en", table.names).log_line(*table.log_lines()[-1]))
+        if lang == "fa":                   # each row runs right to left: the name first
+            row = page.locator("#players li").nth(1)
+            expect(row).to_contain_text("۲")
+            name, coins = row.locator("strong").bounding_box(), row.bounding_box()
+            assert name["x"] + name["width"] > coins["x"] + coins["width"] * 0.8, (name, coins)
+            shot(page, "table-page-fa")

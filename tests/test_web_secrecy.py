@@ -77,7 +77,10 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
         message = json.loads(text)
         assert canonical(message["public"]) in publics
         if audience == "table":
-            assert set(message) == {"type", "version", "game", "names", "public"}
+            assert set(message) == {"type", "version", "game", "names", "public", "log"}
+            assert message["log"] == [t[0].log_line(line["key"], line["args"])
+                                      for line in message["public"]["log"]], \
+                "the worded log says only what the public view holds"
             continue
         seat = int(audience.split(":")[1])
         assert message["seat"] == seat

@@ -141,6 +141,11 @@ class Messages:
         """A game term in this language (a value that is already words stays)."""
         return translate(key, self.lang) if key in catalog(DEFAULT_LANGUAGE) else value
 
+    def log_line(self, key: str, args: dict[str, Any]) -> str:
+        """A line of the game's log, marked when it was undone."""
+        line = self(key, **args)
+        return self("ui.log_undone", line=line) if args.get("undone") else line
+
     def error(self, exc: Exception) -> str:
         """The message for an error a person caused (a RuleError), or a calm
         generic one for anything else: never a traceback."""

@@ -139,10 +139,7 @@ class TableScreen(BoxLayout):
 
     def open_log(self) -> TextPanel:
         """The whole game's log, in words, newest last."""
-        lines = []
-        for key, args in self.table.log_lines():
-            line = self.t(key, **args)
-            lines.append(self.t("ui.log_undone", line=line) if args.get("undone") else line)
+        lines = [self.t.log_line(key, args) for key, args in self.table.log_lines()]
         panel = TextPanel(lines=lines, title=self.t("ui.log"), empty="",
                           close_text=self.t("ui.phones.close"), from_end=True)
         panel.open()

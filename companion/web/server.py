@@ -82,13 +82,13 @@ class TableServer:
         self.links = SeatLinks(table.store)
         self.clock = clock
         self._seat_sockets: dict[web.WebSocketResponse, int] = {}
-        self._table_sockets: set[web.WebSocketResponse] = set()
+        self._table_sockets: dict[web.WebSocketResponse, str] = {}     # socket → language
         self._wake: dict[web.WebSocketResponse, asyncio.Event] = {}
         self._failures: dict[str, deque[float]] = defaultdict(deque)
         self.sent: list[tuple[str, str]] | None = None   # (audience, text), when recording
         self._links_changes = 0             # claims and re-pairs so far: the phones' status
         self._public_cache: tuple[Any, dict[str, Any]] = (None, {})
-        self._table_text_cache: tuple[Any, str] = (None, "")
+        self._table_text_cache: tuple[Any, dict[str, str]] = (None, {})
         self._broadcasting: asyncio.Task | None = None
         table.subscribe(self._changed)
 
@@ -275,52 +275,60 @@ class TableServer:
 
     async def table_state(self, request: web.Request) -> web.Response:
         lang = _language(request)
-        return web.json_response({**self._table_state(), "lang": lang, "dir": direction(lang),
-                                  "languages": LANGUAGE_MENU})
+        return web.json_response({**self._table_state(lang), "lang": lang,
+                                  "dir": direction(lang), "languages": LANGUAGE_MENU})
 
-    def _table_state(self) -> dict[str, Any]:
-        table = self.table
+    def _table_state(self, lang: str) -> dict[str, Any]:
+        """The public table, with its log worded in the page's language."""
+        table, public = self.table, self._public()
+        t = Messages(lang, table.names)
         return {"type": "state", "version": len(table.log), "game": table.setup.game,
-                "names": table.names, "public": self._public()}
+                "names": table.names, "public": public,
+                "log": [t.log_line(line["key"], line["args"]) for line in public["log"]]}
 
     async def table_socket(self, request: web.Request) -> web.StreamResponse:
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
         await socket.prepare(request)
-        text = self._table_text()
+        lang = _language(request)
+        text = self._table_text(lang)
         self._record("table", text)
         await socket.send_str(text)
-        self._table_sockets.add(socket)
+        self._table_sockets[socket] = lang
         try:
             async for _ in socket:               # a table page says nothing
                 pass
         finally:
-            self._table_sockets.discard(socket)
+            self._table_sockets.pop(socket, None)
         return socket
 
     async def _broadcast(self) -> None:
-        """Send the table's state to every table page: one text for all, in
-        small batches so the kiosk's frames go on between them; again if the
-        state changed meanwhile."""
+        """Send the table's state to every table page: one text for all the
+        pages of a language, in small batches so the kiosk's frames go on
+        between them; again if the state changed meanwhile."""
         sent = None
-        while self._table_sockets and sent != (text := self._table_text()):
-            sent = text
-            for count, socket in enumerate(list(self._table_sockets), 1):
+        while self._table_sockets and sent is not (public := self._public()):
+            sent = public
+            for count, (socket, lang) in enumerate(list(self._table_sockets.items()), 1):
+                text = self._table_text(lang)
                 self._record("table", text)
                 try:
                     await socket.send_str(text)
                 except ConnectionError:
-                    self._table_sockets.discard(socket)
+                    self._table_sockets.pop(socket, None)
                 if count % BROADCAST_BATCH == 0:
                     await asyncio.sleep(0)
         self._broadcasting = None
 
-    def _table_text(self) -> str:
-        """The table's state as sent: the same text for every table socket,
-        made once per state."""
+    def _table_text(self, lang: str) -> str:
+        """The table's state as sent: the same text for every table socket
+        of a language, made once per state."""
         public = self._public()
         if self._table_text_cache[0] is not public:
-            self._table_text_cache = (public, _text(self._table_state()))
-        return self._table_text_cache[1]
+            self._table_text_cache = (public, {})
+        texts = self._table_text_cache[1]
+        if lang not in texts:
+            texts[lang] = _text(self._table_state(lang))
+        return texts[lang]
 
     async def font(self, request: web.Request) -> web.StreamResponse:
         """The pages' font, from the Pi itself (no internet): DejaVu Sans

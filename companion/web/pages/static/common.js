@@ -31,7 +31,9 @@ const Companion = {
       text = text[new Intl.PluralRules(document.documentElement.lang).select(args.count)]
         ?? text.other;
     }
-    return text.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? args[name] : whole));
+    const shown = (value) => (typeof value === "number"   // in the reader's digits
+      ? new Intl.NumberFormat(document.documentElement.lang).format(value) : value);
+    return text.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? shown(args[name]) : whole));
   },
 
   live(path, onState, linkElement) {

@@ -9,6 +9,7 @@ function render(state) {
   byId("players").replaceChildren(...view.players.map((player, seat) => {
     const item = document.createElement("li");
     const name = document.createElement("strong");
+    name.dir = "auto";
     name.textContent = state.names[seat];
     item.append(name);
     if ("coins" in player) item.append(` · ${Companion.t("ui.coins", { count: player.coins })}`);
@@ -16,15 +17,10 @@ function render(state) {
     if (view.current === seat) item.className = "current";
     return item;
   }));
-  byId("log").replaceChildren(...view.log.slice(-12).map((line) => {
+  // The log comes worded by the server in this page's language.
+  byId("log").replaceChildren(...state.log.slice(-12).map((line) => {
     const item = document.createElement("li");
-    const args = { ...line.args };
-    for (const [key, value] of Object.entries(args)) {
-      if (typeof value === "number" && ["player", "target", "to", "seat"].includes(key)) {
-        args[key] = state.names[value];
-      }
-    }
-    item.textContent = Companion.t(line.key, args);
+    item.textContent = line;
     return item;
   }));
 }
