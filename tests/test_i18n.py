@@ -172,3 +172,27 @@ def test_every_text_formats_in_every_language(lang):
             fields = set(re.findall(r"{(\w+)}", json.dumps(text, ensure_ascii=False)))
             rendered = translate(key, lang, count=count, **{f: "X" for f in fields - {"count"}})
             assert "{" not in rendered, (key, count)
+
+
+@pytest.mark.parametrize("gregorian, solar_hijri", [
+    ((1970, 1, 1), (1348, 10, 11)), ((2000, 1, 1), (1378, 10, 11)),
+    ((2024, 3, 19), (1402, 12, 29)), ((2024, 3, 20), (1403, 1, 1)),   # Nowruz 1403
+    ((2025, 3, 20), (1403, 12, 30)), ((2025, 3, 21), (1404, 1, 1)),   # 1403 was leap
+    ((2026, 9, 22), (1405, 6, 31)), ((2026, 9, 23), (1405, 7, 1)),    # 31-day months end
+])
+def test_the_solar_hijri_calendar(gregorian, solar_hijri):
+    from datetime import date
+
+    from companion.i18n.calendar import jalali
+
+    assert jalali(date(*gregorian)) == solar_hijri
+
+
+def test_each_reader_dates_a_game_their_own_way():
+    from datetime import datetime
+
+    moment = datetime(2026, 11, 30, 9, 5)
+    assert Messages("en").date_time(moment) == "2026-11-30 09:05"
+    assert Messages("el").date_time(moment) == "30/11/2026 09:05"
+    assert Messages("ru").date_time(moment) == "30.11.2026 09:05"
+    assert Messages("fa").date_time(moment) == "۱۴۰۵/۰۹/۰۹ ۰۹:۰۵"

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from .calendar import jalali
+
 LANGUAGES = ("en", "el", "ru", "fa")
 DEFAULT_LANGUAGE = "en"
 RIGHT_TO_LEFT = frozenset(("fa",))
+JALALI = frozenset(("fa",))          # readers who date by the Solar Hijri calendar
 # The plural forms each catalog gives a counted text (CLDR categories).
 PLURAL_FORMS = {"en": {"one", "other"}, "el": {"one", "other"},
                 "ru": {"one", "few", "many"}, "fa": {"one", "other"}}
@@ -140,6 +144,14 @@ class Messages:
     def _term(self, key: str, value: str) -> str:
         """A game term in this language (a value that is already words stays)."""
         return translate(key, self.lang) if key in catalog(DEFAULT_LANGUAGE) else value
+
+    def date_time(self, moment: datetime) -> str:
+        """A date and time as this reader writes them (a Persian reader by
+        the Solar Hijri calendar)."""
+        year, month, day = (jalali(moment.date()) if self.lang in JALALI
+                            else (moment.year, moment.month, moment.day))
+        return self("format.date_time", year=year, month=f"{month:02d}", day=f"{day:02d}",
+                    hour=f"{moment.hour:02d}", minute=f"{moment.minute:02d}")
 
     def log_line(self, key: str, args: dict[str, Any]) -> str:
         """A line of the game's log, marked when it was undone."""

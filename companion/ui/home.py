@@ -4,7 +4,7 @@ the unfinished game; look back at finished ones. The choices are plain data
 (``table.new_game.NewGame``); the engine judges them when the game starts."""
 from __future__ import annotations
 
-import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
@@ -182,9 +182,9 @@ class NameInput(TextInput):
 
 def history_line(record: GameRecord, t: Messages) -> str:
     """A finished or abandoned game in one line: when, what, who, how it ended."""
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created_at))
+    when = t.date_time(datetime.fromtimestamp(record.created_at))
     names = [s["name"] for s in record.setup["seats"]]
-    return t("home.history_line", when=t.number(when), game=record.game,
+    return t("home.history_line", when=when, game=record.game,
              players=t.join(names),
              outcome=_outcome(record, names, t))
 
