@@ -105,6 +105,7 @@ if [ -f "$ROOT$CONF" ]; then
     # shellcheck source=/dev/null
     . "$ROOT$CONF"
 fi
+INSTALLED_DATA_DIR="$DATA_DIR"      # where a game in progress would be (before --data-dir)
 for key in "${!given[@]}"; do
     printf -v "$key" '%s' "${given[$key]}"
 done
@@ -133,13 +134,17 @@ if [ -n "$ACCESS_POINT_SSID" ]; then
 fi
 
 VENV="$ROOT$APP_DIR/venv"
-DB="$ROOT$DATA_DIR/companion.sqlite3"
+# The store the running kiosk uses: the installed configuration's, even when
+# this run moves it elsewhere with --data-dir.
+DB="$ROOT$INSTALLED_DATA_DIR/companion.sqlite3"
 
 # -- never in the middle of a game ---------------------------------------------------
-# Asked of the installed version, which knows its own store.
+# Asked of the installed version, which knows its own store: from /, since
+# `python -m` puts the current directory first on sys.path, and the current
+# directory is usually this checkout, whose code is not the installed one.
 if [ -x "$VENV/bin/python" ] && [ -f "$DB" ] && [ "$FORCE" = no ]; then
     status=0
-    report="$("$VENV/bin/python" -m companion status --db "$DB" 2>&1)" || status=$?
+    report="$(cd / && "$VENV/bin/python" -m companion status --db "$DB" 2>&1)" || status=$?
     case "$status" in
         0) ;;
         3) die "$report

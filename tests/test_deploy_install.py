@@ -162,6 +162,26 @@ def test_an_upgrade_is_refused_while_a_game_is_in_progress_unless_forced(pi):
     assert pi.config()["PORT"] == "80"
 
 
+def test_the_game_in_progress_is_looked_for_where_the_kiosk_keeps_it(pi, tmp_path):
+    installed(pi)
+    store = EventStore(pi.root / DATA.lstrip("/") / "companion.sqlite3")
+    new_table(store, ["Ann", "Ben", "Cy"])
+    store.close()
+    # Moving the store elsewhere is an upgrade like any other: the game in the
+    # current store still holds it back.
+    done = pi.install("--data-dir", "/srv/table")
+    assert done.returncode == 1 and "is in progress" in done.stderr
+    # Asked of the installed app, not of a checkout's `companion` package in
+    # the directory the installer is run from (`python -m` would import it).
+    checkout = tmp_path / "checkout"
+    (checkout / "companion").mkdir(parents=True)
+    (checkout / "companion" / "__init__.py").write_text("")
+    (checkout / "companion" / "__main__.py").write_text("raise SystemExit(0)\n")
+    done = pi.install("--port", "8080", cwd=checkout)
+    assert done.returncode == 1 and "is in progress" in done.stderr
+    assert pi.config()["DATA_DIR"] == DATA and pi.config()["PORT"] == "80"
+
+
 @pytest.mark.parametrize("args, message", [
     (["--port", "eighty"], "--port must be a port number"),
     (["--touch", "pen"], "--touch must be sdl, mtdev or hidinput"),
