@@ -354,7 +354,10 @@ if [ "$(systemctl get-default)" = graphical.target ]; then
 fi
 if is_changed /etc/udev/rules.d/70-table-companion.rules; then
     udevadm control --reload-rules
-    udevadm trigger --subsystem-match=backlight
+    # The backlight is already there: replay its event now (the rule matches
+    # "change"), and wait for it before the kiosk restarts and tries to dim.
+    udevadm trigger --action=change --subsystem-match=backlight
+    udevadm settle --timeout=10 || true
 fi
 if is_changed /etc/systemd/journald.conf.d/table-companion.conf; then
     systemctl restart systemd-journald

@@ -74,9 +74,19 @@ def test_a_fresh_install_writes_the_service_its_configuration_and_the_app(pi):
     assert not pi.exists(AP) and not pi.exists(AP_DNS)
 
     for step in ("systemctl daemon-reload", "systemctl enable table-companion.service",
-                 "udevadm trigger --subsystem-match=backlight",
+                 "udevadm control --reload-rules", "udevadm settle --timeout=10",
                  "systemctl restart table-companion.service"):
         assert step in calls
+    # The backlight exists before the rule does: the event replayed for it
+    # must be one the rule matches, or dimming waits for the next boot.
+    trigger = next(c for c in calls if c.startswith("udevadm trigger"))
+    assert "--subsystem-match=backlight" in trigger
+    action = re.search(r"--action=(\w+)", trigger)
+    rule = pi.read("/etc/udev/rules.d/70-table-companion.rules")
+    matched = re.search(r'ACTION=="([^"]+)"', rule)
+    assert matched and (action.group(1) if action else "change") in matched.group(1).split("|")
+    assert calls.index(trigger) < calls.index("udevadm settle --timeout=10") < calls.index(
+        "systemctl restart table-companion.service")
 
 
 def test_a_second_run_changes_nothing(pi):
