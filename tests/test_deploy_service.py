@@ -160,6 +160,11 @@ def test_the_service_reports_ready_pings_from_its_ui_loop_and_stops_cleanly(serv
     for option in (b"--fullscreen", b"--captive", b"--wifi", b"Table 1", b"--pad", b"none",
                    str(port).encode()):
         assert option in arguments
+    # The Wi-Fi password is not on the command line (anyone's to read), but in
+    # the environment, which only the service's user and root can read.
+    assert not [a for a in arguments if b"secret pass" in a]
+    environment = Path(f"/proc/{process.pid}/environ").read_bytes().split(b"\0")
+    assert b"COMPANION_WIFI_PASSWORD=secret pass" in environment
 
     pings = [m for m in notifications.receive(2.5) if m[1] == "WATCHDOG=1"]
     assert len(pings) >= 2 and {pid for _at, _m, pid in pings} == {process.pid}
