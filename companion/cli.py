@@ -42,7 +42,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="the phone server's port (0: no phone server)")
     run.add_argument("--web-host", default="0.0.0.0", help="the phone server's address")
     run.add_argument("--public-url", default=None,
-                     help="the address phones open (default: http://<host name>.local:PORT)")
+                     help="the address phones open (default: http://<host name>.local:PORT/, "
+                          "without :PORT for port 80)")
     run.add_argument("--wifi", default=None, metavar="SSID",
                      help="show a Wi-Fi QR for this network first (the Pi's own access point)")
     run.add_argument("--wifi-password", default=os.environ.get(WIFI_PASSWORD_ENV),
