@@ -163,7 +163,9 @@ changed=()      # every file written, for the summary and what must follow
 
 # put PATH MODE < CONTENT: write $ROOT/PATH only if its content or mode
 # differ; a new file is written beside the old, flushed, then put in its
-# place, so a power cut leaves one or the other (cmdline.txt included).
+# place and the directory flushed, so on ext4 a power cut leaves one or the
+# other. (The boot partition is FAT, where a rename is not atomic: fsck
+# repairs it at boot, and cmdline.txt is written once, on the first run.)
 put() {
     local target="$ROOT$1" mode="$2" staged
     staged="$(mktemp)"
@@ -177,6 +179,7 @@ put() {
     rm -f "$staged"
     sync "$target.partial"
     mv -f "$target.partial" "$target"
+    sync "$(dirname "$target")"
     changed+=("$1")
 }
 
