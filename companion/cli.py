@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -13,6 +14,10 @@ from .paths import DB_ENV, default_db
 from .ui.app import TOUCH_SOURCES       # importing it does not import Kivy
 
 log = logging.getLogger(__name__)
+
+# The Wi-Fi password, from the environment rather than the command line, which
+# every user of the machine can read (ps, systemctl status).
+WIFI_PASSWORD_ENV = "COMPANION_WIFI_PASSWORD"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,10 +42,13 @@ def _parser() -> argparse.ArgumentParser:
                      help="the phone server's port (0: no phone server)")
     run.add_argument("--web-host", default="0.0.0.0", help="the phone server's address")
     run.add_argument("--public-url", default=None,
-                     help="the address phones open (default: http://<host name>.local:PORT)")
+                     help="the address phones open (default: http://<host name>.local:PORT/, "
+                          "without :PORT for port 80)")
     run.add_argument("--wifi", default=None, metavar="SSID",
                      help="show a Wi-Fi QR for this network first (the Pi's own access point)")
-    run.add_argument("--wifi-password", default=None)
+    run.add_argument("--wifi-password", default=os.environ.get(WIFI_PASSWORD_ENV),
+                     help=f"its password (default: ${WIFI_PASSWORD_ENV}, which other users "
+                          "cannot read as they can a command line)")
     run.add_argument("--exit-after", type=float, default=None, metavar="SECONDS",
                      help="close the window after this many seconds (a start-up smoke test)")
     run.add_argument("--size", default="1280x720", help="window size, WxH")

@@ -27,7 +27,7 @@ Usage: sudo deploy/install.sh [options]
   --dim-after SECONDS        dim the backlight after this long untouched (0: never)
   --data-dir DIR             the game store's directory (default /var/lib/table-companion)
   --access-point SSID        the Pi runs its own Wi-Fi network, named SSID
-  --access-point-password P  its password (8 to 63 characters)
+  --access-point-password P  its password (8 to 63 ASCII characters)
   --no-access-point          back to the café's Wi-Fi
   --force                    upgrade even while a game is in progress
   --root DIR                 write every file under DIR instead of / (tests; the
@@ -105,6 +105,7 @@ if [ -f "$ROOT$CONF" ]; then
     # shellcheck source=/dev/null
     . "$ROOT$CONF"
 fi
+INSTALLED_DATA_DIR="$DATA_DIR"      # where a game in progress would be (before --data-dir)
 for key in "${!given[@]}"; do
     printf -v "$key" '%s' "${given[$key]}"
 done
@@ -120,26 +121,35 @@ case "$ROTATION" in ""|0|90|180|270) ;; *) die "--rotation must be 0, 90, 180 or
 if [ -n "$NEW_PINS" ] && [ ! -r "$NEW_PINS" ]; then
     die "cannot read the pin map $NEW_PINS"
 fi
-SSID_PATTERN='^[A-Za-z0-9._ -]{1,32}$'
-PASSWORD_PATTERN='^[[:print:]]{8,63}$'
+# In the C locale, where a character is a byte and [:print:] is ASCII: under
+# a UTF-8 locale "é" would pass, and a WPA passphrase is 8 to 63 ASCII
+# characters (NetworkManager refuses others). No space at either end: the
+# keyfile format drops it, and the phones' Wi-Fi QR would then not match.
+matches() { local LC_ALL=C; [[ "$1" =~ $2 ]]; }
+SSID_PATTERN='^[A-Za-z0-9._-]([A-Za-z0-9._ -]{0,30}[A-Za-z0-9._-])?$'
+PASSWORD_PATTERN='^[[:graph:]][[:print:]]{6,61}[[:graph:]]$'
 if [ -n "$ACCESS_POINT_SSID" ]; then
-    if ! [[ "$ACCESS_POINT_SSID" =~ $SSID_PATTERN ]]; then
-        die "--access-point: 1 to 32 letters, digits, spaces, dots, dashes or underscores"
+    if ! matches "$ACCESS_POINT_SSID" "$SSID_PATTERN"; then
+        die "--access-point: 1 to 32 letters, digits, spaces, dots, dashes or underscores (no space first or last)"
     fi
-    if ! [[ "$ACCESS_POINT_PASSWORD" =~ $PASSWORD_PATTERN ]] ||
+    if ! matches "$ACCESS_POINT_PASSWORD" "$PASSWORD_PATTERN" ||
        [[ "$ACCESS_POINT_PASSWORD" == *\\* ]]; then
-        die "--access-point-password: 8 to 63 printable characters, no backslash"
+        die "--access-point-password: 8 to 63 ASCII printable characters, no backslash, no space first or last"
     fi
 fi
 
 VENV="$ROOT$APP_DIR/venv"
-DB="$ROOT$DATA_DIR/companion.sqlite3"
+# The store the running kiosk uses: the installed configuration's, even when
+# this run moves it elsewhere with --data-dir.
+DB="$ROOT$INSTALLED_DATA_DIR/companion.sqlite3"
 
 # -- never in the middle of a game ---------------------------------------------------
-# Asked of the installed version, which knows its own store.
+# Asked of the installed version, which knows its own store: from /, since
+# `python -m` puts the current directory first on sys.path, and the current
+# directory is usually this checkout, whose code is not the installed one.
 if [ -x "$VENV/bin/python" ] && [ -f "$DB" ] && [ "$FORCE" = no ]; then
     status=0
-    report="$("$VENV/bin/python" -m companion status --db "$DB" 2>&1)" || status=$?
+    report="$(cd / && "$VENV/bin/python" -m companion status --db "$DB" 2>&1)" || status=$?
     case "$status" in
         0) ;;
         3) die "$report
@@ -153,7 +163,9 @@ changed=()      # every file written, for the summary and what must follow
 
 # put PATH MODE < CONTENT: write $ROOT/PATH only if its content or mode
 # differ; a new file is written beside the old, flushed, then put in its
-# place, so a power cut leaves one or the other (cmdline.txt included).
+# place and the directory flushed, so on ext4 a power cut leaves one or the
+# other. (The boot partition is FAT, where a rename is not atomic: fsck
+# repairs it at boot, and cmdline.txt is written once, on the first run.)
 put() {
     local target="$ROOT$1" mode="$2" staged
     staged="$(mktemp)"
@@ -167,6 +179,7 @@ put() {
     rm -f "$staged"
     sync "$target.partial"
     mv -f "$target.partial" "$target"
+    sync "$(dirname "$target")"
     changed+=("$1")
 }
 
@@ -349,18 +362,14 @@ if [ "$(systemctl get-default)" = graphical.target ]; then
 fi
 if is_changed /etc/udev/rules.d/70-table-companion.rules; then
     udevadm control --reload-rules
-    udevadm trigger --subsystem-match=backlight
+    # The backlight is already there: replay its event now (the rule matches
+    # "change"), and wait for it before the kiosk restarts and tries to dim.
+    udevadm trigger --action=change --subsystem-match=backlight
+    udevadm settle --timeout=10 || true
 fi
 if is_changed /etc/systemd/journald.conf.d/table-companion.conf; then
     systemctl restart systemd-journald
 fi
-if is_changed "$AP_FILE" || is_changed "$AP_DNS"; then
-    nmcli connection reload
-    if [ -n "$ACCESS_POINT_SSID" ]; then
-        nmcli connection up "$AP_CONNECTION"
-    fi
-fi
-
 if [ ${#changed[@]} -eq 0 ]; then
     say "already up to date: nothing changed"
     exit 0
@@ -376,3 +385,18 @@ if [ -z "$url" ]; then
     [ "$PORT" = 80 ] || url="http://$(hostname).local:$PORT/"
 fi
 say "the kiosk is starting; phones join at $url"
+
+# The Wi-Fi last: bringing the access point up takes wlan0 off the café's
+# network, and with it an SSH session over Wi-Fi. Everything else is done by
+# now, and a failure here (no Wi-Fi country set, rfkill) must not stop it:
+# NetworkManager brings the network up at the next boot anyway (autoconnect).
+if is_changed "$AP_FILE" || is_changed "$AP_DNS"; then
+    nmcli connection reload || say "warning: nmcli connection reload failed"
+    if [ -n "$ACCESS_POINT_SSID" ]; then
+        say "switching wlan0 to the access point '$ACCESS_POINT_SSID' (an SSH session over Wi-Fi ends here)"
+        if ! nmcli connection up "$AP_CONNECTION"; then
+            say "warning: the access point did not come up (is the Wi-Fi country set? rfkill list);"
+            say "  it is tried again at every boot, or now with: sudo nmcli connection up $AP_CONNECTION"
+        fi
+    fi
+fi

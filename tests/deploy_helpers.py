@@ -30,12 +30,16 @@ class Pi:
     stubs: Path
     log: Path
 
-    def install(self, *args: str) -> subprocess.CompletedProcess:
-        """Run the installer against the scratch root; the log holds this run's calls."""
+    def install(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+        """Run the installer against the scratch root (from ``cwd``); the log
+        holds this run's calls."""
         self.log.write_text("")
-        env = dict(os.environ, PATH=f"{self.stubs}{os.pathsep}{os.environ['PATH']}")
+        # A UTF-8 locale, as `sudo` has on a Pi (the option checks must not
+        # depend on it).
+        env = dict(os.environ, PATH=f"{self.stubs}{os.pathsep}{os.environ['PATH']}",
+                   LC_ALL="C.UTF-8")
         return subprocess.run(["bash", str(INSTALL), "--root", str(self.root), *args],
-                              capture_output=True, text=True, timeout=300, env=env)
+                              capture_output=True, text=True, timeout=300, env=env, cwd=cwd)
 
     def calls(self) -> list[str]:
         return self.log.read_text().splitlines()

@@ -78,3 +78,17 @@ def test_the_kiosk_starts_on_one_loop_and_stops_cleanly(tmp_path):
     assert setup["table"] == {"votes": "changeable"}
     assert setup["options"]["response_seconds"] == 5
     store.close()
+
+
+def test_the_wifi_password_may_come_from_the_environment(monkeypatch):
+    """deploy/companion-start passes it so: not on the command line, which
+    any user of the machine can read (ps, systemctl status)."""
+    from companion.cli import WIFI_PASSWORD_ENV, _parser
+
+    monkeypatch.setenv(WIFI_PASSWORD_ENV, "long enough")
+    args = _parser().parse_args(["run", "--wifi", "Table 1"])
+    assert (args.wifi, args.wifi_password) == ("Table 1", "long enough")
+    args = _parser().parse_args(["run", "--wifi", "Table 1", "--wifi-password", "given"])
+    assert args.wifi_password == "given"
+    monkeypatch.delenv(WIFI_PASSWORD_ENV)
+    assert _parser().parse_args(["run", "--wifi", "Cafe"]).wifi_password is None

@@ -74,9 +74,19 @@ def test_a_fresh_install_writes_the_service_its_configuration_and_the_app(pi):
     assert not pi.exists(AP) and not pi.exists(AP_DNS)
 
     for step in ("systemctl daemon-reload", "systemctl enable table-companion.service",
-                 "udevadm trigger --subsystem-match=backlight",
+                 "udevadm control --reload-rules", "udevadm settle --timeout=10",
                  "systemctl restart table-companion.service"):
         assert step in calls
+    # The backlight exists before the rule does: the event replayed for it
+    # must be one the rule matches, or dimming waits for the next boot.
+    trigger = next(c for c in calls if c.startswith("udevadm trigger"))
+    assert "--subsystem-match=backlight" in trigger
+    action = re.search(r"--action=(\w+)", trigger)
+    rule = pi.read("/etc/udev/rules.d/70-table-companion.rules")
+    matched = re.search(r'ACTION=="([^"]+)"', rule)
+    assert matched and (action.group(1) if action else "change") in matched.group(1).split("|")
+    assert calls.index(trigger) < calls.index("udevadm settle --timeout=10") < calls.index(
+        "systemctl restart table-companion.service")
 
 
 def test_a_second_run_changes_nothing(pi):
@@ -126,7 +136,10 @@ def test_the_access_point_and_back_to_the_cafes_wifi(pi):
     config = pi.config()
     assert (config["ACCESS_POINT_SSID"], config["ACCESS_POINT_PASSWORD"]) == (
         "Table 1", "it's $ecret")
-    assert "nmcli connection up table-companion-ap" in pi.calls()
+    calls = pi.calls()
+    # Last: the access point takes wlan0 (and an SSH session over it) away.
+    assert calls[-1] == "nmcli connection up table-companion-ap"
+    assert calls.index("systemctl restart table-companion.service") < len(calls) - 1
 
     installed(pi, "--no-access-point")
     assert not pi.exists(AP) and not pi.exists(AP_DNS)
@@ -162,6 +175,36 @@ def test_an_upgrade_is_refused_while_a_game_is_in_progress_unless_forced(pi):
     assert pi.config()["PORT"] == "80"
 
 
+def test_the_game_in_progress_is_looked_for_where_the_kiosk_keeps_it(pi, tmp_path):
+    installed(pi)
+    store = EventStore(pi.root / DATA.lstrip("/") / "companion.sqlite3")
+    new_table(store, ["Ann", "Ben", "Cy"])
+    store.close()
+    # Moving the store elsewhere is an upgrade like any other: the game in the
+    # current store still holds it back.
+    done = pi.install("--data-dir", "/srv/table")
+    assert done.returncode == 1 and "is in progress" in done.stderr
+    # Asked of the installed app, not of a checkout's `companion` package in
+    # the directory the installer is run from (`python -m` would import it).
+    checkout = tmp_path / "checkout"
+    (checkout / "companion").mkdir(parents=True)
+    (checkout / "companion" / "__init__.py").write_text("")
+    (checkout / "companion" / "__main__.py").write_text("raise SystemExit(0)\n")
+    done = pi.install("--port", "8080", cwd=checkout)
+    assert done.returncode == 1 and "is in progress" in done.stderr
+    assert pi.config()["DATA_DIR"] == DATA and pi.config()["PORT"] == "80"
+
+
+def test_an_access_point_that_does_not_come_up_leaves_the_rest_installed(pi):
+    # No Wi-Fi country set, say: NetworkManager refuses to bring it up now.
+    nmcli = pi.stubs / "nmcli"
+    nmcli.write_text(nmcli.read_text() + '[ "$2" = up ] && exit 4\nexit 0\n')
+    done = installed(pi, "--access-point", "Table 1", "--access-point-password", "long enough")
+    assert "warning: the access point did not come up" in done.stdout
+    assert "systemctl restart table-companion.service" in pi.calls()
+    assert pi.config()["ACCESS_POINT_SSID"] == "Table 1" and pi.mode(AP) == 0o600
+
+
 @pytest.mark.parametrize("args, message", [
     (["--port", "eighty"], "--port must be a port number"),
     (["--touch", "pen"], "--touch must be sdl, mtdev or hidinput"),
@@ -169,6 +212,20 @@ def test_an_upgrade_is_refused_while_a_game_is_in_progress_unless_forced(pi):
     (["--access-point", "Table"], "--access-point-password: 8 to 63"),
     (["--access-point", "Table;1", "--access-point-password", "long enough"],
      "--access-point: 1 to 32 letters"),
+    (["--access-point", "Table 1 ", "--access-point-password", "long enough"],
+     "--access-point: 1 to 32 letters"),
+    (["--access-point", "Tablé", "--access-point-password", "long enough"],
+     "--access-point: 1 to 32 letters"),
+    # WPA takes ASCII only (NetworkManager refuses the rest), and the keyfile
+    # drops a space at either end, which the kiosk's Wi-Fi QR would keep.
+    (["--access-point", "Table", "--access-point-password", "mötley crüe"],
+     "--access-point-password: 8 to 63 ASCII"),
+    (["--access-point", "Table", "--access-point-password", " long enough"],
+     "--access-point-password: 8 to 63 ASCII"),
+    (["--access-point", "Table", "--access-point-password", "x" * 64],
+     "--access-point-password: 8 to 63 ASCII"),
+    (["--access-point", "Table", "--access-point-password", "back\\slash"],
+     "--access-point-password: 8 to 63 ASCII"),
     (["--pins", "/no/such/pins.toml"], "cannot read the pin map"),
     (["--frobnicate", "1"], "unknown option --frobnicate"),
 ])

@@ -32,6 +32,7 @@ from deploy_helpers import REPO
 from helpers import new_table
 
 FREEZE = 4.0                # seconds the UI loop is blocked
+DIM_AFTER = 3               # seconds without a touch before the screen dims
 WATCHDOG_USEC = 1_000_000   # a ping every half second
 CREDENTIALS = struct.calcsize("3i")
 
@@ -124,8 +125,13 @@ def service(tmp_path):
     conf = tmp_path / "companion.conf"
     conf.write_text(f"APP_DIR={app}\nDATA_DIR={data}\nPORT={port}\n"
                     f"PUBLIC_URL=http://127.0.0.1:{port}/\nPINS=''\nPAD=none\nTOUCH=sdl\n"
-                    "DIM_AFTER=0\nACCESS_POINT_SSID='Table 1'\n"
+                    f"DIM_AFTER={DIM_AFTER}\nACCESS_POINT_SSID='Table 1'\n"
                     "ACCESS_POINT_PASSWORD='secret pass'\n")
+    # A panel's backlight, left dim (26 of 255) by a kiosk that died dim.
+    light = tmp_path / "backlight" / "10-0045"
+    light.mkdir(parents=True)
+    (light / "max_brightness").write_text("255\n")
+    (light / "brightness").write_text("26\n")
     hook = tmp_path / "hook"
     hook.mkdir()
     (hook / "sitecustomize.py").write_text(SITECUSTOMIZE)
@@ -134,10 +140,10 @@ def service(tmp_path):
     env = dict(os.environ, COMPANION_CONF=str(conf), NOTIFY_SOCKET=str(tmp_path / "notify"),
                WATCHDOG_USEC=str(WATCHDOG_USEC), SDL_VIDEODRIVER="offscreen",
                KIVY_HOME=str(tmp_path / "kivy"), KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1",
-               PYTHONPATH=str(hook))
+               PYTHONPATH=str(hook), COMPANION_BACKLIGHTS=str(tmp_path / "backlight"))
     process = subprocess.Popen([str(app / "bin" / "companion-start")], cwd=REPO, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    yield process, notifications, port
+    yield process, notifications, port, light / "brightness"
     if process.poll() is None:
         process.kill()
     process.communicate(timeout=30)
@@ -145,14 +151,20 @@ def service(tmp_path):
 
 
 def test_the_service_reports_ready_pings_from_its_ui_loop_and_stops_cleanly(service):
-    process, notifications, port = service
+    process, notifications, port, brightness = service
     assert notifications.wait_for("READY=1", 90) == process.pid     # NotifyAccess=main
+    started = time.monotonic()
 
     # companion-start became `companion run` with the configuration's options.
     arguments = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
     for option in (b"--fullscreen", b"--captive", b"--wifi", b"Table 1", b"--pad", b"none",
                    str(port).encode()):
         assert option in arguments
+    # The Wi-Fi password is not on the command line (anyone's to read), but in
+    # the environment, which only the service's user and root can read.
+    assert not [a for a in arguments if b"secret pass" in a]
+    environment = Path(f"/proc/{process.pid}/environ").read_bytes().split(b"\0")
+    assert b"COMPANION_WIFI_PASSWORD=secret pass" in environment
 
     pings = [m for m in notifications.receive(2.5) if m[1] == "WATCHDOG=1"]
     assert len(pings) >= 2 and {pid for _at, _m, pid in pings} == {process.pid}
@@ -173,7 +185,13 @@ def test_the_service_reports_ready_pings_from_its_ui_loop_and_stops_cleanly(serv
     after = [m for m in notifications.receive(FREEZE + 3.0) if m[1] == "WATCHDOG=1"]
     assert len(after) >= 2
 
+    # The screen left dim was brightened at start, then dimmed after idle.
+    assert time.monotonic() - started > DIM_AFTER + 2
+    assert brightness.read_text().strip() == "26"
+
     process.send_signal(signal.SIGTERM)         # systemctl stop
     assert notifications.wait_for("STOPPING=1", 30) == process.pid
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 0, stderr[-2000:]
+    # It stops bright: dim in sysfs, the screen would stay dim past restarts.
+    assert brightness.read_text().strip() == "255"

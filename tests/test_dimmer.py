@@ -39,6 +39,18 @@ def test_the_screen_dims_after_idle_and_activity_restores_it(tmp_path):
     assert dimmer.activity() is False           # already bright: nothing to wake
 
 
+def test_a_screen_left_dim_by_a_previous_run_is_brightened(tmp_path):
+    # The watchdog killed a kiosk while its screen was dim: sysfs keeps the
+    # level, and the next kiosk would take it for the screen's brightness.
+    path = backlight(tmp_path / "backlight", maximum=255, brightness=26)
+    assert Backlight(path).undo_a_dim_left_over() is True
+    assert (path / "brightness").read_text().strip() == "255"
+    for level in ("200", "25", "0"):            # the operator's, or off: not ours
+        (path / "brightness").write_text(level)
+        assert Backlight(path).undo_a_dim_left_over() is False
+        assert (path / "brightness").read_text().strip() == level
+
+
 def test_no_backlight_means_no_dimmer(tmp_path):
     assert Backlight.find(tmp_path / "absent") is None
     (tmp_path / "broken" / "x").mkdir(parents=True)      # no max_brightness

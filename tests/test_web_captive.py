@@ -42,7 +42,9 @@ def test_any_other_host_is_sent_to_the_public_address(store):
     for host, path in [("connectivitycheck.gstatic.com", "/generate_204"),
                        ("captive.apple.com", "/hotspot-detect.html"),
                        ("example.org:8080", "/some/page?q=1"),
-                       ("Example.ORG.", "/")]:
+                       ("Example.ORG.", "/"),
+                       # Not host names at all: a redirect too, not an error page.
+                       ("10.42.0.1:abc", "/api/table"), ("[::1", "/api/table")]:
         status, location, _ = get(server, host, path)
         assert (status, location) == (302, HOME), host
 

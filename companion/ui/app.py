@@ -137,6 +137,7 @@ def run_kiosk(store: EventStore, table: Table | None, lang: str | None = None,
 
     class KioskApp(App):
         kiosk: Any = None
+        dimmer: Any = None
         stopping: Callable[[], None] = staticmethod(lambda: None)
 
         def build(self):
@@ -148,22 +149,28 @@ def run_kiosk(store: EventStore, table: Table | None, lang: str | None = None,
         def on_start(self):
             self.stopping = tell_service_manager()
             if dim_after > 0:
-                _dim_when_idle(self.kiosk, dim_after)
+                self.dimmer = _dim_when_idle(self.kiosk, dim_after)
+            else:               # a previous run with dimming may have died dim
+                from .dimmer import undo_a_dim_left_over
+                undo_a_dim_left_over()
 
         def on_stop(self):          # Kivy may call it twice (its bug #2397): harmless
+            if self.dimmer is not None:
+                self.dimmer.activity()      # never leave the screen dim behind
             self.stopping()
 
     header = None if pinmap is None else (pinmap, simulated_pins)
     return asyncio.run(_serve(KioskApp(), list(devices), exit_after, web, header))
 
 
-def _dim_when_idle(kiosk: Any, after: float) -> None:
-    """Dim after ``after`` idle seconds; a touch or the table's news wakes."""
+def _dim_when_idle(kiosk: Any, after: float) -> Any:
+    """Dim after ``after`` idle seconds; a touch or the table's news wakes.
+    The dimmer, or None when there is no backlight."""
     from .dimmer import dim_when_idle
 
     dimmer = dim_when_idle(after)
     if dimmer is None:
-        return
+        return None
 
     def wake(_table: Table) -> None:
         dimmer.activity()
@@ -174,6 +181,7 @@ def _dim_when_idle(kiosk: Any, after: float) -> None:
 
     kiosk.bind(table=follow)
     follow(kiosk, kiosk.table)
+    return dimmer
 
 
 async def _serve(app: Any, openers: list[DeviceOpener], exit_after: float | None,

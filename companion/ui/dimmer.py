@@ -8,17 +8,25 @@ group write it. The touch that wakes the screen is swallowed: a player
 tapping a dark screen must not press whatever button lies under the finger.
 Anything the table does (a press on a seat's button, a phone's vote, a clock
 running out) wakes it too.
+
+The dim level outlives the kiosk: sysfs keeps it until the next boot. So the
+kiosk brightens the screen when it stops, and, in case it died dim (the
+watchdog, a crash), when it starts and finds the backlight at exactly the
+dim level, dimming or not: an upgrade or a restart of an idle, dimmed table
+must not leave it dim for good.
 """
 from __future__ import annotations
 
 import logging
+import os
 import time
 from pathlib import Path
 from typing import Any, Callable
 
 log = logging.getLogger(__name__)
 
-BACKLIGHTS = Path("/sys/class/backlight")
+# COMPANION_BACKLIGHTS names another directory (tests).
+BACKLIGHTS = Path(os.environ.get("COMPANION_BACKLIGHTS") or "/sys/class/backlight")
 DIM_LEVEL = 0.1         # of the panel's full brightness
 CHECK_EVERY = 1.0       # seconds between looks at the idle time
 
@@ -48,6 +56,24 @@ class Backlight:
     def brightness(self, value: int) -> None:
         (self.path / "brightness").write_text(str(value))
 
+    @property
+    def dim_level(self) -> int:
+        """The brightness of a dimmed screen."""
+        return max(1, round(self.maximum * DIM_LEVEL))
+
+    def undo_a_dim_left_over(self) -> bool:
+        """Full brightness if the backlight is at the dim level, as a kiosk
+        that died dim leaves it. True if it was."""
+        try:
+            if self.brightness != self.dim_level:
+                return False
+            self.brightness = self.maximum
+        except (OSError, ValueError) as exc:
+            log.warning("cannot brighten the screen a previous run left dim: %s", exc)
+            return False
+        log.info("the screen was left dim: brightened")
+        return True
+
 
 class Dimmer:
     """Dims ``backlight`` after ``after`` seconds of no activity, and
@@ -72,7 +98,7 @@ class Dimmer:
             return
         try:
             bright = self.backlight.brightness
-            self.backlight.brightness = max(1, round(self.backlight.maximum * DIM_LEVEL))
+            self.backlight.brightness = self.backlight.dim_level
         except OSError as exc:          # no permission: the udev rule is missing
             log.warning("cannot dim the screen (%s); it stays bright", exc)
             self.after = float("inf")
@@ -109,9 +135,19 @@ class Dimmer:
         return False
 
 
+def undo_a_dim_left_over(root: Path = BACKLIGHTS) -> None:
+    """At start, without dimming: full brightness if a previous run died with
+    the screen dim."""
+    backlight = Backlight.find(root)
+    if backlight is not None:
+        backlight.undo_a_dim_left_over()
+
+
 def dim_when_idle(after: float, root: Path = BACKLIGHTS) -> Dimmer | None:
     """Watch the window's touches and dim the screen after ``after``
-    seconds without one (None: no backlight to dim, logged)."""
+    seconds without one (None: no backlight to dim, logged). The caller
+    calls the dimmer's ``activity()`` when the kiosk stops, so that it does
+    not stay dim."""
     from kivy.clock import Clock
     from kivy.core.window import Window
 
@@ -119,6 +155,7 @@ def dim_when_idle(after: float, root: Path = BACKLIGHTS) -> Dimmer | None:
     if backlight is None:
         log.info("no backlight under %s: the screen is never dimmed", root)
         return None
+    backlight.undo_a_dim_left_over()
     dimmer = Dimmer(backlight, after)
     Window.bind(on_touch_down=dimmer.touch_down, on_touch_move=dimmer.touch_move,
                 on_touch_up=dimmer.touch_up)

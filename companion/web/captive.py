@@ -37,6 +37,18 @@ def _is_address(host: str) -> bool:
     return True
 
 
+def host_name(header: str) -> str | None:
+    """The host of a Host header, lower case, without its port or a final
+    dot; None if it is not one (a browser never sends that)."""
+    try:
+        parts = urlsplit(f"//{header}")
+        host = parts.hostname or ""
+        parts.port                              # noqa: B018 - raises if not a number
+    except ValueError:
+        return None
+    return host.lower().rstrip(".")
+
+
 def captive_redirect(home: str):
     """A middleware sending requests for other hosts to ``home``'s root."""
     hosts = own_hosts(home)
@@ -44,8 +56,10 @@ def captive_redirect(home: str):
 
     @web.middleware
     async def redirect_other_hosts(request: web.Request, handler):
-        host = (request.url.host or "").lower().rstrip(".")
-        if host and host not in hosts and not _is_address(host):
+        # The raw header: request.url raises on a malformed one (a 500).
+        header = request.headers.get("Host", "")
+        host = host_name(header)
+        if header and (host is None or (host not in hosts and not _is_address(host))):
             raise web.HTTPFound(target)
         return await handler(request)
 
