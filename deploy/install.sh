@@ -343,7 +343,7 @@ if [ -n "$ROTATION" ]; then
         kiosk && /^rotation[ \t]*=/ { if (!done) print "rotation = " r; done = 1; next }
         { print }
         END { if (!done) { if (!kiosk) print "[kiosk]"; print "rotation = " r } }
-    ' | put "$INI" 644
+    ' | put "$INI" 600                 # it holds the PIN and the Wi-Fi password
 fi
 if user_exists; then
     chown "$SERVICE_USER:" "$ROOT$DATA_DIR"

@@ -123,6 +123,7 @@ def test_the_rotation_changes_only_its_own_line_of_the_kiosks_settings(pi):
     assert (kept.rotation, kept.language, kept.volume, kept.wifi) == (
         270, "el", 0.5, ("Cafe", "hunter22"))
     assert kept.check_pin("4711")
+    assert settings.stat().st_mode & 0o777 == 0o600, "the PIN and Wi-Fi password are private"
 
 
 def test_the_access_point_and_back_to_the_cafes_wifi(pi):

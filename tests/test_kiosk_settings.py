@@ -37,6 +37,7 @@ def test_the_pin_refuses_a_burst_of_guesses_then_takes_the_right_one(tmp_path):
     assert settings.set_pin("2468")
     again = KioskSettings(tmp_path / "kiosk.ini")
     assert again.check_pin("2468") and not again.default_pin
+    assert (tmp_path / "kiosk.ini").stat().st_mode & 0o777 == 0o600, "the PIN is its owner's"
 
 
 def test_settings_survive_a_restart_and_bad_values_fall_back(tmp_path):

@@ -35,11 +35,14 @@ class KioskSettings:
 
     def _set(self, section: str, key: str, value: object) -> None:
         """Change one setting and save them all: a whole new file put in
-        place at once, so a power cut leaves the old file or the new one."""
+        place at once, so a power cut leaves the old file or the new one.
+        Only its owner may read it: it holds the PIN and the Wi-Fi password."""
         self.config.set(section, key, str(value))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         partial = self.path.with_suffix(".partial")
-        with open(partial, "w", encoding="utf-8") as file:
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(descriptor, 0o600)
+        with open(descriptor, "w", encoding="utf-8") as file:
             configparser.ConfigParser.write(self.config, file)
             file.flush()
             os.fsync(file.fileno())
