@@ -75,7 +75,8 @@ def test_a_persian_sentence_with_a_latin_name_and_digits_reads_right_to_left(win
     # the count is written in Persian digits.
     assert sentence == "\u2068Sara\u2069 ۲ کارت از دربار می‌کشد."
     line = drawn(window, tmp_path, sentence)
-    pieces = {word: drawn(window, tmp_path, word) for word in ("Sara", "۲", "کارت", "دربار")}
+    pieces = {word: drawn(window, tmp_path, word)
+              for word in ("Sara", "۲", "کارت", "دربار")}
     found = {}
     for word, piece in pieces.items():
         left, _top, score = find(shrink(line), shrink(piece))

@@ -343,7 +343,7 @@ class Article27TableScreen(TableScreen):
         box.add_widget(Prompt(text=self.t("a27.ui.influence_entry", player=seat,
                                           amount=self._entry or "—")))
         for digit in range(10):
-            box.add_widget(self._button(str(digit), lambda d=digit: self._type(str(d)),
+            box.add_widget(self._button(self.t.number(digit), lambda d=digit: self._type(str(d)),
                                         DigitButton))
         box.add_widget(self._button(self.t("a27.ui.erase"), lambda: self._type(""),
                                     seat_command=False))

@@ -44,7 +44,9 @@ def chart_for(game: str, views: list[dict[str, Any]], names: list[str],
             series.append((t("chart.player_agenda", player=names[entry["seat"]],
                              agenda=t(f"agenda.{agenda}")),
                            [_track_value(v, agenda) for v in steps]))
-        return Chart(t("chart.agenda_points"), t("chart.rounds"), series, t.number) if series else None
+        if not series:
+            return None
+        return Chart(t("chart.agenda_points"), t("chart.rounds"), series, t.number)
     return None
 
 

@@ -89,7 +89,8 @@ class OperatorSettings(ModalView):
         self.ids.end_game.disabled = table is None or table.is_over
         self.ids.phones.disabled = self.kiosk.open_phones is None
         fill_choices(self.ids.languages, [(t(f"language.{code}"), code == self.kiosk.lang,
-                                            lambda c=code: self.language(c)) for code in kiosk_languages()])
+                                            lambda c=code: self.language(c))
+                                           for code in kiosk_languages()])
         fill_choices(self.ids.rotations, [(t("settings.degrees", count=r),
                                             r == self.settings.rotation,
                                             lambda r=r: self.rotate(r)) for r in ROTATIONS])

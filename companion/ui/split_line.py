@@ -1,8 +1,9 @@
 """A line of two parts that wraps like text: the first at the line's start,
 the second at its end, or under the first (still at the end) when the two do
-not fit side by side. A right-to-left language starts the line at the right. Lists of a name and its figures use it, so a long name
-in one language takes a second line instead of shrinking, clipping or
-overlapping what stands beside it."""
+not fit side by side; a right-to-left language starts the line at the right.
+Lists of a name and its figures use it, so a long name in one language takes
+a second line instead of shrinking, clipping or overlapping what stands
+beside it."""
 from __future__ import annotations
 
 from typing import Any
