@@ -92,3 +92,41 @@ def test_the_wifi_password_may_come_from_the_environment(monkeypatch):
     assert args.wifi_password == "given"
     monkeypatch.delenv(WIFI_PASSWORD_ENV)
     assert _parser().parse_args(["run", "--wifi", "Cafe"]).wifi_password is None
+
+
+def test_phones_that_come_before_the_first_game_are_told_to_wait(tmp_path):
+    """At the home screen there is no table to join; the phones' port
+    answers every address with a page in the phone's language that looks
+    again by itself, rather than refusing the connection."""
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--db", str(tmp_path / "g.sqlite3"),
+         "--mock-pins", "--web-host", "127.0.0.1", "--web-port", str(port),
+         "--exit-after", "6"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    page = None
+    deadline = time.monotonic() + 30
+    while page is None and time.monotonic() < deadline and process.poll() is None:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/join/any-token",
+                                         headers={"Accept-Language": "fa-IR,fa;q=0.9"})
+        try:
+            with urllib.request.urlopen(request) as response:
+                page = (response.status, response.read().decode())
+        except OSError:
+            time.sleep(0.1)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr[-2000:]
+    from companion.i18n import translate
+    from companion.web.waiting import RETRY_SECONDS
+
+    assert page is not None, "the port answered before any game"
+    status, html = page
+    assert status == 200 and 'lang="fa" dir="rtl"' in html
+    assert translate("web.waiting", "fa") in html
+    assert f'http-equiv="refresh" content="{RETRY_SECONDS}"' in html

@@ -202,9 +202,12 @@ async def _serve(app: Any, openers: list[DeviceOpener], exit_after: float | None
                 group.create_task(_stop_after(app, ui, exit_after))
             # The kiosk exists once the app has built it, and has a table once
             # a game is resumed or started at home; devices and phones follow
-            # its games from then on.
+            # its games from then on. Until then phones get a waiting page.
+            waiting = None if web is None else await _start_waiting(web)
             while (app.kiosk is None or app.kiosk.table is None) and not ui.done():
                 await asyncio.sleep(0.05)
+            if waiting is not None:
+                await waiting.cleanup()             # the table's server takes the port
             if ui.done():
                 return 0
             kiosk = app.kiosk
@@ -245,6 +248,18 @@ def open_devices(openers: Sequence[DeviceOpener], deliver: Any, controls: Any) -
         devices.append(device)
         controls.add_output(device)
     return devices
+
+
+async def _start_waiting(web: WebConfig):
+    """The waiting page on the phones' port, before the first game: its runner."""
+    from aiohttp import web as aiohttp_web
+
+    from ..web.waiting import waiting_app
+
+    runner = aiohttp_web.AppRunner(waiting_app())
+    await runner.setup()
+    await aiohttp_web.TCPSite(runner, web.host, web.port).start()
+    return runner
 
 
 async def _start_phones(table: Table, web: WebConfig):

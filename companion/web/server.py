@@ -107,7 +107,7 @@ class TableServer:
         return token
 
     def app(self) -> web.Application:
-        middlewares = [_security_headers]
+        middlewares = [security_headers]
         if self.captive_home is not None:
             middlewares.append(captive_redirect(self.captive_home))
         app = web.Application(middlewares=middlewares)
@@ -166,7 +166,7 @@ class TableServer:
         return phone
 
     def _refusal(self, request: web.Request, key: str, status: int) -> web.Response:
-        t = Messages(_language(request))
+        t = Messages(phone_language(request))
         page = (PAGES / "refusal.html").read_text(encoding="utf-8")
         text = page.replace("{{lang}}", t.lang).replace("{{dir}}", direction(t.lang)) \
                    .replace("{{title}}", _html(t("web.title"))).replace("{{message}}", _html(t(key)))
@@ -183,7 +183,7 @@ class TableServer:
         if phone is None:
             raise web.HTTPUnauthorized(text=json.dumps({"error": "web.no_seat"}),
                                        content_type="application/json")
-        lang = _language(request, self._seat_lang(phone.seat))
+        lang = phone_language(request, self._seat_lang(phone.seat))
         return web.json_response(self._seat_state(phone.seat, lang, csrf_token(phone)))
 
     def _seat_lang(self, seat: int) -> str:
@@ -247,7 +247,7 @@ class TableServer:
             events = self.table.execute(command, source=seat_source(phone.seat))
         except RuleError as exc:
             return web.json_response({"error": exc.key, "message": Messages(
-                _language(request), self.table.names).error(exc)}, status=400)
+                phone_language(request), self.table.names).error(exc)}, status=400)
         except StoreError:
             log.exception("the store refused a phone's command")
             return _error(503, "web.not_stored", request)
@@ -261,7 +261,7 @@ class TableServer:
         await socket.prepare(request)
         self._seat_sockets[socket] = phone.seat
         try:
-            lang = _language(request, self._seat_lang(phone.seat))
+            lang = phone_language(request, self._seat_lang(phone.seat))
             await self._feed(socket, lambda: _text(self._seat_state(phone.seat, lang)),
                              f"seat:{phone.seat}",
                              still_valid=lambda: self._phone(request) is not None)
@@ -274,7 +274,7 @@ class TableServer:
         return web.FileResponse(PAGES / "table.html")
 
     async def table_state(self, request: web.Request) -> web.Response:
-        lang = _language(request)
+        lang = phone_language(request)
         return web.json_response({**self._table_state(lang), "lang": lang,
                                   "dir": direction(lang), "languages": LANGUAGE_MENU})
 
@@ -289,7 +289,7 @@ class TableServer:
     async def table_socket(self, request: web.Request) -> web.StreamResponse:
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
         await socket.prepare(request)
-        lang = _language(request)
+        lang = phone_language(request)
         text = self._table_text(lang)
         self._record("table", text)
         await socket.send_str(text)
@@ -394,7 +394,7 @@ class TableServer:
 
 
 @web.middleware
-async def _security_headers(request: web.Request, handler):
+async def security_headers(request: web.Request, handler):
     response = await handler(request)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
@@ -418,7 +418,7 @@ def _same_origin(request: web.Request) -> bool:
     return origin.split("://", 1)[-1] == request.host
 
 
-def _language(request: web.Request, otherwise: str = "en") -> str:
+def phone_language(request: web.Request, otherwise: str = "en") -> str:
     """The phone's language: the one chosen on its page (a cookie), else the
     browser's first that we speak, else ``otherwise``."""
     chosen = request.cookies.get(LANG_COOKIE)
@@ -432,7 +432,7 @@ def _language(request: web.Request, otherwise: str = "en") -> str:
 
 
 def _error(status: int, key: str, request: web.Request) -> web.Response:
-    return web.json_response({"error": key, "message": Messages(_language(request))(key)},
+    return web.json_response({"error": key, "message": Messages(phone_language(request))(key)},
                              status=status)
 
 
