@@ -191,20 +191,32 @@ def check_layout(screen, window, name):
     assert status.texture_size[1] <= status.height + 1, name
 
 
-@pytest.mark.parametrize("size", SIZES, ids=size_id)
-def test_every_stage_renders_at_every_size(window, tmp_path, size):
-    clock = FakeClock()
-    table = kiosk_table(tmp_path / "g.sqlite3", players=4, clock=clock)
-    screen = show(window, a27_screen(table, tmp_path / "sounds"), size)
-    seen, phases = [], []
-    for stage in physical_stages(table, clock):
+def shown_stages(window, screen, stages, size) -> list[str]:
+    """Walk ``stages`` (a generator that brings the table to each stage),
+    checking and saving each as the screen shows it; the stages seen."""
+    seen = []
+    for stage in stages:
         screen.tick()
         until_revealed(screen.ids.ballot)
         screenshot(window, f"a27-{stage}-{size_id(size)}")
         check_layout(screen, window, stage)
         seen.append(stage)
-        phases.append(table.public_view()["phase"])
-    assert seen == PHYSICAL_STAGES
+    return seen
+
+
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
+def test_every_stage_renders_at_every_size(window, tmp_path, size):
+    clock = FakeClock()
+    table = kiosk_table(tmp_path / "g.sqlite3", players=4, clock=clock)
+    screen = show(window, a27_screen(table, tmp_path / "sounds"), size)
+    phases = []
+
+    def stages():
+        for stage in physical_stages(table, clock):
+            phases.append(table.public_view()["phase"])
+            yield stage
+
+    assert shown_stages(window, screen, stages(), size) == PHYSICAL_STAGES
     assert phases == ["unused", "reveal", "ready", "negotiation", "negotiation", "negotiation",
                       "voting", "scored", "place_one", "final", "over"]
 
@@ -212,14 +224,7 @@ def test_every_stage_renders_at_every_size(window, tmp_path, size):
     keeper = kiosk_table(tmp_path / "k.sqlite3", players=3, mode="keeper", clock=clock,
                          lie_cheat_steal=True)
     screen = show(window, a27_screen(keeper, tmp_path / "sounds"), size)
-    seen = []
-    for stage in keeper_stages(keeper, clock):
-        screen.tick()
-        until_revealed(screen.ids.ballot)
-        screenshot(window, f"a27-{stage}-{size_id(size)}")
-        check_layout(screen, window, stage)
-        seen.append(stage)
-    assert seen == KEEPER_STAGES
+    assert shown_stages(window, screen, keeper_stages(keeper, clock), size) == KEEPER_STAGES
 
 
 # -- the timer and the gavel --------------------------------------------------------------
