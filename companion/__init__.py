@@ -1,2 +1,2 @@
 """Table Companion: a touchscreen referee beside a physical board game."""
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -8,8 +8,10 @@ import os
 import sys
 from pathlib import Path
 
+from . import __version__
 from .devices.pinmap import PINS_ENV
 from .i18n import LANGUAGES
+from .logs import DEFAULT_LEVEL, LEVELS, configure_logging
 from .paths import DB_ENV, default_db
 from .ui.app import TOUCH_SOURCES       # importing it does not import Kivy
 
@@ -24,10 +26,17 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
         description="Table Companion: a touchscreen referee beside a board game.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    # Every command takes --log-level (after its name, as the others).
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--log-level", default=None, choices=LEVELS,
+                        help=f"how much the log on stderr says (default: the kiosk's "
+                             f"setting for run, else {DEFAULT_LEVEL})")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    run = sub.add_parser("run", help="open the kiosk: the unfinished game, or the home "
-                                     "screen to choose one (--game starts one directly)")
+    run = sub.add_parser("run", parents=[common],
+                         help="open the kiosk: the unfinished game, or the home "
+                              "screen to choose one (--game starts one directly)")
     _game_arguments(run, games=["coup", "g54", "secret_hitler", "article27"],
                     modes=["physical", "keeper"], default_game=None)
     run.add_argument("--pins", type=Path, default=None,
@@ -64,8 +73,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="answer a phone asking for any other host name with a redirect "
                           "to --public-url (the Pi's own access point)")
 
-    serve = sub.add_parser("serve", help="serve the phones and the table page, without "
-                                         "the kiosk window (headless tables, tests)")
+    serve = sub.add_parser("serve", parents=[common],
+                           help="serve the phones and the table page, without "
+                                "the kiosk window (headless tables, tests)")
     _game_arguments(serve, games=["coup", "g54", "secret_hitler", "article27"],
                     modes=["physical", "keeper"])
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on")
@@ -77,16 +87,17 @@ def _parser() -> argparse.ArgumentParser:
                        help="stop after this many seconds (a smoke test)")
 
     status = sub.add_parser(
-        "status", help="say whether a game is in progress (exit status 3 if one is, 0 if "
-                       "none, 2 if the store cannot be read): the installer asks before "
-                       "an upgrade")
+        "status", parents=[common],
+        help="say whether a game is in progress (exit status 3 if one is, 0 if none, 2 if "
+             "the store cannot be read): the installer asks before an upgrade")
     status.add_argument("--db", type=Path, default=None,
                         help=f"game store (default: ${DB_ENV} or the XDG data dir)")
     status.add_argument("--lang", default="en", choices=LANGUAGES)
 
     export = sub.add_parser(
-        "export", help="write one zip for support: a consistent copy of the game store, "
-                       "the settings without the PIN, the service's journal")
+        "export", parents=[common],
+        help="write one zip for support: a consistent copy of the game store, the settings "
+             "without the PIN, the service's journal")
     export.add_argument("--db", type=Path, default=None,
                         help=f"game store (default: ${DB_ENV} or the XDG data dir)")
     export.add_argument("--output", type=Path, default=None,
@@ -96,12 +107,14 @@ def _parser() -> argparse.ArgumentParser:
                         help="the systemd unit whose journal goes in")
     export.add_argument("--lang", default="en", choices=LANGUAGES)
 
-    replay = sub.add_parser("replay", help="play a JSON-lines script, print the views")
+    replay = sub.add_parser("replay", parents=[common],
+                            help="play a JSON-lines script, print the views")
     replay.add_argument("file", type=Path, help="the script ('-' reads stdin)")
     replay.add_argument("--lang", default="en", choices=LANGUAGES)
 
     doctor = sub.add_parser(
-        "doctor", help="check the buttons, LEDs, buzzer and pad: list them, show presses live")
+        "doctor", parents=[common],
+        help="check the buttons, LEDs, buzzer and pad: list them, show presses live")
     doctor.add_argument("--pins", type=Path, default=None,
                         help=f"pin map file (default: ${PINS_ENV} or the built-in map)")
     doctor.add_argument("--mock", action="store_true",
@@ -145,6 +158,7 @@ def _game_arguments(parser: argparse.ArgumentParser, games: list[str],
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    configure_logging(args.log_level or DEFAULT_LEVEL)
     if args.command == "replay":
         return _replay(args)
     if args.command == "doctor":
@@ -345,6 +359,10 @@ def _run(args: argparse.Namespace) -> int:
     opened = _open_table(args)
     if opened is None:
         return 2
+    if args.log_level is None:          # the operator's setting (Settings, Log detail)
+        from .ui.kiosk_settings import KioskSettings, settings_path
+
+        configure_logging(KioskSettings(settings_path(opened[0].path)).log_level)
     devices = _devices(args)
     if devices is None:
         return 2

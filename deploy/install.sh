@@ -29,7 +29,9 @@ Usage: sudo deploy/install.sh [options]
   --access-point SSID        the Pi runs its own Wi-Fi network, named SSID
   --access-point-password P  its password (8 to 63 ASCII characters)
   --no-access-point          back to the café's Wi-Fi
-  --force                    upgrade even while a game is in progress
+  --force                    upgrade (or uninstall) even while a game is in progress
+  --uninstall                remove the service, the app and its system settings;
+                             the games and the settings stay in the data directory
   --root DIR                 write every file under DIR instead of / (tests; the
                              commands that change the running system still run,
                              so put stubs of them first on PATH)
@@ -44,9 +46,10 @@ SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SERVICE=table-companion.service
 SERVICE_USER=companion
 USER_GROUPS=(video render input gpio dialout audio)
-PACKAGES=(python3 python3-venv libegl1 libgles2 libgl1-mesa-dri libgbm1 libdrm2
-          libmtdev1 libasound2 libfribidi0 avahi-daemon network-manager dnsmasq-base)
+mapfile -t PACKAGES < <(grep -v '^[[:space:]]*\(#\|$\)' "$SRC/deploy/packages.txt")
 AP_CONNECTION=table-companion-ap
+AP_FILE="/etc/NetworkManager/system-connections/$AP_CONNECTION.nmconnection"
+AP_DNS=/etc/NetworkManager/dnsmasq-shared.d/table-companion.conf
 AP_UUID=5c3e2a3e-7461-626c-6500-636f6d70616e     # fixed: a rerun rewrites nothing
 AP_ADDRESS=10.42.0.1
 
@@ -66,6 +69,7 @@ ACCESS_POINT_PASSWORD=
 # -- the command line ---------------------------------------------------------------
 ROOT=/
 FORCE=no
+UNINSTALL=no
 ROTATION=
 NEW_PINS=
 declare -A given=()
@@ -74,6 +78,7 @@ while [ $# -gt 0 ]; do
     case "$option" in
         -h|--help) usage; exit 0 ;;
         --force) FORCE=yes; shift; continue ;;
+        --uninstall) UNINSTALL=yes; shift; continue ;;
         --no-access-point) given[ACCESS_POINT_SSID]=""; given[ACCESS_POINT_PASSWORD]=""
                            shift; continue ;;
     esac
@@ -99,6 +104,18 @@ ROOT="${ROOT%/}"                # "" for /, so "$ROOT/etc" is /etc
 if [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
     die "run it as root (sudo $0 ...)"
 fi
+
+# A 64-bit system only: Kivy publishes no wheel for 32-bit ARM (armhf), and a
+# 32-bit Raspberry Pi OS may run a 64-bit kernel, so ask dpkg what userland
+# this is, not only the kernel.
+machine="$(uname -m)"
+userland="$(dpkg --print-architecture 2>/dev/null || echo "$machine")"
+case "$machine/$userland" in
+    aarch64/arm64|x86_64/amd64) ;;
+    *) die "this is a $userland system ($machine): Table Companion needs a 64-bit one,
+arm64 (Raspberry Pi OS Lite 64-bit, on a Pi 4 or 5) or x86_64. Kivy, which draws
+the kiosk, has no build for 32-bit ARM: install the 64-bit Raspberry Pi OS." ;;
+esac
 
 # The current configuration (an upgrade), then what the command line changes.
 if [ -f "$ROOT$CONF" ]; then
@@ -154,7 +171,8 @@ if [ -x "$VENV/bin/python" ] && [ -f "$DB" ] && [ "$FORCE" = no ]; then
         0) ;;
         3) die "$report
 Finish or end the game on the kiosk (Settings), then run this again; or run it
-with --force: the service restarts and the game resumes where it stopped." ;;
+with --force: the service restarts and the game resumes where it stopped (an
+uninstall keeps it in the data directory)." ;;
         *) die "cannot tell whether a game is in progress ($report); --force upgrades anyway" ;;
     esac
 fi
@@ -201,6 +219,37 @@ is_changed() {
 
 user_exists() { getent passwd "$SERVICE_USER" >/dev/null; }
 
+# Files this installer writes outside the app's directory (an uninstall
+# removes them all; the data directory and kernel's command line stay).
+LOCKDOWN_LOGIND=/etc/systemd/logind.conf.d/table-companion.conf
+LOCKDOWN_SYSCTL=/etc/sysctl.d/90-table-companion.conf
+SYSTEM_FILES=("/etc/systemd/system/$SERVICE" /etc/udev/rules.d/70-table-companion.rules
+              /etc/systemd/journald.conf.d/table-companion.conf "$LOCKDOWN_LOGIND"
+              "$LOCKDOWN_SYSCTL" /etc/avahi/services/table-companion.service
+              "$AP_FILE" "$AP_DNS" "$CONF" /etc/table-companion/pins.toml)
+
+# -- uninstall ----------------------------------------------------------------------
+if [ "$UNINSTALL" = yes ]; then
+    say "removing the service, the app ($APP_DIR) and their system settings"
+    systemctl disable --now "$SERVICE" || say "warning: the service did not stop cleanly"
+    for file in "${SYSTEM_FILES[@]}"; do
+        drop "$file"
+    done
+    rmdir "$ROOT/etc/table-companion" 2>/dev/null || true
+    rm -rf "${ROOT:?}$APP_DIR"
+    systemctl unmask ctrl-alt-del.target
+    systemctl daemon-reload
+    udevadm control --reload-rules
+    if is_changed "$AP_FILE"; then
+        nmcli connection reload || say "warning: nmcli connection reload failed"
+    fi
+    say "uninstalled. The games and the kiosk's settings stay in $DATA_DIR"
+    say "  (to remove them too: sudo rm -r $DATA_DIR); so do the user $SERVICE_USER,"
+    say "  the system packages and consoleblank=0 on the kernel's command line."
+    say "  Reboot once to give the consoles (Ctrl+Alt+F1…F6) their logins and SysRq back."
+    exit 0
+fi
+
 # -- system packages, the service user --------------------------------------------
 say "system packages: ${PACKAGES[*]}"
 export DEBIAN_FRONTEND=noninteractive
@@ -220,27 +269,20 @@ else
 fi
 
 # -- the app, in its own virtual environment ---------------------------------------
-# What pip needs to build it, copied out of this checkout (pip builds in the
-# source directory), and the fingerprint of exactly that.
-APP_FILES=(pyproject.toml README.md companion hardware/votepad)
+# Exactly the pinned set of deploy/requirements.lock (every file's hash
+# checked), then the app's own wheel built from this checkout with the
+# locked setuptools (deploy/install-app); never an unpinned tree. Rebuilt
+# only when what goes into it changed: its fingerprint.
+APP_FILES=(pyproject.toml README.md LICENSE companion hardware/votepad
+           deploy/requirements.lock deploy/install-app)
 fingerprint() {
     (cd "$SRC" && find "${APP_FILES[@]}" -type f ! -path '*/__pycache__/*' -print0 |
         LC_ALL=C sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-16
 }
 want="$(fingerprint)"
-if [ ! -x "$VENV/bin/python" ]; then
-    say "virtual environment $APP_DIR/venv"
-    python3 -m venv "$VENV"
-fi
 if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$want" ]; then
-    say "installing the app ($want) into $APP_DIR/venv"
-    build="$(mktemp -d)"
-    trap 'rm -rf "$build"' EXIT
-    (cd "$SRC" && tar --exclude=__pycache__ -cf - "${APP_FILES[@]}") |
-        tar -C "$build" -xf -
-    "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    # [pi]: lgpio, gpiozero's pin library on Bookworm (a Pi 5 has no other).
-    "$VENV/bin/python" -m pip install --quiet --upgrade "${build}[pi]"
+    say "installing the app ($want) into $APP_DIR/venv, from deploy/requirements.lock"
+    "$SRC/deploy/install-app" "$VENV" "$SRC"
     echo "$want" > "$VENV/.installed"
     changed+=("$APP_DIR/venv")
 fi
@@ -268,6 +310,10 @@ setting() { printf '%s=%q\n' "$1" "$2"; }     # shell-quoted: companion-start so
 put "/etc/systemd/system/$SERVICE" 644 < "$SRC/deploy/table-companion.service"
 put /etc/udev/rules.d/70-table-companion.rules 644 < "$SRC/deploy/70-table-companion.rules"
 put /etc/systemd/journald.conf.d/table-companion.conf 644 < "$SRC/deploy/journald.conf"
+# Locked down (docs/deploy.md): no login starts on the other consoles, SysRq
+# is off, and Ctrl+Alt+Del (below) reboots nothing.
+put "$LOCKDOWN_LOGIND" 644 < "$SRC/deploy/logind.conf"
+put "$LOCKDOWN_SYSCTL" 644 < "$SRC/deploy/sysctl.conf"
 put /etc/avahi/services/table-companion.service 644 <<EOF
 <?xml version="1.0" standalone='no'?>
 <!DOCTYPE service-group SYSTEM "avahi-service.dtd">
@@ -282,8 +328,6 @@ put /etc/avahi/services/table-companion.service 644 <<EOF
 EOF
 
 # The Pi's own access point (NetworkManager, shared mode: DHCP and DNS).
-AP_FILE="/etc/NetworkManager/system-connections/$AP_CONNECTION.nmconnection"
-AP_DNS=/etc/NetworkManager/dnsmasq-shared.d/table-companion.conf
 if [ -n "$ACCESS_POINT_SSID" ]; then
     put "$AP_FILE" 600 <<EOF
 # Table Companion's own Wi-Fi network, written by deploy/install.sh.
@@ -356,6 +400,7 @@ if is_changed "/etc/systemd/system/$SERVICE"; then
     systemctl daemon-reload
 fi
 systemctl enable "$SERVICE"
+systemctl mask ctrl-alt-del.target
 if [ "$(systemctl get-default)" = graphical.target ]; then
     say "booting to the console from now on (the kiosk needs the display to itself)"
     systemctl set-default multi-user.target
@@ -370,14 +415,17 @@ fi
 if is_changed /etc/systemd/journald.conf.d/table-companion.conf; then
     systemctl restart systemd-journald
 fi
+if is_changed "$LOCKDOWN_SYSCTL"; then
+    sysctl -q -p "$ROOT$LOCKDOWN_SYSCTL" || say "warning: sysctl could not turn SysRq off now"
+fi
 if [ ${#changed[@]} -eq 0 ]; then
     say "already up to date: nothing changed"
     exit 0
 fi
 say "changed: ${changed[*]}"
 systemctl restart "$SERVICE"
-if is_changed "$CMDLINE"; then
-    say "reboot once to apply the kernel's command line (sudo reboot)"
+if is_changed "$CMDLINE" || is_changed "$LOCKDOWN_LOGIND"; then
+    say "reboot once to apply the kernel's command line and the consoles' settings (sudo reboot)"
 fi
 url="$PUBLIC_URL"
 if [ -z "$url" ]; then

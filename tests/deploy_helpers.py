@@ -4,9 +4,10 @@ the running system (apt-get, useradd, systemctl, nmcli, udevadm...). Each
 stub records its arguments in a log; ``getent`` finds no user or group.
 
 ``python3 -m venv DIR`` is stubbed too: it makes ``DIR/bin/python``, which
-records pip's command lines instead of downloading anything (listing the
-source directory it was given) and runs everything else, such as
-``python -m companion status``, with this checkout's code."""
+records pip's command lines instead of downloading anything (``pip wheel``
+lists the source directory it was given and leaves a wheel of that name)
+and runs everything else, such as ``python -m companion status``, with this
+checkout's code."""
 from __future__ import annotations
 
 import hashlib
@@ -19,7 +20,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 INSTALL = REPO / "deploy" / "install.sh"
-LOGGED = ("apt-get", "groupadd", "useradd", "usermod", "systemctl", "udevadm", "nmcli")
+LOGGED = ("apt-get", "groupadd", "useradd", "usermod", "systemctl", "udevadm", "nmcli",
+          "sysctl")
 CMDLINE = ("console=serial0,115200 console=tty1 root=PARTUUID=5e3da3da-02 rootfstype=ext4 "
            "fsck.repair=yes rootwait\n")
 
@@ -89,9 +91,14 @@ def scratch_pi(tmp_path: Path) -> Pi:
     venv_python = f"""#!/bin/sh
 echo "venv-python $*" >> "{log}"
 if [ "$1 $2" = "-m pip" ]; then
-    for arg; do
-        case "$arg" in *"[pi]") ls "${{arg%\\[pi\\]}}" | tr '\\n' ' ' >> "{log}"; echo >> "{log}" ;; esac
-    done
+    case " $* " in *" wheel "*)
+        for last; do :; done                # the source directory, pip's last argument
+        ls "$last" | tr '\\n' ' ' >> "{log}"; echo >> "{log}"
+        while [ $# -gt 0 ]; do
+            [ "$1" = --wheel-dir ] && touch "$2/table_companion-0.0.0-py3-none-any.whl"
+            shift
+        done ;;
+    esac
     exit 0
 fi
 PYTHONPATH="{REPO}" exec "{sys.executable}" "$@"

@@ -8,7 +8,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from test_ui import fits_in_window, frames
+from test_ui import fits_in_window, frames, tap
 
 MIN_TOUCH = 48
 
@@ -88,3 +88,135 @@ def wait_for_reveal(ballot, seconds: float = 3.0) -> None:
         frames(1)
     assert not ballot.revealing
 
+
+
+def keyboard_shown():
+    """The on-screen keyboard, once a field has opened it."""
+    from companion.ui.touch_keyboard import keyboard
+
+    board = keyboard()
+    assert board.is_open and board.parent is not None, "the keyboard is docked"
+    return board
+
+
+def type_by_taps(field, text: str, clear: bool = True, done: bool = True) -> None:
+    """Type ``text`` into ``field`` as a person would: tap the field, then
+    the keys (⌫ first, to clear it; the language key, the signs page and
+    shift as each character needs; the accent key before an accented letter),
+    then **Done** (unless ``done`` is False: the keyboard stays open)."""
+    import unicodedata
+
+    from companion.ui.keyboard_layouts import ACCENT, DIGITS, LETTERS, SIGNS
+    from companion.ui.touch_keyboard import keyboard
+
+    open_board = keyboard()
+    if open_board.is_open and field.to_window(field.x, field.y)[1] < open_board.top:
+        tap(open_board.key("done"))         # the field is under the keyboard: close it first
+    drag_into_view(field)
+    tap(field)
+    board = keyboard_shown()
+    if clear:
+        while field.value:
+            tap(board.key("back"))
+
+    def page_of(char: str) -> tuple[str, str | None]:
+        if board.page == "digits":
+            return "digits", None
+        for lang, layout in LETTERS.items():
+            if char.lower() in "".join(layout.rows) + layout.extra:
+                return "letters", lang
+        assert any(char in row for row in SIGNS), f"no key types {char!r}"
+        return "signs", None
+
+    for char in text:
+        if char == " ":
+            tap(board.key("space"))
+            continue
+        base, *marks = unicodedata.normalize("NFD", char)
+        page, lang = page_of(base)
+        if page == "digits":
+            assert base in "".join(DIGITS)
+        elif board.page != page:
+            tap(board.key("page"))
+        if lang is not None:
+            for _ in range(len(LETTERS)):
+                if board.lang == lang:
+                    break
+                tap(board.key("language"))
+            assert board.lang == lang, f"no layout for {char!r}"
+            if LETTERS[lang].cased and board.shift != base.isupper():
+                tap(board.key("shift"))
+            if marks:
+                offered = [mark for _, mark in LETTERS[lang].accents]
+                assert len(marks) == 1 and marks[0] in offered, f"no way to type {char!r}"
+                for _ in range(len(offered) + 1):
+                    if board.accent == offered.index(marks[0]) + 1:
+                        break
+                    tap(board.key(ACCENT))
+        tap(board.key(base.lower() if lang is not None else base))
+    if done:
+        tap(board.key("done"))
+        assert not board.is_open
+
+
+def drag_into_view(widget, steps: int = 8) -> None:
+    """Drag the scrolled list that holds ``widget`` (a finger on the list,
+    moved up or down) until the whole widget is in sight."""
+    from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
+    from kivy.uix.scrollview import ScrollView
+
+    view = widget.parent
+    while view is not None and view is not Window and not isinstance(view, ScrollView):
+        view = view.parent
+    if not isinstance(view, ScrollView):
+        return
+    for _ in range(20):
+        bottom = widget.to_window(widget.x, widget.y)[1]
+        top = bottom + widget.height
+        view_bottom = view.to_window(view.x, view.y)[1]
+        view_top = view_bottom + view.height
+        if bottom >= view_bottom - 1 and top <= view_top + 1:
+            return
+        # Content below the view comes up when the finger moves up.
+        shift = (view_bottom - bottom + 8) if bottom < view_bottom else -(top - view_top + 8)
+        shift = max(-view.height / 2, min(view.height / 2, shift))
+        x, y = view.to_window(view.center_x, view.center_y)
+        touch = UnitTestTouch(x, y - shift / 2)
+        touch.touch_down()
+        for step in range(1, steps + 1):
+            touch.touch_move(x, y - shift / 2 + shift * step / steps)
+            frames(1)
+        touch.touch_up()
+        frames(3)
+    raise AssertionError("the widget cannot be dragged into view")
+
+
+def window_shot(window, name: str):
+    """The whole window (the screen, an open panel, the keyboard over them)
+    drawn into an offscreen framebuffer and saved as a PNG: what a person
+    sees. (A window screenshot after a resize reads the old framebuffer.)"""
+    from kivy.graphics import ClearBuffers, ClearColor, Fbo
+
+    from test_ui import SHOTS
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    frames(2)
+    fbo = Fbo(size=(int(window.width), int(window.height)), with_stencilbuffer=True)
+    with fbo:
+        ClearColor(0, 0, 0, 1)
+        ClearBuffers()
+    layers = list(reversed(window.children))        # bottom first, as the window draws
+    for layer in layers:
+        window.canvas.remove(layer.canvas)
+        fbo.add(layer.canvas)
+    try:
+        fbo.draw()
+        path = SHOTS / f"{name}.png"
+        fbo.texture.save(str(path), flipped=True)
+    finally:
+        for layer in layers:
+            fbo.remove(layer.canvas)
+            window.canvas.add(layer.canvas)
+    assert path.stat().st_size > 5000
+    return path

@@ -69,8 +69,8 @@ def test_the_kiosk_starts_on_one_loop_and_stops_cleanly(tmp_path):
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 0, stderr[-2000:]
     assert public is not None and public["game"] == "g54"
-    # Kivy logs one harmless traceback on machines without libmtdev; no other.
-    assert stderr.count("Traceback") == stderr.count("libmtdev.so.1: cannot open")
+    # Not even the one Kivy logs for its mtdev provider (a debug line now).
+    assert "Traceback" not in stderr
     from companion.table import EventStore
     store = EventStore(db)
     assert [g.status for g in store.history()] == ["active"]

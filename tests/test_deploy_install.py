@@ -47,13 +47,21 @@ def test_a_fresh_install_writes_the_service_its_configuration_and_the_app(pi):
         assert f" {package}" in apt
     assert (f"useradd --system --user-group --groups {GROUPS} --home-dir {DATA} "
             "--no-create-home --shell /usr/sbin/nologin companion") in calls
-    # The app in its own venv, from a copy of this checkout, with the Pi's extra.
+    # The app in its own venv: exactly the locked set, hashes checked, then its
+    # own wheel built from a copy of this checkout with nothing downloaded.
     assert f"python3 -m venv {pi.root}/opt/table-companion/venv" in calls
-    pip = [c for c in calls if c.startswith("venv-python -m pip install")]
-    assert pip[0] == "venv-python -m pip install --quiet --upgrade pip"
-    assert re.fullmatch(r"venv-python -m pip install --quiet --upgrade /\S+\[pi\]", pip[1])
-    listed = calls[calls.index(pip[1]) + 1].split()
-    assert listed == ["README.md", "companion", "hardware", "pyproject.toml"]
+    pip = [c.split(" --no-input ", 1)[1] for c in calls
+           if c.startswith("venv-python -m pip --disable-pip-version-check --no-input ")]
+    assert pip[0] == (f"install --quiet --require-hashes --no-deps -r "
+                      f"{REPO}/deploy/requirements.lock")
+    assert re.fullmatch(r"wheel --quiet --no-deps --no-build-isolation --no-index "
+                        r"--wheel-dir (\S+)/dist \1", pip[1])
+    wheel_call = next(c for c in calls if " wheel --quiet " in c)
+    listed = calls[calls.index(wheel_call) + 1].split()
+    assert listed == ["LICENSE", "README.md", "companion", "dist", "hardware", "pyproject.toml"]
+    assert re.fullmatch(r"install --quiet --no-deps --no-index --force-reinstall "
+                        r"\S+/dist/table_companion-0\.0\.0-py3-none-any\.whl", pip[2])
+    assert len(pip) == 3, "nothing unpinned: no pip upgrade, no other install"
     assert pi.exists("/opt/table-companion/venv/.installed")
 
     # The service and its start command, as they are in deploy/.
@@ -110,7 +118,7 @@ def test_options_left_out_keep_their_values_and_a_change_restarts_the_service(pi
     assert (config["PORT"], config["TOUCH"], config["DIM_AFTER"]) == ("8080", "mtdev", "60")
     assert "<port>8080</port>" in pi.read("/etc/avahi/services/table-companion.service")
     assert "systemctl restart table-companion.service" in pi.calls()
-    assert "venv-python -m pip install --quiet --upgrade pip" not in pi.calls()
+    assert not [c for c in pi.calls() if c.startswith("venv-python -m pip")]
 
 
 def test_the_rotation_changes_only_its_own_line_of_the_kiosks_settings(pi):

@@ -12,6 +12,7 @@ from companion.table.new_game import NewGame
 pytest.importorskip("kivy.base")
 from test_ui import (PORTRAIT, SHOTS, SIZES, fits_in_window, frames, screenshot,  # noqa: E402,F401
                      show, tap, window)
+from kiosk_helpers import type_by_taps  # noqa: E402
 
 
 def kiosk_on(store, table=None, settings=None):
@@ -101,8 +102,8 @@ def test_touch_chooses_and_starts_a_game_then_home_resumes_the_same_table(window
     tap(home.ids.fewer)
     rows = seat_rows(home)
     assert len(rows) == 2
-    rows[0].ids.name.insert_text("Stelios with a far too long name here")
-    rows[1].ids.name.insert_text("Natassa")
+    type_by_taps(rows[0].ids.name, "Stelios with a far too long name here")
+    type_by_taps(rows[1].ids.name, "Natassa")
     tap(rows[0].ids.source)
     tap(seat_rows(home)[1].ids.up)                      # Natassa sits first
     assert seat_rows(home)[1].input_text == "Buttons"
@@ -133,8 +134,8 @@ def test_a_refused_setup_is_said_and_starts_nothing(window, tmp_path):
     home = kiosk.home
     tap(choice(home.ids.games, "Coup"))
     rows = seat_rows(home)
-    rows[0].ids.name.insert_text("Ann")
-    rows[1].ids.name.insert_text("ann")
+    type_by_taps(rows[0].ids.name, "Ann")
+    type_by_taps(rows[1].ids.name, "ann")
     tap(home.ids.start)
     assert home.message_text == "Two players are called “ann”."
     assert kiosk.current == "home" and store.active_game() is None

@@ -146,5 +146,5 @@ def test_saved_language_and_rotation_apply_at_start_and_an_open_wifi_shows(windo
         Window.rotation = 0
     frames(3)
     panel = OperatorSettings(kiosk)
-    assert (panel.ids.ssid.text, panel.ids.password.text) == ("Cafe Anna", "")
+    assert (panel.ids.ssid.value, panel.ids.password.value) == ("Cafe Anna", "")
     assert kiosk.settings.wifi == ("Cafe Anna", None)

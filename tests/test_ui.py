@@ -371,7 +371,7 @@ def test_the_phones_panel_shows_a_code_on_demand_and_hides_it_once_claimed(windo
     assert view.code_texture is None and view.shown_seat is None
     assert view.code_text == "Stelios's phone has joined. The code is hidden again."
     labels = [w.text for row in view.ids.seats.children for w in getattr(row, "children", [])]
-    assert "Stelios: on a phone" in labels and "Re-pair" in labels
+    assert "Stelios\non a phone" in labels and "Re-pair" in labels
     view.repair(1)
     assert server.links.token(table.game_id, 1) != token
     assert view.shown_seat == 1

@@ -1,6 +1,7 @@
 """Seats and the players in them: name, seat order, language, input."""
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from ..games.base import RuleError, Setup
@@ -25,10 +26,7 @@ def normalise_seats(setup: Setup) -> None:
             seat = {"name": seat}
         if not isinstance(seat, dict):
             raise RuleError("setup.bad_seat", position=index + 1)
-        name = seat.get("name")
-        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-            raise RuleError("setup.bad_name", position=index + 1, limit=MAX_NAME)
-        name = " ".join(name.split())
+        name = clean_name(seat.get("name"), index)
         if name.casefold() in names:
             raise RuleError("setup.duplicate_name", name=name)
         names.add(name.casefold())
@@ -40,6 +38,24 @@ def normalise_seats(setup: Setup) -> None:
             raise RuleError("setup.bad_input", input=str(source))
         seats.append({"name": name, "lang": lang, "input": source})
     setup.seats = seats
+
+
+# Format characters a name may hold: the joiners Persian (and other scripts)
+# write with. Every other one (a right-to-left override that turns the rest
+# of a line around, an invisible mark) is refused.
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def clean_name(name: Any, index: int) -> str:
+    """A player's name as the table keeps it: NFC, one space between words,
+    1 to MAX_NAME characters, nothing invisible or unprintable but Persian's
+    joiners. A RuleError names the seat (``index`` from 0) otherwise."""
+    if isinstance(name, str):
+        name = " ".join(unicodedata.normalize("NFC", name).split())
+    if (not isinstance(name, str) or not name or len(name) > MAX_NAME
+            or any(not (c.isprintable() or c in _JOINERS) for c in name)):
+        raise RuleError("setup.bad_name", position=index + 1, limit=MAX_NAME)
+    return name
 
 
 def seat_names(setup: Setup) -> list[str]:

@@ -142,9 +142,11 @@ class EventStore:
     def append(self, game_id: int, number: int, first_seq: int,
                command: dict[str, Any], source: str,
                events: list[dict[str, Any]], at: float,
-               status: str | None = None, result: Any = None) -> None:
+               status: str | None = None, result: Any = None,
+               setup: dict[str, Any] | None = None) -> None:
         """Append one command and its events atomically; optionally change the
-        game's status in the same transaction (a finished game)."""
+        game's status (a finished game) or its set-up (a player's new name)
+        in the same transaction."""
         with self._lock, self._transaction():
             row = self.db.execute("SELECT status FROM games WHERE id=?", (game_id,)).fetchone()
             if row is None or row[0] == "abandoned":
@@ -157,6 +159,8 @@ class EventStore:
                     "UPDATE games SET status=?, ended_at=?, result=? WHERE id=?",
                     (status, at if status != "active" else None,
                      None if result is None else _dumps(result), game_id))
+            if setup is not None:
+                self.db.execute("UPDATE games SET setup=? WHERE id=?", (_dumps(setup), game_id))
 
     def _insert(self, game_id, number, first_seq, command, source, events, at):
         self.db.execute("INSERT INTO commands VALUES (?, ?, ?, ?, ?)",

@@ -22,7 +22,7 @@ from typing import Any, Callable
 from ..games import engine_for
 from ..games.base import KEEPER, Engine, Fate, RuleError, Setup
 from .ballot import ABORT, CLOSE, VOTE, BallotBox
-from .seats import normalise_seats, seat_names
+from .seats import clean_name, normalise_seats, seat_names
 from .settings import normalise_table_settings
 from .store import EventStore, GameRecord
 
@@ -37,6 +37,8 @@ PUBLIC_LOG_LINES = 30      # the latest log lines in the public view
 _MAX_CHANCE_STEPS = 64
 
 UNDO = "undo"
+RENAME = "rename"           # a player's new name: the table's, not the game's
+RENAMES_PER_SEAT = 20       # a phone's renames in one game, at most (the kiosk's: any)
 
 Listener = Callable[["Table"], None]
 
@@ -132,7 +134,7 @@ class Table:
         state = self.engine.new_state(self.setup)
         views = []
         for number, event in self.log:
-            if number in self.undone or event["type"] in (UNDO, VOTE, ABORT):
+            if number in self.undone or event["type"] in (UNDO, VOTE, ABORT, RENAME):
                 continue
             self.engine.apply(state, event)
             views.append(self.engine.public_view(state))
@@ -142,10 +144,12 @@ class Table:
         return BallotBox(locked=self.setup.table.get("votes") == "locked")
 
     def _apply(self, event: dict[str, Any]) -> None:
-        """Fold one event: ballot events into the ballot box, the rest into
-        the game."""
+        """Fold one event: ballot events into the ballot box, a new name into
+        the seats, the rest into the game."""
         if event["type"] in (VOTE, ABORT):
             self.box.record(event)
+        elif event["type"] == RENAME:
+            self.setup.seats[event["seat"]]["name"] = event["name"]
         else:
             self.engine.apply(self.state, event)
 
@@ -172,6 +176,8 @@ class Table:
             raise RuleError("command.private_choice")
         if kind == UNDO:
             return self._undo(command, source)
+        if kind == RENAME:
+            return self._rename(command, source)
         if source != CLOCK:
             self.tick()
         # Time comes from the table's clock, never from whoever sent the command.
@@ -224,20 +230,49 @@ class Table:
             raise
         return [event]
 
+    def _rename(self, command: dict[str, Any], source: str) -> list[dict[str, Any]]:
+        """A player names themselves (from their phone) or the kiosk renames
+        a seat. Names are public; the new one is kept in the game's set-up
+        too (the history shows it), and Undo never takes it back."""
+        seat = command.get("seat")
+        if type(seat) is not int or not 0 <= seat < self.setup.players:
+            raise RuleError("command.bad_seat", field="seat")
+        name = clean_name(command.get("name"), seat)
+        names = self.names
+        if any(other.casefold() == name.casefold()
+               for index, other in enumerate(names) if index != seat):
+            raise RuleError("setup.duplicate_name", name=name)
+        if name == names[seat]:
+            return []
+        if source != OPERATOR and sum(1 for _, e in self.log if e["type"] == RENAME
+                                      and e["seat"] == seat) >= RENAMES_PER_SEAT:
+            raise RuleError("rename.too_many", limit=RENAMES_PER_SEAT)
+        event = {"type": RENAME, "seat": seat, "name": name, "was": names[seat]}
+        self._apply(event)
+        try:
+            self._commit(command, source, [event])
+        except BaseException:
+            self.setup.seats[seat]["name"] = event["was"]
+            raise
+        return [event]
+
     def _last_effective_command(self) -> int | None:
-        undo_commands = {n for n, e in self.log if e["type"] == UNDO}
+        """The command Undo would take back: not an undo, not a rename."""
+        skipped = {n for n, e in self.log if e["type"] in (UNDO, RENAME)}
         for number in range(self.next_command - 1, 0, -1):
-            if number not in self.undone and number not in undo_commands:
+            if number not in self.undone and number not in skipped:
                 return number
         return None
 
     def _commit(self, command: dict[str, Any], source: str,
                 events: list[dict[str, Any]]) -> None:
         over = self.engine.is_over(self.state)
+        renamed = any(e["type"] == RENAME for e in events)
         self.store.append(self.game_id, self.next_command, len(self.log), command,
                           source, events, self.clock(),
                           status="finished" if over else "active",
-                          result=self.engine.result(self.state) if over else None)
+                          result=self.engine.result(self.state) if over else None,
+                          setup=self.setup.to_json() if renamed else None)
         self.log.extend((self.next_command, e) for e in events)
         self.next_command += 1
         for listener in list(self._listeners):
@@ -339,6 +374,8 @@ class Table:
                 line = ("log.vote", {"player": event["seat"]})
             elif event["type"] == ABORT:
                 line = ("log.ballot_abort", {})
+            elif event["type"] == RENAME:
+                line = ("log.rename", {"was": event["was"], "name": event["name"]})
             else:
                 line = self.engine.describe(event)
             if line is not None:

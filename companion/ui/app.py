@@ -32,8 +32,11 @@ DeviceOpener = Callable[[Deliver], Device]
 
 
 def prepare_kivy_environment() -> None:
-    """Kivy reads these when first imported: keep its argv parsing and its
-    handlers on the root logger out of our way, and draw text with Pillow.
+    """Kivy reads these when first imported: keep its argv parsing out of
+    our way, send its log through ours (``companion.logs``: no handlers of
+    its own, no log files), read and write no ``~/.kivy/config.ini`` (whose
+    ``[modules]`` could open Kivy's inspector over the kiosk; the kiosk sets
+    what it needs in :func:`configure_kivy`), and draw text with Pillow.
 
     Pillow lays text out with raqm (HarfBuzz and FriBiDi), which shapes and
     orders Persian right to left, mixed with Latin names and digits, brackets
@@ -41,8 +44,35 @@ def prepare_kivy_environment() -> None:
     The same text path serves every language, so what the tests measure in
     English is what Persian gets."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
+    os.environ["KIVY_LOG_MODE"] = "PYTHON"
+    os.environ["KIVY_NO_CONFIG"] = "1"
     os.environ.setdefault("KIVY_TEXT", "pil")
+
+
+# Kivy imports each Linux input provider it has and logs an ERROR with a
+# traceback for each whose library is missing (libmtdev.so.1 on most
+# desktops). Only the provider that reads the touchscreen (--touch) matters;
+# the others' failures become debug lines (``--log-level debug`` shows them).
+_PROVIDER_FAILURES = {"probesysfs": "Input: ProbeSysfs is not supported",
+                      "mtdev": "Input: MTDev is not supported",
+                      "hidinput": "Input: HIDInput is not supported",
+                      "linuxwacom": "Input: LinuxWacom is not supported"}
+
+
+class _UnusedInputProviders(logging.Filter):
+    def __init__(self, touch: str) -> None:
+        super().__init__()
+        needed = {touch, "probesysfs"} if touch != "sdl" else set()
+        self.quiet = tuple(text for name, text in _PROVIDER_FAILURES.items()
+                           if name not in needed)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR and str(record.msg).startswith(self.quiet):
+            reason = record.exc_info[1] if record.exc_info else None
+            record.msg = f"{record.msg} ({reason}); not needed with this touch source"
+            record.args, record.exc_info, record.exc_text = None, None, None
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
 
 
 @dataclass(frozen=True)
@@ -67,8 +97,14 @@ def configure_kivy(size: tuple[int, int], fullscreen: bool = False,
     one finger as the mouse), or "mtdev" / "hidinput" (Kivy reads the
     touchscreen itself with that provider, and SDL's copy is turned off)."""
     prepare_kivy_environment()
+    kivy_log = logging.getLogger("kivy")
+    kivy_log.addFilter(_UnusedInputProviders(touch))
     from kivy.config import Config
 
+    # Kivy set its own level when imported; ours (companion.logs) applies.
+    kivy_log.setLevel(logging.getLogger().getEffectiveLevel())
+    # No key closes the kiosk (Kivy's default: Esc does); see lockdown.py.
+    Config.set("kivy", "exit_on_escape", "0")
     Config.set("graphics", "width", str(size[0]))
     Config.set("graphics", "height", str(size[1]))
     if fullscreen:      # the display's own mode (a kiosk on KMS/DRM)
@@ -129,11 +165,22 @@ def run_kiosk(store: EventStore, table: Table | None, lang: str | None = None,
     ``touch`` names the touch source (:func:`configure_kivy`); ``dim_after``
     seconds without a touch dim the screen (0: never)."""
     configure_kivy(size, fullscreen=fullscreen, touch=touch)
+    app = kiosk_app(store, table, lang=lang, dim_after=dim_after)
+    header = None if pinmap is None else (pinmap, simulated_pins)
+    return asyncio.run(_serve(app, list(devices), exit_after, web, header))
+
+
+def kiosk_app(store: EventStore, table: Table | None, lang: str | None = None,
+              dim_after: float = 0) -> Any:
+    """The kiosk's Kivy App, locked down (:mod:`.lockdown`): built on
+    ``table`` (None: at home), dimming after ``dim_after`` idle seconds."""
     from kivy.app import App
+    from kivy.core.window import Window
 
     from ..i18n import translate
     from .fonts import use_dejavu
     from .kiosk import Kiosk
+    from .lockdown import lock_down
 
     class KioskApp(App):
         kiosk: Any = None
@@ -143,10 +190,12 @@ def run_kiosk(store: EventStore, table: Table | None, lang: str | None = None,
         def build(self):
             use_dejavu()
             self.kiosk = Kiosk(store, table, lang=lang)
+            self.kiosk.close_app = self.stop
             self.title = translate("app.title", self.kiosk.lang)
             return self.kiosk
 
         def on_start(self):
+            lock_down(Window)
             self.stopping = tell_service_manager()
             if dim_after > 0:
                 self.dimmer = _dim_when_idle(self.kiosk, dim_after)
@@ -154,13 +203,18 @@ def run_kiosk(store: EventStore, table: Table | None, lang: str | None = None,
                 from .dimmer import undo_a_dim_left_over
                 undo_a_dim_left_over()
 
+        def open_settings(self, *_args: Any) -> bool:
+            """Kivy's own settings panel never opens (F1 would open it, with
+            no PIN): the kiosk's settings are its own, behind the PIN. True:
+            handled, so Kivy does not try to close a panel either."""
+            return True
+
         def on_stop(self):          # Kivy may call it twice (its bug #2397): harmless
             if self.dimmer is not None:
                 self.dimmer.activity()      # never leave the screen dim behind
             self.stopping()
 
-    header = None if pinmap is None else (pinmap, simulated_pins)
-    return asyncio.run(_serve(KioskApp(), list(devices), exit_after, web, header))
+    return KioskApp()
 
 
 def _dim_when_idle(kiosk: Any, after: float) -> Any:

@@ -11,8 +11,6 @@ from typing import Any, Callable
 from kivy.lang import Builder
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.textinput import TextInput
-
 
 from ..games.base import RuleError, Setup
 from ..i18n import Messages
@@ -23,10 +21,9 @@ from .buttons import fill_choices
 from .direction import Row, writing
 from .fonts import kiosk_languages
 from .text_panel import TextPanel
+from .touch_keyboard import TextField  # noqa: F401 - the kv rules use it
 
 Builder.load_file(str(Path(__file__).with_name("home.kv")))
-
-NAME_LIMIT = 24
 
 
 class SeatRow(Row):
@@ -161,23 +158,14 @@ class HomeScreen(BoxLayout):
             row = SeatRow(seat=seat, number_text=self.t.number(seat + 1),
                           input_text=self.t(f"home.input.{source}"),
                           hint_text=self.t("home.default_name", number=seat + 1))
-            row.ids.name.text = name
-            row.ids.name.bind(text=lambda _input, text, s=seat: self._name(s, text))
+            row.ids.name.value = name
+            row.ids.name.bind(value=lambda _field, text, s=seat: self._name(s, text))
             row.ids.source.bind(on_release=lambda _b, s=seat: self.next_input(s))
             row.ids.up.bind(on_release=lambda _b, s=seat: self.move_up(s))
             box.add_widget(row)
 
-
     def _name(self, seat: int, text: str) -> None:
         self.choice.names[seat] = text
-
-
-class NameInput(TextInput):
-    """A player's name: one line, at most NAME_LIMIT characters."""
-
-    def insert_text(self, substring: str, from_undo: bool = False) -> None:
-        room = NAME_LIMIT - len(self.text)
-        super().insert_text(substring.replace("\n", " ")[:max(room, 0)], from_undo=from_undo)
 
 
 def history_line(record: GameRecord, t: Messages) -> str:

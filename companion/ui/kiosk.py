@@ -16,9 +16,10 @@ from ..paths import cache_dir
 from ..table import EventStore, Table
 from .direction import writing
 from .fonts import kiosk_languages
-from .kiosk_settings import KioskSettings
+from .kiosk_settings import KioskSettings, settings_path
 from .sounds import Sounds
 from .table_screen import TableScreen, screen_class
+from .touch_keyboard import keyboard
 
 HOME, TABLE = "home", "table"
 
@@ -27,15 +28,17 @@ class Kiosk(ScreenManager):
     table = ObjectProperty(None, allownone=True)        # the game on the table screen
     open_phones = ObjectProperty(None, allownone=True)  # the phones panel, when served
     open_buttons = ObjectProperty(None, allownone=True)  # simulated seat buttons, if no GPIO
+    close_app = ObjectProperty(None, allownone=True)    # the operator's way out (settings)
 
     def __init__(self, store: EventStore, table: Table | None, lang: str | None = None,
                  settings: KioskSettings | None = None, sounds_dir: Path | None = None,
                  **kwargs: Any) -> None:
         super().__init__(transition=NoTransition(), **kwargs)
         self.store = store
-        self.settings = settings or KioskSettings(settings_path(store))
+        self.settings = settings or KioskSettings(settings_path(store.path))
         self.lang = lang if lang in kiosk_languages() else self.settings.language
         writing.use(self.lang)
+        keyboard().use_language(self.lang, kiosk_languages())
         self.table_screen: TableScreen | None = None
         self.sounds = Sounds(sounds_dir or cache_dir() / "sounds", self.settings.volume)
         self.device_statuses: list[dict[str, Any]] = []
@@ -141,6 +144,8 @@ class Kiosk(ScreenManager):
         self.settings.language = lang
         self.lang = self.settings.language
         writing.use(self.lang)
+        keyboard().close()
+        keyboard().use_language(self.lang, kiosk_languages())
         if self._home is not None:
             self._home.choice.lang = self.lang
             self._home.refresh()
@@ -148,6 +153,13 @@ class Kiosk(ScreenManager):
             showing = self.current
             self.show_table(self.table)
             self.current = showing
+
+    def set_log_level(self, level: str) -> None:
+        """How much the log says, from now on and at every start."""
+        from ..logs import configure_logging
+
+        self.settings.log_level = level
+        configure_logging(self.settings.log_level)
 
     def set_volume(self, volume: float) -> None:
         self.settings.volume = volume
@@ -176,9 +188,3 @@ class Kiosk(ScreenManager):
                 lines.append(t("settings.pinmap_gavel", pin=self.pinmap.gavel))
         return lines
 
-
-def settings_path(store: EventStore) -> Path:
-    """The settings live beside the game store (one data directory to keep)."""
-    if store.path == ":memory:":
-        return Path.home() / ".config" / "table-companion" / "kiosk.ini"
-    return Path(store.path).with_name("kiosk.ini")

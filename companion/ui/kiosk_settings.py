@@ -1,18 +1,25 @@
-"""The operator's settings, kept in an ini file beside the game store
-(Kivy's ConfigParser, as an App's config would be): the PIN that guards
-them, the kiosk's language, the sound volume, the screen rotation and the
-Wi-Fi the join QR offers. The PIN check refuses a burst of guesses."""
+"""The operator's settings, kept in an ini file beside the game store: the
+PIN that guards them (as a salted hash), the kiosk's language, the sound
+volume, the screen rotation, the log level and the Wi-Fi the join QR
+offers. The PIN check refuses a burst of guesses.
+
+Reading them needs no Kivy (the command line reads the log level before
+Kivy starts); only the language check asks what the kiosk can draw."""
 from __future__ import annotations
 
 import configparser
+import hmac
+import logging
 import os
 import time
 from pathlib import Path
 from typing import Callable
 
-from kivy.config import ConfigParser
-
+from ..logs import DEFAULT_LEVEL, LEVELS
 from .fonts import kiosk_languages
+from .pin_hash import hash_pin, is_pin_hash, pin_matches
+
+log = logging.getLogger(__name__)
 
 
 DEFAULT_PIN = "0000"                # documented; the settings ask to change it
@@ -25,13 +32,25 @@ class KioskSettings:
     def __init__(self, path: Path, clock: Callable[[], float] = time.monotonic) -> None:
         self.path = Path(path)
         self.clock = clock
-        self.config = ConfigParser(name="")
-        self.config.setdefaults("kiosk", {"pin": DEFAULT_PIN, "language": "en",
-                                          "volume": "0.8", "rotation": "0"})
-        self.config.setdefaults("wifi", {"ssid": "", "password": ""})
+        # Raw: a Wi-Fi password may hold a "%".
+        self.config = configparser.RawConfigParser()
+        self.config.read_dict({"kiosk": {"pin": "", "language": "en", "volume": "0.8",
+                                         "rotation": "0", "log_level": DEFAULT_LEVEL},
+                               "wifi": {"ssid": "", "password": ""}})
         if self.path.exists():
-            self.config.read(str(self.path))
+            try:
+                self.config.read(self.path, encoding="utf-8")
+            except (configparser.Error, UnicodeDecodeError):
+                pass                    # unreadable: the defaults, and the next save mends it
         self._wrong: list[float] = []
+        stored = self.config.get("kiosk", "pin")
+        if stored and not is_pin_hash(stored):
+            # A kiosk.ini from before PINs were hashed: hash it now, once.
+            try:
+                self._set("kiosk", "pin", hash_pin(stored))
+            except OSError as exc:      # kept hashed in memory; saved with the next change
+                log.warning("the settings could not be saved (%s): the PIN is hashed "
+                            "on the next change", exc)
 
     def _set(self, section: str, key: str, value: object) -> None:
         """Change one setting and save them all: a whole new file put in
@@ -43,7 +62,7 @@ class KioskSettings:
         descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.fchmod(descriptor, 0o600)
         with open(descriptor, "w", encoding="utf-8") as file:
-            configparser.ConfigParser.write(self.config, file)
+            self.config.write(file)
             file.flush()
             os.fsync(file.fileno())
         os.replace(partial, self.path)
@@ -51,7 +70,14 @@ class KioskSettings:
     # -- the PIN ------------------------------------------------------------
     @property
     def default_pin(self) -> bool:
-        return self.config.get("kiosk", "pin") == DEFAULT_PIN
+        """No PIN chosen yet (or the default chosen again)."""
+        return self._matches(DEFAULT_PIN)
+
+    def _matches(self, pin: str) -> bool:
+        stored = self.config.get("kiosk", "pin")
+        if not stored:                          # none chosen yet: the default
+            return hmac.compare_digest(pin.encode("utf-8"), DEFAULT_PIN.encode())
+        return pin_matches(pin, stored)
 
     def locked_for(self) -> float:
         """Seconds before another guess is taken (0: now)."""
@@ -62,7 +88,7 @@ class KioskSettings:
     def check_pin(self, pin: str) -> bool:
         if self.locked_for() > 0:
             return False
-        if pin == self.config.get("kiosk", "pin"):
+        if self._matches(pin):
             self._wrong.clear()
             return True
         if len(self._wrong) >= GUESSES:         # a pause has passed: a new burst
@@ -74,7 +100,7 @@ class KioskSettings:
         """A new PIN: 4 to 8 digits."""
         if not (pin.isdigit() and pin.isascii() and 4 <= len(pin) <= 8):
             return False
-        self._set("kiosk", "pin", pin)
+        self._set("kiosk", "pin", hash_pin(pin))
         return True
 
     # -- the rest -------------------------------------------------------------
@@ -113,6 +139,16 @@ class KioskSettings:
             self._set("kiosk", "rotation", value)
 
     @property
+    def log_level(self) -> str:
+        level = self.config.get("kiosk", "log_level").strip().lower()
+        return level if level in LEVELS else DEFAULT_LEVEL
+
+    @log_level.setter
+    def log_level(self, level: str) -> None:
+        if level in LEVELS:
+            self._set("kiosk", "log_level", level)
+
+    @property
     def wifi(self) -> tuple[str, str | None] | None:
         ssid = self.config.get("wifi", "ssid").strip()
         if not ssid:
@@ -122,3 +158,10 @@ class KioskSettings:
     def set_wifi(self, ssid: str, password: str) -> None:
         self._set("wifi", "ssid", ssid.strip())
         self._set("wifi", "password", password)
+
+
+def settings_path(store_path: str | Path) -> Path:
+    """The settings live beside the game store (one data directory to keep)."""
+    if str(store_path) == ":memory:":
+        return Path.home() / ".config" / "table-companion" / "kiosk.ini"
+    return Path(store_path).with_name("kiosk.ini")

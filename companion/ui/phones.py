@@ -1,8 +1,11 @@
 """The kiosk's phones panel: the table's Wi-Fi QR (when the Pi runs its own
 access point), then each seat: whether a phone holds it, its join QR on
-demand (hidden as soon as a phone claims the seat), and re-pairing."""
+demand (hidden as soon as a phone claims the seat), re-pairing, and its
+player's name (a player may have typed their own on the phone; ✎ lets the
+operator change it, with the on-screen keyboard)."""
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from kivy.clock import Clock
@@ -13,13 +16,20 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
+from ..games.base import RuleError
 from ..i18n import Messages
+from ..table import OPERATOR
+from ..table.store import StoreError
 from .direction import Row, writing
 from .qr import qr_texture, wifi_payload
+from .touch_keyboard import TextField, keyboard  # noqa: F401 - TextField: the kv rules use it
+
+log = logging.getLogger(__name__)
 
 CLAIM_CHECK = 0.5           # seconds between looks at whether the shown seat was claimed
 
 Builder.load_string('''
+#:import MAX_NAME companion.table.seats.MAX_NAME
 <PhonesView>:
     size_hint: 0.92, 0.92
     background_color: 0, 0, 0, 0.75
@@ -41,6 +51,14 @@ Builder.load_string('''
         BoxLayout:
             orientation: "vertical"
             spacing: dp(6)
+            TextField:
+                id: name
+                kind: "name"
+                limit: MAX_NAME
+                opacity: 1 if root.renaming is not None else 0
+                disabled: root.renaming is None
+                height: dp(52) if root.renaming is not None else 0
+                on_submit: root.rename_done()
             Image:
                 id: code
                 texture: root.code_texture
@@ -60,6 +78,7 @@ Builder.load_string('''
 class PhonesView(ModalView):
     code_texture = ObjectProperty(None, allownone=True)
     code_text = StringProperty("")
+    renaming = ObjectProperty(None, allownone=True)     # the seat whose name is typed
 
     def __init__(self, server: Any, base_url: str, t: Messages,
                  wifi: tuple[str, str | None] | None = None, **kwargs: Any) -> None:
@@ -83,17 +102,20 @@ class PhonesView(ModalView):
         box = self.ids.seats
         box.clear_widgets()
         t = self.t
+        t.names = list(self.server.table.names)     # as a phone or the operator renamed them
         if self.wifi is not None:
             box.add_widget(self._button(t("ui.phones.wifi"), lambda *_: self.show_wifi()))
         for seat in self._seat_state():
             number = seat["seat"]
             row = Row(spacing=8, size_hint_y=None, height=56)
-            label = Label(text=t("ui.phones.seat_phone" if seat["phone"]
-                                 else "ui.phones.seat_none", player=number),
-                          font_size=17, halign=writing.start, valign="middle", shorten=True,
-                          shorten_from="right")
+            # The player's name, then whether a phone holds the seat: two
+            # lines, so neither is cut short on a small screen.
+            label = Label(text=t("ui.phones.seat_line", player=number, state=t(
+                              "ui.phones.on_phone" if seat["phone"] else "ui.phones.no_phone")),
+                          font_size=16, halign=writing.start, valign="middle", max_lines=2)
             label.bind(size=lambda widget, size: setattr(widget, "text_size", size))
             row.add_widget(label)
+            row.add_widget(self._button("✎", lambda *_, s=number: self.rename(s), width=52))
             if seat["phone"]:
                 row.add_widget(self._button(t("ui.phones.repair"),
                                             lambda *_, s=number: self.repair(s)))
@@ -105,11 +127,39 @@ class PhonesView(ModalView):
         box.add_widget(Widget())             # the rows start at the top
 
     @staticmethod
-    def _button(text: str, action) -> Button:
-        button = Button(text=text, size_hint=(None, None), height=52, width=170, font_size=17,
+    def _button(text: str, action, width: int = 170) -> Button:
+        button = Button(text=text, size_hint=(None, None), height=52, width=width, font_size=17,
                         background_normal="", background_color=(0.20, 0.42, 0.62, 1))
         button.bind(on_release=action)
         return button
+
+    def rename(self, seat: int) -> None:
+        """Type a new name for the seat's player, in place of the code."""
+        self.shown_seat, self.code_texture = None, None
+        self.renaming = seat
+        self.code_text = self.t("ui.phones.rename", player=seat)
+        field = self.ids.name
+        field.value = self.server.table.names[seat]
+        keyboard().attach(field)
+
+    def rename_done(self) -> None:
+        """The keyboard let go of the name: keep it at the table (the kiosk
+        may rename any seat), or say why not and keep the old one."""
+        seat, self.renaming = self.renaming, None
+        if seat is None:
+            return
+        try:
+            self.server.table.execute({"type": "rename", "seat": seat,
+                                       "name": self.ids.name.value}, source=OPERATOR)
+        except RuleError as exc:
+            self.code_text = self.t.error(exc)
+            return
+        except StoreError:
+            log.exception("the store refused a new name")
+            self.code_text = self.t("error.unexpected")
+            return
+        self._fill()
+        self.code_text = self.t("ui.phones.renamed", player=seat)
 
     def show_wifi(self) -> None:
         ssid, password = self.wifi

@@ -12,9 +12,11 @@ from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
 from ..i18n import Messages
+from ..logs import LEVELS
 from .kiosk_settings import ROTATIONS, KioskSettings
 from .buttons import fill_choices
 from .fonts import kiosk_languages
+from .touch_keyboard import TextField  # noqa: F401 - the kv rules use it
 
 Builder.load_file(str(Path(__file__).with_name("settings_view.kv")))
 
@@ -83,19 +85,25 @@ class OperatorSettings(ModalView):
         self.labels = [t("settings.end_game"), t("settings.phones"), t("settings.language"),
                        t("settings.volume"), t("settings.rotation"), t("settings.wifi"),
                        t("settings.wifi_name"), t("settings.wifi_password"), t("settings.save"),
-                       t("settings.new_pin"), t("settings.devices"), t("ui.phones.close")]
+                       t("settings.new_pin"), t("settings.devices"), t("ui.phones.close"),
+                       t("settings.close_app"), t("settings.log_level")]
         self.pin_warning = t("settings.default_pin") if self.settings.default_pin else ""
         table = self.kiosk.table
         self.ids.end_game.disabled = table is None or table.is_over
         self.ids.phones.disabled = self.kiosk.open_phones is None
+        self.ids.close_app.disabled = self.kiosk.close_app is None
         fill_choices(self.ids.languages, [(t(f"language.{code}"), code == self.kiosk.lang,
                                             lambda c=code: self.language(c))
                                            for code in kiosk_languages()])
         fill_choices(self.ids.rotations, [(t("settings.degrees", count=r),
                                             r == self.settings.rotation,
                                             lambda r=r: self.rotate(r)) for r in ROTATIONS])
+        fill_choices(self.ids.log_levels, [(t(f"settings.log.{level}"),
+                                             level == self.settings.log_level,
+                                             lambda v=level: self.log_level(v))
+                                            for level in LEVELS])
         ssid, password = self.settings.wifi or ("", None)
-        self.ids.ssid.text, self.ids.password.text = ssid, password or ""
+        self.ids.ssid.value, self.ids.password.value = ssid, password or ""
         self.devices_text = "\n".join(self.kiosk.device_lines(t))
 
     def volume_text(self, volume: float) -> str:
@@ -115,6 +123,15 @@ class OperatorSettings(ModalView):
         self.kiosk.set_language(lang)
         self.refresh()
 
+    def close_app(self) -> None:
+        """The operator closes the kiosk (under its service, systemd opens it again)."""
+        self.dismiss(animation=False)
+        self.kiosk.close_app()
+
+    def log_level(self, level: str) -> None:
+        self.kiosk.set_log_level(level)
+        self.refresh()
+
     def rotate(self, degrees: int) -> None:
         self.kiosk.rotate(degrees)
         self.refresh()
@@ -126,12 +143,12 @@ class OperatorSettings(ModalView):
         self.kiosk.set_volume(self.volume)
 
     def save_wifi(self) -> None:
-        self.settings.set_wifi(self.ids.ssid.text, self.ids.password.text)
+        self.settings.set_wifi(self.ids.ssid.value, self.ids.password.value)
         self.message = self.t("settings.saved")
 
     def save_pin(self) -> None:
-        pin = self.ids.pin.text.strip()
-        self.ids.pin.text = ""
+        pin = self.ids.pin.value
+        self.ids.pin.value = ""
         self.message = (self.t("settings.pin_changed") if self.settings.set_pin(pin)
                         else self.t("settings.bad_pin"))
         self.pin_warning = self.t("settings.default_pin") if self.settings.default_pin else ""

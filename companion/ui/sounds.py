@@ -12,10 +12,11 @@ from __future__ import annotations
 import array
 import logging
 import math
+import os
 import random
 import sys
 import wave
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,22 @@ def _holds(path: Path, frames: int) -> bool:
         return False
 
 
+def audio_output_present(environ: Mapping[str, str] = os.environ,
+                         devices: Path = Path("/dev/snd")) -> bool:
+    """Whether this machine has somewhere to play a sound: an ALSA playback
+    device, or a PulseAudio or PipeWire server. Asked before SDL opens its
+    audio: with none, ALSA writes a dozen lines of errors on stderr and SDL
+    logs a CRITICAL, for a machine that is simply silent (a desktop without
+    a sound card, a Pi with no speaker configured)."""
+    if not sys.platform.startswith("linux") or environ.get("SDL_AUDIODRIVER"):
+        return True                 # not ALSA's, or the operator chose a driver
+    if any(devices.glob("pcmC*D*p")):
+        return True
+    runtime = environ.get("XDG_RUNTIME_DIR")
+    servers = [Path(runtime) / "pulse" / "native", Path(runtime) / "pipewire-0"] if runtime else []
+    return bool(environ.get("PULSE_SERVER")) or any(path.exists() for path in servers)
+
+
 class Sounds:
     """The kiosk's sounds at a volume from 0 (silent) to 1.
 
@@ -147,6 +164,9 @@ class Sounds:
         except OSError:
             log.exception("the sounds could not be written to %s; the kiosk stays silent",
                           directory)
+            return
+        if not audio_output_present():
+            log.info("no audio output here: the sounds are only captioned on screen")
             return
         from kivy.core.audio import SoundLoader
 

@@ -189,6 +189,7 @@ class TableScreen(BoxLayout):
 
     # -- output -------------------------------------------------------------
     def refresh(self) -> None:
+        self.t.names = list(self.table.names)       # a player may have renamed themselves
         view = self.table.public_view()
         self.can_undo = view["can_undo"]
         self.game_over = view["phase"] == "over"

@@ -30,6 +30,8 @@ function fitSecrets(list) {
 function render(state) {
   if (state.csrf) csrf = state.csrf;
   byId("name").textContent = state.names[state.seat];
+  const field = byId("rename-name");
+  if (document.activeElement !== field) field.value = state.names[state.seat];
   byId("status").textContent = state.status;
   const list = byId("secret-lines");
   const wasShown = !list.hidden;
@@ -86,8 +88,8 @@ function offerCommand() {
   return command;
 }
 
-async function send(command) {
-  const message = byId("message");
+async function send(command, messageId = "message") {
+  const message = byId(messageId);
   message.textContent = "";
   const response = await fetch("/api/command", {
     method: "POST",
@@ -98,6 +100,7 @@ async function send(command) {
   const answer = await response.json().catch(() => ({}));
   message.dataset.kind = response.ok ? "ok" : "error";
   message.textContent = response.ok ? Companion.t("web.sent") : (answer.message || "");
+  return response.ok;
 }
 
 async function start() {
@@ -117,6 +120,17 @@ async function start() {
   byId("offer-form").addEventListener("submit", (event) => {
     event.preventDefault();
     send(offerCommand());
+  });
+  // The player's own name, as the table shows it (the kiosk can change it too).
+  byId("rename-title").textContent = Companion.t("web.rename");
+  byId("rename-name").setAttribute("aria-label", Companion.t("web.rename"));
+  byId("rename-save").textContent = Companion.t("web.rename_save");
+  byId("rename-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (await send({ type: "rename", name: byId("rename-name").value }, "rename-message")) {
+      byId("rename-name").blur();
+      byId("rename").open = false;
+    }
   });
   render(state);
   const secrets = byId("secrets");
