@@ -251,3 +251,81 @@ def test_a_pin_map_is_copied_into_the_configuration(pi, tmp_path):
     installed(pi, "--pins", str(pins))
     assert pi.read("/etc/table-companion/pins.toml") == pins.read_text()
     assert pi.config()["PINS"] == "/etc/table-companion/pins.toml"
+
+
+LOCKED_DOWN = {"/etc/systemd/logind.conf.d/table-companion.conf": ("NAutoVTs=0", "ReserveVT=0"),
+               "/etc/sysctl.d/90-table-companion.conf": ("kernel.sysrq = 0",)}
+
+
+def test_the_kiosk_is_locked_down_its_console_the_other_consoles_sysrq_and_ctrl_alt_del(pi):
+    done = installed(pi)
+    for path, lines in LOCKED_DOWN.items():
+        for line in lines:
+            assert line in pi.read(path).splitlines(), (path, line)
+    unit = pi.read(UNIT).splitlines()
+    for line in ("TTYPath=/dev/tty1", "StandardInput=tty", "StandardOutput=journal",
+                 "StandardError=journal", "Conflicts=getty@tty1.service"):
+        assert line in unit
+    calls = pi.calls()
+    assert "systemctl mask ctrl-alt-del.target" in calls
+    assert f"sysctl -q -p {pi.root}/etc/sysctl.d/90-table-companion.conf" in calls
+    assert "reboot once" in done.stdout, "the consoles' settings are read at boot"
+
+
+def fake_machine(pi, machine: str, userland: str) -> None:
+    for name, answer in (("uname", machine), ("dpkg", userland)):
+        stub = pi.stubs / name
+        stub.write_text(f'#!/bin/sh\necho "{name} $*" >> "{pi.log}"\necho {answer}\n')
+        stub.chmod(0o755)
+
+
+@pytest.mark.parametrize("machine, userland", [
+    ("armv7l", "armhf"), ("aarch64", "armhf"), ("i686", "i386"), ("riscv64", "riscv64")])
+def test_a_32_bit_or_unknown_system_is_refused_before_anything_changes(pi, machine, userland):
+    fake_machine(pi, machine, userland)
+    before = pi.snapshot()
+    done = pi.install()
+    assert done.returncode == 1
+    assert f"this is a {userland} system ({machine})" in done.stderr
+    assert "64-bit" in done.stderr and "Kivy" in done.stderr
+    assert pi.snapshot() == before
+    assert [c for c in pi.calls() if not c.startswith(("uname", "dpkg"))] == []
+
+
+def test_arm64_is_installed_like_x86_64(pi):
+    fake_machine(pi, "aarch64", "arm64")
+    installed(pi)
+    assert pi.exists("/opt/table-companion/venv/.installed")
+
+
+def test_uninstall_removes_what_the_installer_wrote_and_keeps_the_games(pi, tmp_path):
+    pins = tmp_path / "pins.toml"
+    pins.write_text((REPO / "companion/devices/pinmap.default.toml").read_text())
+    installed(pi, "--pins", str(pins), "--rotation", "90", "--access-point", "Table 1",
+              "--access-point-password", "bluff-well")
+    db = pi.root / DATA.lstrip("/") / "companion.sqlite3"
+    store = EventStore(db)
+    new_table(store, ["Ann", "Ben", "Cy"])
+    store.close()
+    written = [UNIT, CONF, AP, AP_DNS, "/etc/table-companion/pins.toml",
+               "/etc/udev/rules.d/70-table-companion.rules",
+               "/etc/systemd/journald.conf.d/table-companion.conf",
+               "/etc/avahi/services/table-companion.service", *LOCKED_DOWN]
+    assert all(pi.exists(path) for path in written)
+
+    refused = pi.install("--uninstall")
+    assert refused.returncode == 1 and "is in progress" in refused.stderr
+    assert all(pi.exists(path) for path in written), "nothing removed mid-game"
+
+    done = installed(pi, "--uninstall", "--force")
+    assert not [path for path in written if pi.exists(path)]
+    assert not pi.exists("/opt/table-companion") and not pi.exists("/etc/table-companion")
+    assert pi.exists(f"{DATA}/companion.sqlite3") and pi.exists(f"{DATA}/kiosk.ini")
+    assert EventStore(db).active_game() is not None, "the game is kept"
+    calls = pi.calls()
+    for step in ("systemctl disable --now table-companion.service",
+                 "systemctl unmask ctrl-alt-del.target", "systemctl daemon-reload",
+                 "nmcli connection reload"):
+        assert step in calls
+    assert not [c for c in calls if c.startswith(("apt-get", "useradd", "venv-python -m pip"))]
+    assert f"stay in {DATA}" in done.stdout

@@ -40,6 +40,30 @@ def test_the_pin_refuses_a_burst_of_guesses_then_takes_the_right_one(tmp_path):
     assert (tmp_path / "kiosk.ini").stat().st_mode & 0o777 == 0o600, "the PIN is its owner's"
 
 
+def test_the_pin_is_kept_as_a_salted_hash_and_an_old_plain_pin_is_upgraded(tmp_path):
+    from companion.ui.pin_hash import is_pin_hash, pin_matches
+
+    path = tmp_path / "kiosk.ini"
+    path.write_text("[kiosk]\npin = 4711\nlanguage = el\n")
+    settings = KioskSettings(path)
+    stored = settings.config.get("kiosk", "pin")
+    assert "4711" not in path.read_text() and is_pin_hash(stored), "upgraded at the first start"
+    assert settings.check_pin("4711") and not settings.check_pin("4712")
+    assert settings.language == "el", "the rest of the file is kept"
+    assert KioskSettings(path).config.get("kiosk", "pin") == stored, "hashed once, not again"
+    assert settings.set_pin("2468")
+    again = KioskSettings(path)
+    other = again.config.get("kiosk", "pin")
+    assert "2468" not in path.read_text() and other != stored
+    assert again.check_pin("2468")
+    # The same PIN twice makes two hashes (a salt of its own each time).
+    settings.set_pin("2468")
+    assert settings.config.get("kiosk", "pin") != other
+    assert pin_matches("2468", settings.config.get("kiosk", "pin"))
+    for forged in ("scrypt$1$8$1$00$00", "scrypt$16384$8$1$zz$00", "plain", ""):
+        assert not pin_matches("2468", forged)
+
+
 def test_settings_survive_a_restart_and_bad_values_fall_back(tmp_path):
     path = tmp_path / "kiosk.ini"
     settings = KioskSettings(path)
