@@ -42,3 +42,32 @@ def test_no_key_or_close_request_leaves_the_kiosk_or_opens_a_kivy_panel():
 def test_without_the_lock_down_the_same_keys_leave_a_kivy_app(key, up, settings):
     [report] = pressed("plain", key)
     assert (report["up"], report["settings"]) == (up, settings)
+
+
+def test_ctrl_c_in_the_terminal_still_closes_a_desktop_kiosk(tmp_path):
+    """SIGINT is the operator's at the terminal: it closes the kiosk cleanly
+    (left to SDL it would be a close request, which the kiosk refuses)."""
+    import signal
+    import socket
+    import time
+
+    notify = tmp_path / "notify"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(notify))
+    listener.settimeout(60)
+    env = dict(os.environ, NOTIFY_SOCKET=str(notify))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--db", str(tmp_path / "g.sqlite3"),
+         "--web-port", "0", "--pad", "none", "--exit-after", "60"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert listener.recv(64) == b"READY=1"
+        started = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        _, errors = process.communicate(timeout=30)
+        assert process.returncode == 0, errors[-2000:]
+        assert time.monotonic() - started < 20, "not the --exit-after: Ctrl+C closed it"
+        assert "Traceback" not in errors
+    finally:
+        process.kill()
+        listener.close()

@@ -247,8 +247,11 @@ async def _serve(app: Any, openers: list[DeviceOpener], exit_after: float | None
     loop = asyncio.get_running_loop()
     phones = None
     devices: list[Device] = []
-    # systemctl stop (SIGTERM): close the window and the devices as Close would.
-    loop.add_signal_handler(signal.SIGTERM, app.stop)
+    # systemctl stop (SIGTERM), or Ctrl+C in a desktop's terminal: close the
+    # window and the devices as Close would. (Left to SDL, either would be a
+    # close request, which the locked-down kiosk refuses.)
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(stop, app.stop)
     try:
         async with asyncio.TaskGroup() as group:
             ui = group.create_task(app.async_run(async_lib="asyncio"))
