@@ -185,8 +185,8 @@ class TouchKeyboard(BoxLayout):
         self.offered: tuple[str, ...] = tuple(LETTERS)
         self._lifted: tuple[Widget, float] | None = None
         self._watched: list[tuple[Any, str, Callable[..., Any]]] = []
-        self.bind(lang=self._build, page=self._build, shift=self._relabel,
-                  accent=self._relabel)
+        self._keys_bound = False            # the window's key events, while open
+        self.bind(shift=self._relabel, accent=self._relabel)
 
     # -- open, close --------------------------------------------------------
     def use_language(self, lang: str, offered: tuple[str, ...]) -> None:
@@ -212,8 +212,7 @@ class TouchKeyboard(BoxLayout):
         self._auto_shift()
         if self.parent is None:
             Window.add_widget(self)
-            Window.bind(on_resize=self._on_resize, on_textinput=self._on_textinput,
-                        on_key_down=self._on_key_down)
+        self._bind_keys(True)
         self._lift(field)
         self._watch(field)
 
@@ -222,10 +221,16 @@ class TouchKeyboard(BoxLayout):
             return
         self._detach_field()
         self.target = None
+        self._bind_keys(False)
         if self.parent is not None:
-            Window.unbind(on_resize=self._on_resize, on_textinput=self._on_textinput,
-                          on_key_down=self._on_key_down)
             self.parent.remove_widget(self)
+
+    def _bind_keys(self, bound: bool) -> None:
+        if bound != self._keys_bound:
+            (Window.bind if bound else Window.unbind)(
+                on_resize=self._on_resize, on_textinput=self._on_textinput,
+                on_key_down=self._on_key_down)
+            self._keys_bound = bound
 
     def _detach_field(self) -> None:
         for widget, name, callback in self._watched:
@@ -417,10 +422,12 @@ class TouchKeyboard(BoxLayout):
     def _next_language(self) -> None:
         self.accent = 0
         self.lang = languages_after(self.lang, self.offered)[1]
+        self._build()
         self._auto_shift()
 
     def _to(self, page: str) -> None:
         self.page = page
+        self._build()
 
     # -- a physical keyboard ------------------------------------------------
     def _on_textinput(self, _window: Any, text: str) -> bool:
