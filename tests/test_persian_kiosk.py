@@ -90,6 +90,24 @@ def test_a_persian_sentence_with_a_latin_name_and_digits_reads_right_to_left(win
         >= ink_box(line)[2] - 2
 
 
+def test_a_persian_name_typed_at_the_kiosk_keeps_an_english_line_left_to_right(
+        window, tmp_path):
+    t = Messages("en", ["ناتاشا", "Omid"])
+    sentence = t("status.action", player=0)
+    assert sentence == "\u2068ناتاشا\u2069, choose an action."
+    line = drawn(window, tmp_path, sentence)
+    pieces = {word: drawn(window, tmp_path, word) for word in ("ناتاشا", "choose", "action")}
+    found = {}
+    for word, piece in pieces.items():
+        left, _top, score = find(shrink(line), shrink(piece))
+        assert score < 20, f"{word} is not drawn as it is alone (difference {score:.0f})"
+        found[word] = left
+    # Left to right, the name first, as English reads ("ناتاشا, choose an
+    # action."), not turned around by the name (".choose an action ,ناتاشا").
+    assert found["ناتاشا"] < found["choose"] < found["action"], found
+    assert found["ناتاشا"] <= ink_box(line)[0] + 2
+
+
 def test_persian_letters_are_joined(window, tmp_path):
     joined = drawn(window, tmp_path, "می‌کشید")
     # The same letters kept from joining (a zero-width non-joiner between each).

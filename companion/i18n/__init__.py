@@ -65,10 +65,12 @@ def direction(lang: str) -> str:
 _NATIVE_DIGITS = {"fa": str.maketrans("0123456789.", "۰۱۲۳۴۵۶۷۸۹٫")}
 _LIST_SEPARATOR = {"fa": "، "}
 _NUMERAL = re.compile(r"[0-9]+([.:][0-9]+)*")
-# First strong left-to-right letter: a value holding one is set apart from the
-# right-to-left sentence around it (a first-strong isolate), so a Latin name
-# at the start of a Persian line does not turn the whole line left to right.
+# A value written the other way from the sentence around it is set apart (a
+# first-strong isolate): a Latin name at the start of a Persian line does not
+# turn the whole line left to right, nor a Persian name typed at the kiosk
+# ("ناتاشا, choose an action.") an English line right to left.
 _LEFT_TO_RIGHT = re.compile("[A-Za-z\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF]")
+_RIGHT_TO_LEFT = re.compile("[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC]")
 _ISOLATE = "\u2068{}\u2069"
 
 
@@ -85,7 +87,11 @@ def join_list(items: Iterable[str], lang: str) -> str:
 
 def _shown(value: Any, lang: str) -> Any:
     """A formatting argument as it reads inside a text of ``lang``."""
-    if lang not in RIGHT_TO_LEFT or isinstance(value, bool):
+    if isinstance(value, bool):
+        return value
+    if lang not in RIGHT_TO_LEFT:
+        if isinstance(value, str) and _RIGHT_TO_LEFT.search(value) and _ISOLATE[0] not in value:
+            return _ISOLATE.format(value)
         return value
     if isinstance(value, (int, float)):
         return number(value, lang)
