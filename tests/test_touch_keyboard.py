@@ -99,7 +99,7 @@ def test_the_keyboard_never_covers_the_field_it_types_into(window, tmp_path, siz
         tap(home.ids.more)                          # six seats: fields low on the screen
     fields = seat_fields(kiosk)
     assert len(fields) == 6
-    for field in fields:
+    for field in (fields[0], fields[3], fields[5]):     # the top, the middle, the lowest
         drag_into_view(field)
         layer_y = kiosk.y
         tap(field)

@@ -17,10 +17,13 @@ pytest.importorskip("kivy.base")
 from kiosk_helpers import MIN_TOUCH, drag_into_view, type_by_taps, window_shot  # noqa: E402
 from test_ui import fits_in_window, frames, show, tap, window  # noqa: E402,F401
 
-SIZES = [(800, 480), (720, 1280)]
-GAMES = [("Coup", "coup", ["Νατάσα", "Наташа", "ناتاشا"]),
-         ("Coup: Rebellion G54", "g54", ["Ana", "Zoë"]),
-         ("Secret Hitler", "secret_hitler", ["Ana", "Ben", "Chloé", "Dev", "Eli"])]
+COUP = ("Coup", "coup", ["Νατάσα", "Наташа", "ناتاشا"])
+G54 = ("Coup: Rebellion G54", "g54", ["Ana", "Zoë"])
+HITLER = ("Secret Hitler", "secret_hitler", ["Ana", "Ben", "Chloé", "Dev", "Eli"])
+# Coup and Secret Hitler at both screens; G54 (Coup's screen with its cards)
+# on the portrait one. Article 27's whole game by taps is in test_ui_article27.
+CASES = [((800, 480), COUP), ((720, 1280), COUP), ((800, 480), HITLER),
+         ((720, 1280), HITLER), ((720, 1280), G54)]
 
 
 def size_id(size):
@@ -83,12 +86,13 @@ def play_to_the_end(window, kiosk, seed: int) -> int:
     return taps
 
 
-@pytest.mark.parametrize("game, key, names", GAMES, ids=[g[1] for g in GAMES])
-@pytest.mark.parametrize("size", SIZES, ids=size_id)
+@pytest.mark.parametrize("size, case", CASES,
+                         ids=[f"{size_id(size)}-{case[1]}" for size, case in CASES])
 def test_from_home_to_a_finished_game_and_the_settings_by_touch_alone(
-        window, tmp_path, size, game, key, names):
+        window, tmp_path, size, case):
     from companion.ui.kiosk import Kiosk
 
+    game, key, names = case
     store = EventStore(tmp_path / "g.sqlite3")
     kiosk = show(window, Kiosk(store, None, settings=KioskSettings(tmp_path / "kiosk.ini")),
                  size)
