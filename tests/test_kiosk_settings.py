@@ -77,6 +77,9 @@ def test_settings_survive_a_restart_and_bad_values_fall_back(tmp_path):
     broken = KioskSettings(path)
     assert (broken.volume, broken.rotation, broken.language) == (0.8, 0, "en")
     assert not list(tmp_path.glob("*.partial")), "written whole, then put in place"
+    path.write_bytes(b"[kiosk\npin = \xff\xfe\n")           # garbled: a power cut, a bad card
+    garbled = KioskSettings(path)
+    assert garbled.default_pin and garbled.volume == 0.8, "the defaults, never a crash"
 
 
 def kiosk_with_game(tmp_path):

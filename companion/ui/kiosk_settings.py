@@ -40,8 +40,10 @@ class KioskSettings:
         if self.path.exists():
             try:
                 self.config.read(self.path, encoding="utf-8")
-            except (configparser.Error, UnicodeDecodeError):
-                pass                    # unreadable: the defaults, and the next save mends it
+            except (configparser.Error, UnicodeDecodeError) as exc:
+                log.warning("%s cannot be read (%s): the defaults apply, the PIN is "
+                            "0000, until a change in the settings writes it anew",
+                            self.path, exc)
         self._wrong: list[float] = []
         stored = self.config.get("kiosk", "pin")
         if stored and not is_pin_hash(stored):

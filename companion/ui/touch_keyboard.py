@@ -111,7 +111,8 @@ class TextField(ButtonBehavior, Widget):
         keyboard().attach(self)
 
     def on_submit(self) -> None:
-        pass
+        """The keyboard let go: the text is what the person typed (a
+        listener keeps it; home binds ``value`` instead, as it is typed)."""
 
     def fits(self, text: str) -> bool:
         return len(text) <= self.limit and (
