@@ -67,7 +67,10 @@ def test_3_coup_needs_seven(store):
     table = physical(store)
     set_coins(table, A, 6)
     err = refused(table, {"type": "coup", "seat": A, "target": B}, "coup.cannot_afford")
-    assert err.args_ == {"action": "coup", "cost": 7, "coins": 6}
+    assert err.args_ == {"action": "coup", "count": 7, "coins": 6}
+    from companion.i18n import Messages
+
+    assert Messages("en").error(err) == "Coup costs 7 coins; there are only 6."
 
 
 def test_4_assassinate_needs_three(store):

@@ -103,6 +103,28 @@ def test_the_producer_swaps_with_the_target_who_chooses_in_private(store):
     assert choices == [("log.choose.producer", {"player": B, "undone": False})]
 
 
+def test_a_blocked_producer_still_takes_its_card_from_the_court(store):
+    """A block cancels only the part it blocks (the Persian rulebook: "the
+    other details of the main action are carried out"): Bob keeps his
+    cards, and Ann still exchanges one with the court."""
+    table = g54_table(store, PRODUCER, hands=[["producer", "banker"], ["priest", "director"],
+                                              ["politician", "politician"]],
+                      draws=["director"], advanced=True)
+    court = len(table.state.court)
+    run(table, {"type": "producer", "seat": A, "target": B})
+    nobody_answers(table)                                   # no challenge
+    run(table, {"type": "block", "seat": B, "character": "producer"})
+    nobody_answers(table)                                   # nobody challenges the block
+    assert view(table)["phase"] == "exchange", "the court's part of the action stands"
+    assert sorted(table.private_view(A)["drawn"]) == ["director"]
+    assert table.private_view(B)["hand"] == ["director", "priest"], "Bob's card is blocked"
+    run(table, {"type": "keep", "seat": A, "cards": ["director", "producer"]})
+    assert table.private_view(A)["hand"] == ["director", "producer"]
+    assert table.private_view(B)["hand"] == ["director", "priest"]
+    assert len(table.state.court) == court and cards_on_table(table) == 15
+    assert current(table) == B
+
+
 def test_the_producer_at_the_table_leaves_the_cards_to_the_players(store):
     table = g54_table(store, PRODUCER, mode="physical", advanced=True)
     run(table, {"type": "producer", "seat": A, "target": B})
@@ -531,8 +553,11 @@ def test_a_taxed_block_pays_the_taxer_unless_the_table_taxes_actions_only(store,
 def test_without_the_coin_for_the_tax_a_claim_or_block_is_refused(store):
     table = taxed_guerrilla(store)
     reach(table, B, p1=4)
-    err = refused(table, {"type": "guerrilla", "seat": B, "target": C}, "coup.cannot_afford")
-    assert err.args_["cost"] == 5
+    # Bob holds the Guerrilla's 4 but not the tax's 1 more: the refusal says so.
+    err = refused(table, {"type": "guerrilla", "seat": B, "target": C}, "g54.tax_unpaid")
+    from companion.i18n import Messages
+
+    assert Messages("en").error(err) == "Claiming the Guerrilla costs 1 coin of tax first."
     assert "guerrilla" not in legal_types(table)
     run(table, {"type": "politician", "seat": B, "target": C})
     nobody_answers(table)
@@ -590,3 +615,18 @@ def test_the_kiosk_never_offers_a_reaction_that_names_a_hidden_card(store):
     except Exception as exc:                           # refused: it belongs on B's phone
         assert getattr(exc, "key", "") == "command.private_choice"
     assert view(table) == before
+
+
+def test_a_cost_of_one_coin_is_said_in_the_singular_in_every_language(store):
+    from companion.i18n import Messages
+
+    table = g54_table(store, ["newscaster", "banker", "guerrilla", "politician", "priest"])
+    run(table, {"type": "politician", "seat": A, "target": B})     # Bob: 2 → 0 coins
+    nobody_answers(table)
+    nobody_answers(table)
+    assert coins(table)[B] == 0
+    err = refused(table, {"type": "newscaster", "seat": B}, "coup.cannot_afford")
+    assert err.args_ == {"action": "newscaster", "count": 1, "coins": 0}
+    said = {lang: Messages(lang).error(err) for lang in ("en", "el", "ru", "fa")}
+    assert said["en"] == "Propaganda costs 1 coin; there are only 0."
+    assert "1 νόμισμα·" in said["el"] and "1 монету" in said["ru"]

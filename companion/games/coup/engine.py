@@ -270,9 +270,12 @@ class ClaimEngine:
             return 0
         return 0 if counter and s.options.get("tax_on") == "actions" else 1
 
-    def _check_tax(self, s: CoupState, seat: int, character: str, counter: bool = False
-                   ) -> None:
-        if self._tax_due(s, seat, character, counter) > s.coins[seat]:
+    def _check_tax(self, s: CoupState, seat: int, character: str | None,
+                   counter: bool = False, more: int = 0) -> None:
+        """Refuse a claim whose seat cannot pay the Tax on top of the ``more``
+        coins the claim costs itself (which it can pay: checked first, so the
+        refusal names what is missing)."""
+        if self._tax_due(s, seat, character, counter) + more > s.coins[seat]:
             raise RuleError("g54.tax_unpaid", character=character)
 
     def _decide_declare(self, s, command):
@@ -293,12 +296,11 @@ class ClaimEngine:
         if (not t.again and coins >= rules.forced_coup_at
                 and action.name != rules.coup_action and self._coup_targets(s, seat)):
             raise RuleError("coup.must_coup", coins=coins)
-        needed = action.price
-        if s.tax is not None:
-            needed += self._tax_due(s, seat, action.character)
-        if coins < needed:
+        if coins < action.price:
             raise RuleError("coup.cannot_afford", action=action.name,
-                            cost=needed, coins=coins)
+                            count=action.price, coins=coins)
+        if s.tax is not None:
+            self._check_tax(s, seat, action.character, more=action.price)
         event = {"type": action.name, "seat": seat}
         if action.targeted:
             target = command.get("target")
@@ -432,7 +434,7 @@ class ClaimEngine:
         action = s.turn.action
         if action.join == "pay":
             if s.coins[seat] < action.join_fee:
-                raise RuleError("coup.cannot_afford", action="join", cost=action.join_fee,
+                raise RuleError("coup.cannot_afford", action="join", count=action.join_fee,
                                 coins=s.coins[seat])
         else:
             self._check_tax(s, seat, action.character)
@@ -920,6 +922,9 @@ class ClaimEngine:
             if upheld:
                 if t.action.every_other:
                     t.protected |= {claim.seat}
+                elif t.action.on_blocked is not None:
+                    t.action.on_blocked(s, t)   # the part the block does not reach
+                    return
                 else:
                     t.stage = "done"            # the action is blocked; no refund
                     return

@@ -33,6 +33,10 @@ class Action:
     join: str | None = None          # "claim": others may claim it too; "pay": pay to join
     join_fee: int = 0                # what joining costs ("pay")
     on_failed: Resolve | None = None     # the extra cost of a claim caught bluffing
+    # What still happens when a block stands: a block cancels only the part
+    # of the action it blocks (G54's Producer still exchanges with the court).
+    # None: the whole action is cancelled (Coup), with no refund.
+    on_blocked: Resolve | None = None
     choose: Callable[[CoupState, Turn, Any], None] | None = None  # after a choice
     again: bool = False              # the actor then takes another action (Spy)
     untargeted_by_tokens: bool = False   # Coup: Peacekeeping does not protect from it

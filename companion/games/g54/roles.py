@@ -86,6 +86,14 @@ def produce(s: CoupState, t: Turn) -> None:
     begin_exchange(s, t, 1, after="from_target")
 
 
+def produce_from_the_court(s: CoupState, t: Turn) -> None:
+    """The Producer blocked by its target: the target's card is out of reach,
+    but the court's part stands (the Persian rulebook: the other details of
+    the action are still carried out): one card from the court, and one of
+    the hand back to it, an exchange of one."""
+    begin_exchange(s, t, 1)
+
+
 def producer_step(s: CoupState, t: Turn, option: Any) -> None:
     if option == "from_target":
         if not s.keeper:             # the cards change hands on the table
@@ -272,7 +280,8 @@ ROLES: tuple[Role, ...] = (
          Action("newscaster", _exchange(3), character="newscaster", cost=1)),
     Role("producer", COMMUNICATIONS, True,
          Action("producer", produce, character="producer", targeted=True,
-                blockers=("producer",), choose=producer_step)),
+                blockers=("producer",), choose=producer_step,
+                on_blocked=produce_from_the_court)),
     Role("reporter", COMMUNICATIONS, False,
          Action("reporter", _exchange(1, gain=1), character="reporter")),
     Role("writer", COMMUNICATIONS, True,
