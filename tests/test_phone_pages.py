@@ -139,6 +139,24 @@ def test_re_pairing_leaves_the_old_phone_seatless(store, phones):
         expect(lost.locator(".refusal")).to_have_text(re.compile("does not open a seat"))
 
 
+def test_a_re_paired_phone_whose_close_was_lost_finds_out_when_it_reconnects(store, phones):
+    """The connection drops (Wi-Fi, a sleeping phone) just as the seat is
+    re-paired, so the re-pair's close never reaches the page: when it tries
+    again, it asks the server, learns it holds no seat, and says so."""
+    table = election(store)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        lost, _ = seated(phones, base, server, 3)
+        expect(lost.locator("#link")).to_have_text("Connected")
+
+        def drop_then_re_pair():
+            for socket in list(server._seat_sockets):
+                socket._req.transport.abort()       # no close frame: the line is cut
+            server.links.repair(table.game_id, 3)
+        base.on_loop(drop_then_re_pair)
+        expect(lost.locator(".refusal")).to_have_text(re.compile("has no seat in this game"))
+
+
 def test_an_article_27_bribe_is_offered_from_the_phone(store, phones):
     from a27_helpers import PK, a27_table, propose
 

@@ -36,7 +36,10 @@ const Companion = {
     return text.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? shown(args[name]) : whole));
   },
 
-  live(path, onState, linkElement) {
+  // `seatGone` (optional) is asked after a socket closes for another reason
+  // than a re-pair: true when this page holds no seat any more (its re-pair's
+  // close was lost on the way), so the page reloads instead of retrying.
+  live(path, onState, linkElement, seatGone = null) {
     let delay = 500;
     const connect = () => {
       const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -54,7 +57,14 @@ const Companion = {
           location.reload();
           return;
         }
-        setTimeout(connect, delay);
+        const retry = async () => {
+          if (seatGone && await seatGone()) {
+            location.reload();
+            return;
+          }
+          connect();
+        };
+        setTimeout(retry, delay);
         delay = Math.min(delay * 2, 5000);
       };
     };

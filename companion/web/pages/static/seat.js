@@ -139,7 +139,10 @@ async function start() {
     secrets.addEventListener(end, () => showSecrets(false));
   }
   document.addEventListener("visibilitychange", () => showSecrets(false));
-  Companion.live("/ws", render, byId("link"));
+  Companion.live("/ws", render, byId("link"), async () => {
+    const response = await fetch("/api/seat", { credentials: "same-origin" }).catch(() => null);
+    return response !== null && response.status === 401;     // a server that is down: retry
+  });
 }
 
 start();
