@@ -183,6 +183,17 @@ def test_12_foreign_aid_itself_cannot_be_challenged(store):
     assert coins(view)[A] == 4
 
 
+def test_12b_a_claim_that_stood_is_too_late_to_challenge_and_is_not_called_general(store):
+    from companion.i18n import Messages
+
+    table = physical(store)
+    run(table, {"type": "steal", "seat": A, "target": B}, {"type": "proceed"})
+    assert table.public_view()["phase"] == "block", "nobody challenged: now Bob may block"
+    err = refused(table, {"type": "challenge", "seat": C}, "coup.claim_answered")
+    assert Messages("en").error(err) == (
+        "The claim of the Captain has been answered: it can no longer be challenged.")
+
+
 def test_13_defended_claim_reshuffles_and_redraws(store):
     table = keeper(store, deal={**DEAL, "draws": ["captain"]})
     run(table, {"type": "tax", "seat": A}, {"type": "challenge", "seat": B})

@@ -386,6 +386,11 @@ class ClaimEngine:
     # in a window phase a window; an interrupt comes before the turn's own.
     def _decide_challenge(self, s, command):
         if s.phase != "challenge":
+            action = s.turn.action
+            if action is not None and action.character is not None:
+                # A character's action whose claim has been answered (nobody
+                # challenged in time, or it was shown): too late, not "general".
+                raise RuleError("coup.claim_answered", character=action.character)
             raise RuleError("coup.nothing_to_challenge")
         claim = s.interrupt or s.turn.claim
         seat = command.get("seat")
