@@ -37,8 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", parents=[common],
                          help="open the kiosk: the unfinished game, or the home "
                               "screen to choose one (--game starts one directly)")
-    _game_arguments(run, games=["coup", "g54", "secret_hitler", "article27"],
-                    modes=["physical", "keeper"], default_game=None)
+    _game_arguments(run, modes=["physical", "keeper"])
     run.add_argument("--pins", type=Path, default=None,
                      help="the GPIO pin map (default: $COMPANION_PINS or the built-in map); "
                           "used on a Raspberry Pi")
@@ -76,8 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", parents=[common],
                            help="serve the phones and the table page, without "
                                 "the kiosk window (headless tables, tests)")
-    _game_arguments(serve, games=["coup", "g54", "secret_hitler", "article27"],
-                    modes=["physical", "keeper"])
+    _game_arguments(serve, modes=["physical", "keeper"])
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on")
     serve.add_argument("--port", type=int, default=8080)
     serve.add_argument("--print-links", action="store_true",
@@ -128,12 +126,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _game_arguments(parser: argparse.ArgumentParser, games: list[str],
-                    modes: list[str], default_game: str | None = "coup") -> None:
-    """The arguments that open a table: the store, and a new game's set-up."""
+def _game_arguments(parser: argparse.ArgumentParser, modes: list[str]) -> None:
+    """The arguments that open a table: the store, and a new game's set-up
+    (any game the registry knows; none: the unfinished game)."""
+    from .games import names
     parser.add_argument("--db", type=Path, default=None,
                         help=f"game store (default: ${DB_ENV} or the XDG data dir)")
-    parser.add_argument("--game", default=default_game, choices=games)
+    parser.add_argument("--game", default=None, choices=names())
     parser.add_argument("--players", default="Anna,Ben,Chloé",
                         help="comma-separated names in seat order (clockwise)")
     parser.add_argument("--mode", default="physical", choices=modes,
@@ -397,6 +396,9 @@ def _serve(args: argparse.Namespace) -> int:
     if opened is None:
         return 2
     table = opened[1]
+    if table is None:
+        print("companion serve: no unfinished game; name one with --game", file=sys.stderr)
+        return 2
     from .web.serve import serve
 
     return asyncio.run(serve(table, args.host, args.port, print_links=args.print_links,

@@ -25,7 +25,7 @@ def kiosk_table(path: Path, players: int = 3, mode: str = "physical",
 
 
 def a27_screen(table: Table, sound_dir: Path, volume: float = 1.0, lang: str = "en"):
-    from companion.ui.article27_screen import Article27TableScreen
+    from companion.games.article27.screen import Article27TableScreen
     from companion.ui.sounds import Sounds
 
     return Article27TableScreen(table, lang=lang, sounds=Sounds(sound_dir, volume=volume))

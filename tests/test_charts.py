@@ -10,7 +10,7 @@ import pytest
 from companion.i18n import Messages
 from companion.table import EventStore, Table
 from companion.table.replay import replay
-from companion.ui.charts import chart_for
+from companion.games import spec_for
 
 pytest.importorskip("kivy.base")
 from test_ui import SHOTS, fits_in_window, frames, show, window  # noqa: E402,F401
@@ -32,7 +32,7 @@ def test_each_game_s_chart_ends_where_the_game_ended(window, tmp_path, game):
 
     table = finished(game, tmp_path)
     t = Messages("en", table.names)
-    chart = chart_for(game, table.public_history(), table.names, t)
+    chart = spec_for(game).words.chart(table.public_history(), table.names, t)
     final = table.public_view()
     lasts = [values[-1] for _label, values in chart.series]
     if game in ("coup", "g54"):
@@ -64,4 +64,4 @@ def test_an_unfinished_game_has_no_chart(tmp_path):
 
     table = Table.start(EventStore(tmp_path / "g.sqlite3"),
                         Setup(game="coup", seats=["Ann", "Bob"], options={"first": 0}))
-    assert chart_for("coup", table.public_history(), table.names, Messages("en")) is None
+    assert spec_for("coup").words.chart(table.public_history(), table.names, Messages("en")) is None

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games import PACKAGES, engine_for
+from companion.games import engine_for, names
 from companion.games.base import Fate, Setup
 from companion.games.coup import ENGINE as COUP
 from companion.games.g54 import ENGINE as G54
@@ -33,7 +33,7 @@ def literal_keys() -> set[str]:
 
 def generated_keys() -> set[str]:
     """Keys the code builds from game data and engine vocabulary."""
-    keys = {f"game.{name}" for name in PACKAGES}
+    keys = {f"game.{name}" for name in names()}
     keys |= {"policy.liberal", "policy.fascist"}
     keys |= {f"sh.log.{k}" for k in (
         "started", "confirm", "nominate", "ballot", "discard", "enact", "chaos", "veto",
@@ -86,7 +86,7 @@ def played_keys() -> set[str]:
 def played_lines() -> list[tuple[list[str], str, dict]]:
     """Every log line (with its table's names) of random games of every game."""
     lines = []
-    for name in PACKAGES:
+    for name in names():
         engine = engine_for(name)
         for seed in range(40):
             players = engine.min_players + seed % (engine.max_players - engine.min_players + 1)

@@ -89,7 +89,7 @@ def test_home_renders_with_large_targets_at_every_size(window, tmp_path, size):
 
 
 def test_touch_chooses_and_starts_a_game_then_home_resumes_the_same_table(window, tmp_path):
-    from companion.ui.coup_screen import CoupTableScreen
+    from companion.games.coup.screen import CoupTableScreen
 
     store = EventStore(tmp_path / "g.sqlite3")
     kiosk = show(window, kiosk_on(store), (1280, 720))

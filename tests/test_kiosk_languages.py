@@ -24,7 +24,7 @@ LANGS = [lang for lang in LANGUAGES if lang != "en"]
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("phase", PHASES)
 def test_secret_hitler_reads_in_every_language(window, tmp_path, lang, phase):
-    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+    from companion.games.secret_hitler.screen import SecretHitlerTableScreen
 
     screen = show(window, SecretHitlerTableScreen(to_phase(tmp_path, phase), lang=lang), SIZE)
     wait_for_reveal(screen.ids.ballot)
@@ -90,7 +90,7 @@ def test_article27_reads_in_every_language(window, tmp_path, lang, stage):
 def test_the_coup_family_reads_in_every_language(window, tmp_path, lang, game, players):
     from companion.games.base import Fate, Setup
     from companion.table import Table
-    from companion.ui.coup_screen import CoupTableScreen
+    from companion.games.coup.screen import CoupTableScreen
 
     options = {"first": 0, "direction": "clockwise"} if game == "coup" else {
         "first": 0, "set": "starter"}

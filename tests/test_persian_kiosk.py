@@ -167,7 +167,7 @@ def _rightmost_first(widgets) -> bool:
 def test_a_persian_table_screen_runs_right_to_left(window, tmp_path, lang, mirrored):
     from test_ui_secret_hitler import to_phase
 
-    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+    from companion.games.secret_hitler.screen import SecretHitlerTableScreen
 
     screen = show(window, SecretHitlerTableScreen(to_phase(tmp_path, "election"), lang=lang),
                   (800, 480))

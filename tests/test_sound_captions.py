@@ -20,7 +20,7 @@ from test_ui import frames, screenshot, show, tap, window  # noqa: E402,F401
 def test_each_sound_is_captioned_on_the_bar_even_when_muted(window, tmp_path, monkeypatch,
                                                              lang):
     from companion.ui import table_screen
-    from companion.ui.article27_screen import Article27TableScreen
+    from companion.games.article27.screen import Article27TableScreen
     from companion.ui.sounds import Sounds
 
     monkeypatch.setattr(table_screen, "CAPTION_SECONDS", 0.3)

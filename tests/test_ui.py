@@ -98,7 +98,7 @@ def fits_in_window(widget, window) -> bool:
 
 @pytest.mark.parametrize("size", [*SIZES, PORTRAIT], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_touch_plays_a_turn_and_the_screen_follows(window, tmp_path, size):
-    from companion.ui.coup_screen import CoupTableScreen
+    from companion.games.coup.screen import CoupTableScreen
 
     table = physical_table(tmp_path / "g.sqlite3")
     screen = show(window, CoupTableScreen(table), size)
@@ -124,7 +124,7 @@ def test_touch_plays_a_turn_and_the_screen_follows(window, tmp_path, size):
 
 
 def test_an_action_aimed_at_a_player_is_two_taps(window, tmp_path):
-    from companion.ui.coup_screen import CoupTableScreen
+    from companion.games.coup.screen import CoupTableScreen
 
     table = physical_table(tmp_path / "g.sqlite3")
     screen = show(window, CoupTableScreen(table), (800, 480))
@@ -146,7 +146,7 @@ def test_an_action_aimed_at_a_player_is_two_taps(window, tmp_path):
 
 
 def test_refusals_are_messages_and_undo_is_a_button(window, tmp_path):
-    from companion.ui.coup_screen import CoupTableScreen
+    from companion.games.coup.screen import CoupTableScreen
 
     table = physical_table(tmp_path / "g.sqlite3")
     screen = show(window, CoupTableScreen(table), (800, 480))
@@ -164,7 +164,7 @@ def test_refusals_are_messages_and_undo_is_a_button(window, tmp_path):
 
 
 def test_a_restarted_app_shows_the_same_table(window, tmp_path):
-    from companion.ui.coup_screen import CoupTableScreen
+    from companion.games.coup.screen import CoupTableScreen
 
     path = tmp_path / "g.sqlite3"
     table = physical_table(path)
@@ -184,7 +184,7 @@ def test_a_restarted_app_shows_the_same_table(window, tmp_path):
 
 
 def test_the_end_of_a_game_reads_clearly(window, tmp_path):
-    from companion.ui.coup_screen import CoupTableScreen
+    from companion.games.coup.screen import CoupTableScreen
 
     table = physical_table(tmp_path / "g.sqlite3")
     screen = show(window, CoupTableScreen(table), (800, 480))
@@ -209,7 +209,7 @@ def test_the_end_of_a_game_reads_clearly(window, tmp_path):
 
 
 def test_a_keeper_game_never_offers_hand_dependent_choices_on_the_kiosk(window, tmp_path):
-    from companion.ui.coup_screen import CoupTableScreen
+    from companion.games.coup.screen import CoupTableScreen
 
     setup = Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"], mode="keeper",
                   options={"first": 0, "direction": "clockwise"})
@@ -234,7 +234,7 @@ def g54_table(path):
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_g54_shows_its_five_reference_cards_and_the_tokens(window, tmp_path, size):
-    from companion.ui.coup_screen import CoupTableScreen
+    from companion.games.coup.screen import CoupTableScreen
 
     screen = show(window, CoupTableScreen(g54_table(tmp_path / "g.sqlite3")), size)
     assert screen.title_text == "Coup: Rebellion G54"
@@ -267,7 +267,7 @@ def test_g54_shows_its_five_reference_cards_and_the_tokens(window, tmp_path, siz
 
 
 def test_a_short_screen_shows_card_names_and_a_tap_opens_the_card(window, tmp_path):
-    from companion.ui.coup_screen import CardView, CoupTableScreen
+    from companion.games.coup.screen import CardView, CoupTableScreen
 
     screen = show(window, CoupTableScreen(g54_table(tmp_path / "g.sqlite3")), (800, 480))
     assert screen.compact_reference
@@ -289,7 +289,7 @@ def test_a_short_screen_shows_card_names_and_a_tap_opens_the_card(window, tmp_pa
 def test_the_table_sees_when_the_button_pad_stops_answering(window, tmp_path):
     from companion.devices.pad import SerialPad
     from companion.devices.pad_sim import PadSimulator, PtyLink, wait_for
-    from companion.ui.coup_screen import CoupTableScreen
+    from companion.games.coup.screen import CoupTableScreen
 
     screen = show(window, CoupTableScreen(physical_table(tmp_path / "g.sqlite3")), (800, 480))
     link = PtyLink(tmp_path)
@@ -323,7 +323,7 @@ def test_the_table_sees_when_the_button_pad_stops_answering(window, tmp_path):
 
 def test_a_claim_under_a_countdown_shows_the_seconds_left(window, tmp_path):
     from a27_helpers import FakeClock
-    from companion.ui.coup_screen import CoupTableScreen
+    from companion.games.coup.screen import CoupTableScreen
 
     clock = FakeClock()
     setup = Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"], mode="physical",
@@ -414,7 +414,7 @@ def test_the_ballot_shows_who_voted_then_turns_every_vote_at_once(window):
 
 
 def test_the_log_reads_the_whole_game_in_words_with_undone_lines_marked(window, tmp_path):
-    from companion.ui.coup_screen import CoupTableScreen
+    from companion.games.coup.screen import CoupTableScreen
 
     screen = show(window, CoupTableScreen(physical_table(tmp_path / "g.sqlite3")), (800, 480))
     tap(button(screen, "Income (+1)"))
@@ -438,7 +438,7 @@ def test_a_whole_game_is_played_by_taps_until_the_screen_shows_the_winner(
     shows (a seeded choice among them, as a table would make), to the end."""
     import random
 
-    from companion.ui.coup_screen import CoupTableScreen
+    from companion.games.coup.screen import CoupTableScreen
 
     setup = Setup(game=game, seats=["Natassa", "Stelios", "Giorgos", "Eleni"],
                   options=options)

@@ -128,7 +128,7 @@ def check_screen(screen, window) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("phase", PHASES)
 def test_every_phase_renders_legibly(window, tmp_path, phase, size):
-    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+    from companion.games.secret_hitler.screen import SecretHitlerTableScreen
 
     table = to_phase(tmp_path, phase)
     screen = show(window, SecretHitlerTableScreen(table), size)
@@ -139,7 +139,7 @@ def test_every_phase_renders_legibly(window, tmp_path, phase, size):
 
 
 def test_nominate_by_two_taps_then_the_ballot_shows_who_voted_and_turns(window, tmp_path):
-    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+    from companion.games.secret_hitler.screen import SecretHitlerTableScreen
 
     table = start(tmp_path, 7)
     screen = show(window, SecretHitlerTableScreen(table), (800, 480))
@@ -195,7 +195,7 @@ def test_nominate_by_two_taps_then_the_ballot_shows_who_voted_and_turns(window, 
 
 
 def test_a_power_takes_two_taps_and_the_danger_zone_and_veto_show(window, tmp_path):
-    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+    from companion.games.secret_hitler.screen import SecretHitlerTableScreen
 
     table = start(tmp_path, 7)
     screen = show(window, SecretHitlerTableScreen(table), (1280, 720))
@@ -265,7 +265,7 @@ def play_round_by_taps(screen, policy: str) -> None:
 
 
 def test_a_whole_game_is_played_by_taps_until_the_screen_shows_the_winner(window, tmp_path):
-    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+    from companion.games.secret_hitler.screen import SecretHitlerTableScreen
 
     table = start(tmp_path, 5)
     screen = show(window, SecretHitlerTableScreen(table), (800, 480))
@@ -286,7 +286,7 @@ def test_a_whole_game_is_played_by_taps_until_the_screen_shows_the_winner(window
 
 
 def test_a_restarted_app_shows_the_same_table(window, tmp_path):
-    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+    from companion.games.secret_hitler.screen import SecretHitlerTableScreen
 
     path = tmp_path / "g.sqlite3"
     table = start(tmp_path, 7)
@@ -314,7 +314,7 @@ def test_a_restarted_app_shows_the_same_table(window, tmp_path):
 
 
 def test_keeper_mode_never_shows_a_secret_before_the_end(window, tmp_path):
-    from companion.ui.secret_hitler_screen import SecretHitlerTableScreen
+    from companion.games.secret_hitler.screen import SecretHitlerTableScreen
 
     table = keeper(tmp_path, 5, confirm=False)
     screen = show(window, SecretHitlerTableScreen(table), (800, 480))

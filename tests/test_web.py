@@ -281,12 +281,13 @@ def test_companion_serve_runs_the_server_alone(tmp_path):
 def test_each_game_s_secrets_read_as_words_on_the_phone():
     """Every kind of secret a phone shows, worded on the server."""
     from companion.i18n import Messages
+    from companion.games import spec_for
     from companion.web.words import secret_lines
 
     t = Messages("en", ["Ann", "Bob", "Cat"])
-    assert secret_lines("g54", {"hand": ["banker"], "drawn": ["spy", "judge"]}, t) == [
+    assert secret_lines(spec_for("g54").words, {"hand": ["banker"], "drawn": ["spy", "judge"]}, t) == [
         "Your cards: 1. Banker, 2. Spy, 3. Judge"]
-    assert secret_lines("secret_hitler", {
+    assert secret_lines(spec_for("secret_hitler").words, {
         "role": "fascist", "teammates": [{"seat": 2, "role": "hitler"}],
         "hand": ["liberal", "fascist"],
         "knowledge": [{"kind": "investigate", "target": 1, "party": "liberal"},
@@ -295,14 +296,14 @@ def test_each_game_s_secrets_read_as_words_on_the_phone():
         "Tiles in your hand: 1. Liberal policy, 2. Fascist policy",
         "Bob belongs to the Liberal party.",
         "You saw the next three tiles: Fascist policy, Fascist policy, Liberal policy"]
-    assert secret_lines("article27", {
+    assert secret_lines(spec_for("article27").words, {
         "agenda": {"agenda": "wealth", "value": 3, "best": 7}, "influence": 1,
         "slots": [{"value": 5, "issue": "nuclear"}, {"value": -2, "issue": "peacekeeping"}],
         "if_passed": 2, "ballot_vote": "abstain"}, t) == [
         "Your agenda: Wealth (now 3, at best 7)", "1 influence behind your screen",
         "Your slots: +5 Nuclear disarmament, -2 Peacekeeping", "If the proposal passes: 2 points",
         "Your vote: Abstain"]
-    assert secret_lines("coup", {"seat": 0}, t) == []
+    assert secret_lines(spec_for("coup").words, {"seat": 0}, t) == []
 
 
 def test_the_night_phase_acknowledgement_is_on_each_phone(store):
@@ -365,16 +366,16 @@ def test_choices_among_ones_own_cards_name_them_by_number_only(store):
 
 def test_exchange_and_reaction_choices_are_numbered_too():
     from companion.i18n import Messages
-    from companion.web.words import action_label
+    from companion.games import spec_for
 
     t = Messages("en", ["Ann", "Bob"])
     mine = {"hand": ["duke", "captain"], "drawn": ["duke", "contessa"]}
-    assert action_label({"type": "keep", "seat": 0, "cards": ["duke", "duke"]},
-                        "coup", {}, t, mine) == "Keep cards 1, 3"
-    assert action_label({"type": "keep", "seat": 0, "cards": ["captain", "contessa"],
-                         "give": "duke"}, "g54", {}, t, mine) == "Keep cards 2, 4, give back card 1"
-    assert action_label({"type": "react", "seat": 0, "character": "intellectual",
-                         "card": "captain"}, "g54", {}, t, mine) == (
+    assert spec_for("coup").words.phone_label({"type": "keep", "seat": 0, "cards": ["duke", "duke"]},
+                                              {}, t, mine) == "Keep cards 1, 3"
+    assert spec_for("g54").words.phone_label({"type": "keep", "seat": 0, "cards": ["captain", "contessa"],
+                         "give": "duke"}, {}, t, mine) == "Keep cards 2, 4, give back card 1"
+    assert spec_for("g54").words.phone_label({"type": "react", "seat": 0, "character": "intellectual",
+                         "card": "captain"}, {}, t, mine) == (
         "Claim card 2 is the Intellectual")
 
 

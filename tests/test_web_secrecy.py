@@ -15,6 +15,7 @@ from a27_helpers import FakeClock
 from companion.games.base import Fate, Setup
 from companion.i18n import Messages
 from companion.table import LOCAL, Table, seat_source
+from companion.games import spec_for
 from companion.web.words import secret_lines
 from web_helpers import join, served
 
@@ -85,5 +86,5 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
         seat = int(audience.split(":")[1])
         assert message["seat"] == seat
         assert canonical(message["private"]) in privates[seat], "only this seat's own view"
-        assert message["secrets"] == secret_lines(game, message["private"], t[seat])
+        assert message["secrets"] == secret_lines(spec_for(game).words, message["private"], t[seat])
         assert all(action["command"]["seat"] == seat for action in message["actions"])

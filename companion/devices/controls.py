@@ -7,8 +7,8 @@ Runs on the asyncio loop only (devices hand their presses over with
   the first choice: Ja, Yes; button 1 the second: Nein, Veto; ...), sent as
   the seat's vote from the device's own channel (``seat:N:gpio``,
   ``seat:N:pad``; the seat's phone is another channel);
-- while a Coup-family claim waits for a challenge, "I challenge" (the
-  challenge buzzer): presses that arrive within ``tie_window`` seconds of the
+- while a claim waits for a challenge, in a game whose spec declares the
+  challenge buzzer, "I challenge": presses that arrive within ``tie_window`` seconds of the
   first are collected, and the earliest press time wins (see
   docs/hardware.md for the rule);
 - otherwise nothing: the press is refused.
@@ -23,8 +23,8 @@ a change (see ``BallotBox``), and a choice the game restricts by what only
 the seat knows (Article 27's Veto behind the screen, keeper mode) is never
 taken from buttons, for any seat: it belongs on the seat's phone.
 
-The gavel input strikes the Article 27 gavel for the Secretary-General; a
-knock's rebound (another press within ``GAVEL_LOCKOUT``) is ignored. The seat
+The gavel input gives the table's gavel command, in a game whose spec
+declares a gavel (Article 27: the Secretary-General strikes); a knock's rebound (another press within ``GAVEL_LOCKOUT``) is ignored. The seat
 LEDs follow the ballot: on once the seat has voted, whatever it chose, off
 when the ballot closes. The buzzer sounds on a strike and when a timer runs
 out. A failing LED or buzzer is logged and never stops the table.
@@ -46,7 +46,6 @@ log = logging.getLogger(__name__)
 
 TIE_WINDOW = 0.05          # seconds: presses this close together race on their times
 GAVEL_LOCKOUT = 1.0        # seconds: a strike plate's rebound is not a second strike
-CLAIM_GAMES = ("coup", "g54")
 
 Refusal = Callable[[int | None, RuleError], None]
 
@@ -102,9 +101,9 @@ class Controls:
         if press.at < self._opened[1]:
             self._refuse(press.seat, RuleError("device.stale_press"))
             return
-        spec = table.engine.ballot(table.state)
-        if spec is not None:
-            self._vote(press, spec)
+        ballot = table.ballot()
+        if ballot is not None:
+            self._vote(press, ballot)
             return
         claim = self._open_claim()
         if claim is not None:
@@ -118,8 +117,7 @@ class Controls:
             self._refuse(press.seat, RuleError("ballot.no_such_button", button=str(press.button)))
             return
         command = {"type": "vote", "seat": press.seat, "choice": choices[press.button]}
-        table = self.table
-        if table.engine.private_choice(table.state, command):
+        if self.table.private_choice(command):
             # Refused alike for every seat, before anyone's hidden state is
             # looked at: a refusal here would show the table what it hides.
             self._refuse(press.seat, RuleError("device.choice_on_phone"))
@@ -149,31 +147,23 @@ class Controls:
         if press.at - self._last_gavel < GAVEL_LOCKOUT:
             return                          # the plate's rebound, or a sensor ringing
         self._last_gavel = press.at
-        view = self.table.public_view()
-        if view.get("game") != "article27" or view.get("sg") is None:
+        command = self.table.gavel_command()
+        if command is None:
             return                          # no gavel in this game: a knock on the table
-        if self._send({"type": "gavel", "seat": view["sg"]}, None, OPERATOR):
+        if self._send(command, None, OPERATOR):
             self._sound("gavel")
 
     # -- the challenge buzzer ----------------------------------------------------------
-    def _open_claim(self) -> tuple | None:
-        """The claim waiting for a challenge now, as a key, or None."""
-        table = self.table
-        if table.setup.game not in CLAIM_GAMES:
-            return None
-        view = table.engine.public_view(table.state)
-        pending = view.get("pending") or {}
-        claim = pending.get("claim")
-        if view["phase"] != "challenge" or claim is None:
-            return None
-        return (table.game_id, view["turn"], claim["seat"], claim["character"], claim["kind"])
+    def _open_claim(self) -> dict[str, Any] | None:
+        """The claim waiting for a challenge now (see ``Table.open_claim``), or None."""
+        return self.table.open_claim()
 
-    def _buzz(self, press: Press, claim: tuple) -> None:
-        if self._race and self._race_claim == claim:
+    def _buzz(self, press: Press, claim: dict[str, Any]) -> None:
+        if self._race and self._race_claim == claim["key"]:
             self._race.append(press)
             return
         self._end_race("device.window_closed")   # a race for an earlier claim
-        self._race, self._race_claim = [press], claim
+        self._race, self._race_claim = [press], claim["key"]
         self._race_timer = self.loop.call_later(self.tie_window, self._settle_race)
 
     def _end_race(self, reason: str) -> None:
@@ -188,15 +178,15 @@ class Controls:
         """The earliest press challenges; exact ties go to the seat nearest
         after the claimant in the direction of play. The others are refused
         (the claim has been challenged)."""
-        presses, claim = self._race, self._race_claim
+        presses, key = self._race, self._race_claim
         self._race, self._race_claim, self._race_timer = [], None, None
-        if claim is None or self._open_claim() != claim:
+        claim = self._open_claim()
+        if key is None or claim is None or claim["key"] != key:
             for press in presses:
                 self._refuse(press.seat, RuleError("device.window_closed"))
             return
-        claimant = claim[2]
+        claimant, step = claim["claimant"], claim["step"]
         players = self.table.setup.players
-        step = -1 if self.table.state.options.get("direction") == "counterclockwise" else 1
         order = sorted(presses, key=lambda p: (p.at, ((p.seat - claimant) * step) % players))
         winner = None
         for press in order:
@@ -222,17 +212,17 @@ class Controls:
         """Remember when the ballot or claim presses answer opened (as far
         as this kiosk knows: after a restart, when it was seen again)."""
         table = self.table
-        spec = table.engine.ballot(table.state)
+        ballot = table.ballot()
+        claim = self._open_claim()
         # An aborted ballot runs again: a new opening.
-        now = (("ballot", table.game_id, spec["id"], self._aborts) if spec is not None
-               else self._open_claim())
+        now = (("ballot", table.game_id, ballot["id"], self._aborts) if ballot is not None
+               else claim["key"] if claim is not None else None)
         if now != self._opened[0]:
             self._opened = (now, self.clock() if now is not None else 0.0)
 
     def _show_votes(self) -> None:
         table = self.table
-        public = table.box.public(table.engine.ballot(table.state))
-        voted = set(public["voted"]) if public else set()
+        voted = set(table.voted())
         for seat in range(table.setup.players):
             now = seat in voted
             if self._voted.get(seat) != now:

@@ -1,19 +1,71 @@
-"""The registry of game engines, by name. An engine's module is imported
-when its game is first asked for: a kiosk resuming one game does not pay
-for loading the other three."""
+"""The registry of games. Each game's package under ``companion.games``
+declares its :class:`~.spec.GameSpec` as ``SPEC``; a game kept elsewhere (a
+test's, a café's own) calls :func:`register`. Building the registry imports
+only the packages' specs: an engine is imported when its game is first
+asked for, so a kiosk resuming one game does not pay for loading the rest."""
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from .base import Engine, RuleError
+from .spec import GameSpec
 
-# Each game's package, which holds its ENGINE.
-PACKAGES = {"coup": "coup", "g54": "g54", "secret_hitler": "secret_hitler",
-            "article27": "article27"}
+_REGISTERED: dict[str, GameSpec] = {}
+_FOUND = False
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Make a game known (by its spec's name); returns the spec."""
+    if spec.catalogs is not None:
+        from ..i18n import add_catalogs
+
+        add_catalogs(spec.catalogs)
+    _REGISTERED[spec.name] = spec
+    return spec
+
+
+def unregister(name: str) -> None:
+    """Forget a game registered with :func:`register` (a test's, at its end)."""
+    spec = _REGISTERED.pop(name, None)
+    if spec is not None and spec.catalogs is not None:
+        from ..i18n import remove_catalogs
+
+        remove_catalogs(spec.catalogs)
+
+
+def _find_packages() -> None:
+    """Register every game package in this directory, once."""
+    global _FOUND
+    if _FOUND:
+        return
+    _FOUND = True
+    for module in pkgutil.iter_modules(__path__):
+        if module.ispkg:
+            spec = getattr(importlib.import_module(f"{__name__}.{module.name}"), "SPEC", None)
+            if isinstance(spec, GameSpec):
+                register(spec)
+
+
+def specs() -> list[GameSpec]:
+    """Every known game, in the home screen's order."""
+    _find_packages()
+    return sorted(_REGISTERED.values(), key=lambda spec: (spec.order, spec.name))
+
+
+def names() -> list[str]:
+    return [spec.name for spec in specs()]
+
+
+def spec_for(name: str) -> GameSpec:
+    """A game's spec; an unknown game is a RuleError (a setup from a file,
+    a command line, an old store)."""
+    _find_packages()
+    spec = _REGISTERED.get(name) if isinstance(name, str) else None
+    if spec is None:
+        raise RuleError("setup.unknown_game", game=str(name)[:40])
+    return spec
 
 
 def engine_for(name: str) -> Engine:
-    package = PACKAGES.get(name) if isinstance(name, str) else None
-    if package is None:
-        raise RuleError("setup.unknown_game", game=str(name)[:40])
-    return importlib.import_module(f"{__package__}.{package}").ENGINE
+    return spec_for(name).engine

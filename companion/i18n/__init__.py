@@ -35,12 +35,33 @@ _TERM_ARGS = {"character": "character.", "action": "action.", "game": "game.",
               "characters": "character.", "role": "character."}
 
 
+# Directories of a game's own catalogs (``<lang>.json``), for a game whose
+# texts are not in the companion's (see ``GameSpec.catalogs``).
+_EXTRA: list[Path] = []
+
+
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> dict[str, Any]:
-    path = _HERE / f"{lang}.json"
-    if not path.exists():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+    """The texts of ``lang``: the companion's, then those of the games that
+    brought their own (which never replace one of the companion's)."""
+    texts: dict[str, Any] = {}
+    for directory in [*_EXTRA, _HERE]:
+        path = directory / f"{lang}.json"
+        if path.exists():
+            texts.update(json.loads(path.read_text(encoding="utf-8")))
+    return texts
+
+
+def add_catalogs(directory: Path) -> None:
+    if directory not in _EXTRA:
+        _EXTRA.append(directory)
+        catalog.cache_clear()
+
+
+def remove_catalogs(directory: Path) -> None:
+    if directory in _EXTRA:
+        _EXTRA.remove(directory)
+        catalog.cache_clear()
 
 
 def plural_category(lang: str, n: int) -> str:

@@ -8,36 +8,35 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..games import engine_for
-from ..games.article27.rules import TIMER_SECONDS
+from ..games import names, spec_for
 from ..games.base import KEEPER, PHYSICAL, Setup
+from ..games.spec import Variant
 from .seats import INPUTS
 
-GAME_ORDER = ("article27", "secret_hitler", "coup", "g54")
 MODES = (PHYSICAL, KEEPER)
 
-# The variants a table may choose at the kiosk, per game: option and the
-# values a tap steps through, the engine's default first. Options that only
-# tests and scripts set (a fixed first player, a deal) are not offered.
-VARIANTS: dict[str, tuple[tuple[str, tuple[Any, ...]], ...]] = {
-    "article27": (("come_and_go", (False, True)), ("lie_cheat_steal", (False, True)),
-                  ("timer_seconds", (TIMER_SECONDS, 120, 180, 240, 600))),
-    "secret_hitler": (),
-    "coup": (("direction", ("counterclockwise", "clockwise")),
-             ("response_seconds", (None, 10, 20, 30))),
-    "g54": (("set", ("random", "starter")), ("advanced", (False, True)),
-            ("response_seconds", (None, 10, 20, 30))),
-}
+
+def game_order() -> list[str]:
+    """The games the home screen offers, in its order."""
+    return names()
+
+
+def variants_of(game: str) -> tuple[Variant, ...]:
+    """The variants a table may choose at the kiosk (the game's spec says
+    which): option and the values a tap steps through, the engine's default
+    first. Options only tests and scripts set (a fixed first player, a deal)
+    are not offered."""
+    return spec_for(game).variants
 
 
 def player_limits(game: str) -> tuple[int, int]:
-    engine = engine_for(game)
+    engine = spec_for(game).engine
     return engine.min_players, engine.max_players
 
 
 @dataclass
 class NewGame:
-    game: str = "article27"
+    game: str = field(default_factory=lambda: game_order()[0])
     names: list[str] = field(default_factory=lambda: ["", "", ""])
     inputs: list[str] = field(default_factory=lambda: ["kiosk"] * 3)
     mode: str = PHYSICAL
@@ -73,10 +72,10 @@ class NewGame:
     def variants(self) -> list[tuple[str, Any]]:
         """The game's variants with their current values."""
         return [(option, self.options.get(option, values[0]))
-                for option, values in VARIANTS[self.game]]
+                for option, values in variants_of(self.game)]
 
     def next_value(self, option: str) -> Any:
-        values = dict(VARIANTS[self.game])[option]
+        values = dict(variants_of(self.game))[option]
         current = self.options.get(option, values[0])
         step = values.index(current) + 1 if current in values else 0
         self.options[option] = values[step % len(values)]
@@ -95,7 +94,7 @@ class NewGame:
     def like(cls, setup: Setup) -> "NewGame":
         """The choices that made ``setup``: the home screen starts from the
         last game's table."""
-        offered = dict(VARIANTS.get(setup.game, ()))
+        offered = dict(variants_of(setup.game))
         # Only values the home screen offers: a game set up elsewhere (a
         # command line's own seconds, a chosen set of characters) starts the
         # choice from the default instead.

@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import Any, Callable
 
-from ..games import engine_for
+from ..games import spec_for
 from ..games.base import KEEPER, Engine, Fate, RuleError, Setup
+from ..games.spec import GameSpec
 from .ballot import ABORT, CLOSE, VOTE, BallotBox
 from .seats import clean_name, normalise_seats, seat_names
 from .settings import normalise_table_settings
@@ -74,7 +75,7 @@ class Table:
               clock: Callable[[], float] = time.time,
               source: str = LOCAL) -> "Table":
         """Create a new game (any unfinished one is kept as abandoned)."""
-        engine = engine_for(setup.game)
+        engine = spec_for(setup.game).engine
         normalise_seats(setup)
         normalise_table_settings(setup)
         state = engine.new_state(setup)
@@ -113,7 +114,7 @@ class Table:
                     clock: Callable[[], float] = time.time) -> "Table":
         setup = Setup.from_json(record.setup)
         normalise_table_settings(setup)      # games stored before a setting existed
-        table = cls(store, record.id, setup, engine_for(setup.game), fate, clock)
+        table = cls(store, record.id, setup, spec_for(setup.game).engine, fate, clock)
         table.log = store.events(record.id)
         table.next_command = 1 + max((n for n, _ in table.log), default=0)
         table.undone = {e["command"] for _, e in table.log if e["type"] == UNDO}
@@ -307,6 +308,51 @@ class Table:
     @property
     def names(self) -> list[str]:
         return seat_names(self.setup)
+
+    @property
+    def spec(self) -> GameSpec:
+        """What the game declares: its traits, words, variants and screen."""
+        return spec_for(self.setup.game)
+
+    def ballot(self) -> dict[str, Any] | None:
+        """The ballot the game has open (its id, eligible seats, choices), or None."""
+        return self.engine.ballot(self.state)
+
+    def voted(self) -> list[int]:
+        """The seats that have voted in the open ballot (never what)."""
+        public = self.box.public(self.ballot())
+        return public["voted"] if public else []
+
+    def timer(self) -> dict[str, Any] | None:
+        """The game's running timer as the table shows it, or None."""
+        return self.engine.timer(self.state, self.clock())
+
+    def private_choice(self, command: dict[str, Any]) -> bool:
+        """Whether ``command`` is a choice only its seat may make, on its own
+        channel (it depends on what only the seat knows)."""
+        return self.engine.private_choice(self.state, command)
+
+    def phone_commands(self, seat: int) -> list[dict[str, Any]]:
+        """What the seat's phone offers: its votes, its private choices and
+        the acknowledgements its game declares."""
+        own = self.spec.traits.acknowledgements
+        return [c for c in self.legal_commands() if c.get("seat") == seat
+                and (c["type"] == VOTE or c["type"] in own or self.private_choice(c))]
+
+    def open_claim(self) -> dict[str, Any] | None:
+        """The claim a challenge buzzer answers now (``key``, ``claimant``,
+        ``step``: the way play passes), for a game with that trait; else None."""
+        if not self.spec.traits.challenge_buzzer:
+            return None
+        claim = self.engine.open_claim(self.state)
+        return None if claim is None else {**claim, "key": (self.game_id, *claim["key"])}
+
+    def gavel_command(self) -> dict[str, Any] | None:
+        """The command the table's gavel input gives now, for a game with a
+        gavel; else None (a knock on the table)."""
+        if not self.spec.traits.gavel:
+            return None
+        return self.engine.gavel_command(self.state)
 
     @property
     def is_over(self) -> bool:

@@ -15,7 +15,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 
-from .charts import Chart
+from ..games.words import Chart
 from .buttons import CommandButton  # noqa: F401 - its kv rule uses one
 from .direction import Row
 

@@ -15,7 +15,8 @@ from kivy.uix.boxlayout import BoxLayout
 from ..games.base import RuleError, Setup
 from ..i18n import Messages
 from ..table import OPERATOR, EventStore, Table
-from ..table.new_game import GAME_ORDER, MODES, NewGame, player_limits
+from ..games import spec_for
+from ..table.new_game import MODES, NewGame, game_order, player_limits
 from ..table.store import GameRecord, StoreError
 from .buttons import fill_choices
 from .direction import Row, writing
@@ -140,14 +141,15 @@ class HomeScreen(BoxLayout):
                        t("home.start"), t("home.history"), t("settings.title"),
                        t("home.language")]
         fill_choices(self.ids.games, [(t(f"game.{g}"), g == choice.game,
-                                     lambda g=g: self.choose_game(g)) for g in GAME_ORDER])
+                                     lambda g=g: self.choose_game(g)) for g in game_order()])
         fill_choices(self.ids.modes, [(t(f"ui.mode.{m}"), m == choice.mode,
                                      lambda m=m: self.choose_mode(m)) for m in MODES])
         fill_choices(self.ids.languages, [(t(f"language.{code}"), code == choice.lang,
                                          lambda c=code: self.choose_language(c))
                                         for code in kiosk_languages()])
+        words = spec_for(choice.game).words
         fill_choices(self.ids.variants, [
-            (t(f"home.variant.{option}", value=_value_words(option, value, t)), False,
+            (t(f"home.variant.{option}", value=words.variant_value(option, value, t)), False,
              lambda o=option: self.next_value(o)) for option, value in choice.variants()])
         self._show_seats()
 
@@ -188,15 +190,3 @@ def _outcome(record: GameRecord, names: list[str], t: Messages) -> str:
     if isinstance(winner, int):
         return t("home.outcome.winners", winners=names[winner])
     return t(f"home.outcome.team.{winner}")
-
-
-def _value_words(option: str, value: Any, t: Messages) -> str:
-    if value is None:
-        return t("home.value.off")
-    if isinstance(value, bool):
-        return t("home.value.on") if value else t("home.value.off")
-    if option == "timer_seconds":
-        return t("home.value.minutes", count=value // 60)
-    if isinstance(value, int):
-        return t("home.value.seconds", count=value)
-    return t(f"home.value.{value}")

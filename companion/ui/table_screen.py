@@ -5,7 +5,6 @@ public view looks (``show``). Widgets show views and send commands; every rule
 lives in the engine."""
 from __future__ import annotations
 
-import importlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 
+from ..games import spec_for
 from ..games.base import RuleError
 from ..i18n import Messages
 from ..table import OPERATOR, Table
@@ -30,18 +30,15 @@ log = logging.getLogger(__name__)
 CAPTION_SECONDS = 4         # how long a sound's caption stays on the bar
 Builder.load_file(str(Path(__file__).with_name("table_screen.kv")))
 
-# Each game's screen: module (in this package) and class, imported on demand.
-SCREENS = {
-    "coup": ("coup_screen", "CoupTableScreen"),
-    "g54": ("coup_screen", "CoupTableScreen"),
-    "secret_hitler": ("secret_hitler_screen", "SecretHitlerTableScreen"),
-    "article27": ("article27_screen", "Article27TableScreen"),
-}
-
-
 def screen_class(game: str) -> type["TableScreen"]:
-    module, name = SCREENS[game]
-    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
+    """The kiosk screen a game's spec names (imported on demand), or the
+    plain screen for a game that brings none."""
+    screen = spec_for(game).screen()
+    if screen is None:
+        from .plain_screen import PlainTableScreen
+
+        return PlainTableScreen
+    return screen
 
 
 class TableBar(Row):
@@ -146,12 +143,11 @@ class TableScreen(BoxLayout):
         return panel
 
     def open_chart(self) -> Any:
-        """The finished game drawn round by round (see charts.py)."""
+        """The finished game drawn round by round (its words say how)."""
         from .chart_view import ChartPanel
-        from .charts import chart_for
 
-        chart = chart_for(self.table.setup.game, self.table.public_history(),
-                          self.table.names, self.t)
+        chart = self.table.spec.words.chart(self.table.public_history(),
+                                            self.table.names, self.t)
         panel = ChartPanel(chart=chart, close_text=self.t("ui.phones.close"))
         panel.open(animation=False)
         return panel
@@ -197,7 +193,7 @@ class TableScreen(BoxLayout):
         self.show_time()
 
     def show(self, view: dict[str, Any]) -> None:
-        """How the game's public view looks: each game's screen says
-        (CoupTableScreen, SecretHitlerTableScreen, Article27TableScreen);
-        the base class alone draws no game."""
+        """How the game's public view looks: each game's screen says (the
+        one its spec names, or PlainTableScreen); the base class alone draws
+        no game."""
         raise NotImplementedError

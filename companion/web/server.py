@@ -42,10 +42,9 @@ from ..games.base import RuleError
 from ..i18n import LANGUAGES, Messages, catalog, direction, translate
 from ..table import Table, seat_source
 from ..table.store import StoreError
-from ..ui.present import status_line
 from .captive import captive_redirect
 from .links import LinkError, Phone, SeatLinks
-from .words import ACKNOWLEDGEMENTS, CLAIM_GAMES, offer_form, phone_actions, secret_lines
+from .words import secret_lines
 
 log = logging.getLogger(__name__)
 
@@ -55,15 +54,26 @@ LANG_COOKIE = "companion_lang"      # the phone's own language, chosen on its pa
 # Each language named in itself, for the page's language menu.
 LANGUAGE_MENU = [{"lang": lang, "name": translate("web.language_name", lang)}
                  for lang in LANGUAGES]
-# Kivy's wheel ships it; found without importing Kivy (no window here).
-FONT = (Path(importlib.util.find_spec("kivy").submodule_search_locations[0])
-        / "data" / "fonts" / "DejaVuSans.ttf")
+# DejaVu Sans, as Kivy's wheel ships it (found without importing Kivy), or
+# as Debian's fonts-dejavu-core installs it; a server with neither sends
+# none and the pages fall back to the phone's own fonts.
+SYSTEM_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 CSRF_HEADER = "X-Companion-CSRF"
 COOKIE_MAX_AGE = 7 * 24 * 3600      # a week: a long evening, a paused game
 FAILED_JOINS = 10                   # failed join attempts per address...
 FAILED_WINDOW = 60.0                # ...per this many seconds, then 429
 SOCKET_HEARTBEAT = 20.0             # seconds: dead phones are noticed
 BROADCAST_BATCH = 16                # table pages sent to between two looks at the loop
+
+
+def page_font() -> Path | None:
+    """The font file the pages use, or None when this machine has none."""
+    kivy = importlib.util.find_spec("kivy")
+    if kivy is not None and kivy.submodule_search_locations:
+        bundled = Path(kivy.submodule_search_locations[0]) / "data" / "fonts" / "DejaVuSans.ttf"
+        if bundled.exists():
+            return bundled
+    return SYSTEM_FONT if SYSTEM_FONT.exists() else None
 
 
 def csrf_token(phone: Phone) -> str:
@@ -195,29 +205,22 @@ class TableServer:
         secrets and private actions, worded on the server in the phone's
         language."""
         table = self.table
-        game = table.setup.game
+        words = table.spec.words
         t = Messages(lang, table.names)
         public = self._public()
         private = table.private_view(seat)
-        mine = [c for c in table.legal_commands() if c.get("seat") == seat
-                and (c["type"] == "vote" or c["type"] in ACKNOWLEDGEMENTS
-                     or table.engine.private_choice(table.state, c))]
-        state = {"type": "state", "version": len(table.log), "seat": seat, "game": game,
+        mine = table.phone_commands(seat)
+        state = {"type": "state", "version": len(table.log), "seat": seat,
+                 "game": table.setup.game,
                  "lang": t.lang, "dir": direction(t.lang), "languages": LANGUAGE_MENU,
                  "names": table.names, "public": public, "private": private,
-                 "secrets": secret_lines(game, private, t),
-                 "actions": phone_actions(mine, game, public, t, private),
-                 "offer": offer_form(mine, private, t),
-                 "status": self._status(public, t)}
+                 "secrets": secret_lines(words, private, t),
+                 "actions": words.phone_actions(mine, public, t, private),
+                 "offer": words.offer_form(mine, private, t),
+                 "status": words.status_line(public, t)}
         if csrf is not None:
             state["csrf"] = csrf
         return state
-
-    def _status(self, public: dict[str, Any], t: Messages) -> str:
-        """The table's situation in one line, as the kiosk says it."""
-        if self.table.setup.game in CLAIM_GAMES:
-            return status_line(public, t)
-        return t(f"game.{self.table.setup.game}")
 
     def _public(self) -> dict[str, Any]:
         """The public view with the phones' status: computed once per state
@@ -333,7 +336,10 @@ class TableServer:
     async def font(self, request: web.Request) -> web.StreamResponse:
         """The pages' font, from the Pi itself (no internet): DejaVu Sans
         covers Latin, Greek, Cyrillic and Persian."""
-        return web.FileResponse(FONT, headers={"Cache-Control": "max-age=86400"})
+        font = page_font()
+        if font is None:
+            raise web.HTTPNotFound()
+        return web.FileResponse(font, headers={"Cache-Control": "max-age=86400"})
 
     async def messages(self, request: web.Request) -> web.Response:
         lang = request.match_info["lang"]

@@ -229,6 +229,11 @@ class Article27Engine:
     def next_game_options(self, s: Article27State) -> dict[str, Any]:
         return dict(s.options)
 
+    def gavel_command(self, s: Article27State) -> dict[str, Any] | None:
+        """What the table's gavel input means: the Secretary-General strikes
+        (the engine then judges whether a strike is allowed now)."""
+        return None if s.sg is None else {"type": "gavel", "seat": s.sg}
+
     def ballot(self, s: Article27State) -> dict[str, Any] | None:
         """The vote on the proposal: everyone, the SG included. In keeper mode
         a player with less than 5 influence behind the screen cannot veto."""
@@ -849,3 +854,6 @@ def _valid_slots(slots: Any, players: int) -> bool:
     return all(d in ISSUES for d in drawn) and all(
         drawn.count(issue) <= TOKENS_PER_ISSUE for issue in ISSUES)
 
+
+
+ENGINE = Article27Engine()

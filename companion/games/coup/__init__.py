@@ -1,10 +1,17 @@
 """Coup (the original game) on the shared claim / challenge / block engine."""
-from .engine import ClaimEngine
-from .rules import COUP
+from ..spec import GameSpec, Traits
 
-# The Greek rulebook: play passes counter-clockwise, and a defender "may"
-# return and redraw the shown card. ``response_seconds``: a claim nobody
-# challenges in that many seconds stands (None: the table closes the window).
-ENGINE = ClaimEngine("coup", COUP, lambda options: COUP,
-                     defaults={"direction": "counterclockwise", "first": "random",
-                               "redraw": "optional", "response_seconds": None})
+SPEC = GameSpec(
+    name="coup", order=3,
+    engine_path=f"{__name__}.game:ENGINE", words_path=f"{__name__}.words:WORDS",
+    screen_path=f"{__name__}.screen:CoupTableScreen",
+    variants=(("direction", ("counterclockwise", "clockwise")),
+              ("response_seconds", (None, 10, 20, 30))),
+    traits=Traits(challenge_buzzer=True))
+
+
+def __getattr__(name: str):
+    """``ENGINE``, imported when first asked for (see ``spec``)."""
+    if name == "ENGINE":
+        return SPEC.engine
+    raise AttributeError(name)

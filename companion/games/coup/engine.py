@@ -1059,6 +1059,17 @@ class ClaimEngine:
         """No simultaneous votes in this family."""
         return None
 
+    def open_claim(self, s: CoupState) -> dict[str, Any] | None:
+        """The claim a seat's challenge buzzer answers now, or None: its key
+        (presses race for one claim), its claimant, and the way play passes
+        (an exact tie goes to the seat nearest after the claimant)."""
+        claim = self._awaited(s, Claim)
+        if s.phase != "challenge" or s.turn.action is None or claim is None:
+            return None
+        return {"key": (s.turn_no, claim.seat, claim.character, claim.kind),
+                "claimant": claim.seat,
+                "step": -1 if s.options.get("direction") == "counterclockwise" else 1}
+
     def timer(self, s: CoupState, now: float) -> dict[str, Any] | None:
         """The response countdown of the claim open to challenge, when the
         table plays with one (option ``response_seconds``)."""

@@ -1,7 +1,19 @@
 """Coup: Rebellion G54 on the shared claim / challenge / block engine: the
-same machinery as Coup, with five of 25 characters (see ``sets``)."""
-from ..coup.engine import ClaimEngine
-from .sets import DEFAULTS, catalog, check_options, choose_set, ruleset_for
+same machinery as Coup, with five of 25 characters (see ``sets``), shown on
+Coup's screen."""
+from ..spec import GameSpec, Traits
 
-ENGINE = ClaimEngine("g54", catalog(), ruleset_for, defaults=DEFAULTS,
-                     check_options=check_options, choose_set=choose_set)
+SPEC = GameSpec(
+    name="g54", order=4,
+    engine_path=f"{__name__}.game:ENGINE", words_path=f"{__name__}.words:WORDS",
+    screen_path="companion.games.coup.screen:CoupTableScreen",
+    variants=(("set", ("random", "starter")), ("advanced", (False, True)),
+              ("response_seconds", (None, 10, 20, 30))),
+    traits=Traits(challenge_buzzer=True))
+
+
+def __getattr__(name: str):
+    """``ENGINE``, imported when first asked for (see ``spec``)."""
+    if name == "ENGINE":
+        return SPEC.engine
+    raise AttributeError(name)

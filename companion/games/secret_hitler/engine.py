@@ -717,3 +717,6 @@ class SecretHitlerEngine:
         if kind == "reshuffled":
             return "sh.log.reshuffled", {}
         return None
+
+
+ENGINE = SecretHitlerEngine()

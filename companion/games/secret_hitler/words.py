@@ -1,13 +1,15 @@
-"""What the Secret Hitler table screen says, as plain data: the status line,
-each seat's marks, the labels of the commands, the ballot's words. No Kivy
-and no rules here: the engine's public view says what is so, this module
-only words it."""
+"""What Secret Hitler says, as plain data, on the kiosk and the phones
+alike: the status line, each seat's marks, the labels of the commands, the
+ballot's words, a seat's secrets and its tiles on its phone, and the chart
+of the policy tracks. No Kivy and no rules here: the engine's public view
+says what is so, this module only words it."""
 from __future__ import annotations
 
 from typing import Any
 
-from ..games.secret_hitler.rules import CHAOS_AT
-from ..i18n import Messages
+from ...i18n import Messages
+from ..words import Chart, Words, last_per
+from .rules import CHAOS_AT
 
 # Commands the screen offers in two taps: the action, then a seat. Targeted
 # commands pick their target; a vote or a night confirmation picks the seat
@@ -148,3 +150,60 @@ def election_result(view: dict[str, Any], t: Messages) -> str:
 
 def power_word(power: str | None, t: Messages) -> str:
     return t(f"sh.ui.power.{power}") if power else ""
+
+
+class SecretHitlerWords(Words):
+    def status_line(self, view: dict[str, Any], t: Messages) -> str:
+        return status_line(view, t)
+
+    def command_label(self, command: dict[str, Any], view: dict[str, Any], t: Messages) -> str:
+        return command_label(command, t)
+
+    def secret_lines(self, private: dict[str, Any], t: Messages) -> list[str]:
+        lines: list[str] = []
+        if "role" in private:
+            lines.append(t(f"phone.role.{private['role']}"))
+            for mate in private.get("teammates", []):
+                lines.append(t(f"phone.teammate.{mate['role']}", player=mate["seat"]))
+        if "hand" in private:
+            lines.append(t("phone.tiles", tiles=t.join(
+                t("phone.tile_numbered", number=n, policy=tile)
+                for n, tile in enumerate(private["hand"], 1))))
+        if "peek" in private:
+            lines.append(t("phone.peek", tiles=_policies(private["peek"], t)))
+        for known in private.get("knowledge", []):      # what your powers showed you
+            if "party" in known:
+                lines.append(t(f"phone.investigated.{known['party']}", player=known["target"]))
+            elif "tiles" in known:
+                lines.append(t("phone.peeked", tiles=_policies(known["tiles"], t)))
+        return lines
+
+    def phone_actions(self, commands: list[dict[str, Any]], view: dict[str, Any],
+                      t: Messages, private: dict[str, Any]) -> list[dict[str, Any]]:
+        """A tile to discard or enact is one button per tile in the hand, by
+        its number: the same buttons whatever the tiles are (the held
+        secrets say which is which)."""
+        tiles = {c["type"] for c in commands} & {"discard", "enact"}
+        if not tiles or "hand" not in private:
+            return super().phone_actions(commands, view, t, private)
+        kind, seat = tiles.pop(), commands[0]["seat"]
+        others = [c for c in commands if c["type"] != kind]
+        return [{"command": {"type": kind, "seat": seat, "policy": tile},
+                 "label": t(f"phone.{kind}_tile", number=n)}
+                for n, tile in enumerate(private["hand"], 1)] + super().phone_actions(
+                    others, view, t, private)
+
+    def game_chart(self, views: list[dict[str, Any]], names: list[str],
+                   t: Messages) -> Chart:
+        """The two policy tracks, round by round."""
+        steps = last_per(views, "round")
+        return Chart(t("chart.policies"), t("chart.rounds"),
+                     [(t("chart.liberal"), [v["liberal"] for v in steps]),
+                      (t("chart.fascist"), [v["fascist"] for v in steps])], t.number)
+
+
+def _policies(tiles: list[str], t: Messages) -> str:
+    return t.join(t(f"policy.{tile}") for tile in tiles)
+
+
+WORDS = SecretHitlerWords()

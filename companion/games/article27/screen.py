@@ -24,19 +24,19 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 
-from ..games.article27.rules import AGENDAS, TRACK_SLOTS
-from ..paths import cache_dir
-from ..table import Table
-from .article27_present import (WARNING_SECONDS, Action, actions, bribe_lines, clock_text,
+from .rules import AGENDAS, TRACK_SLOTS
+from ...paths import cache_dir
+from ...table import Table
+from .words import (WARNING_SECONDS, Action, actions, bribe_lines, clock_text,
                                 in_warning, info_line, outcome_line, result_lines, sg_line,
                                 status_line, timer_caption, track_rows, vote_words)
-from .ballot_view import BallotView  # noqa: F401 - the kv below places one
-from .sounds import EXPIRY, GAVEL, WARNING, Sounds
-from .buttons import ChoiceButton, CommandButton
-from .split_line import SplitLine
-from .table_screen import TableScreen
+from ...ui.ballot_view import BallotView  # noqa: F401 - the kv below places one
+from ...ui.sounds import EXPIRY, GAVEL, WARNING, Sounds
+from ...ui.buttons import ChoiceButton, CommandButton
+from ...ui.split_line import SplitLine
+from ...ui.table_screen import TableScreen
 
-Builder.load_file(str(Path(__file__).with_name("article27.kv")))
+Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
 VOTE_COLOURS = {"yes": (0.22, 0.5, 0.3, 1), "veto": (0.66, 0.22, 0.2, 1),
                 "abstain": (0.38, 0.38, 0.36, 1)}
@@ -147,7 +147,7 @@ class Article27TableScreen(TableScreen):
         self._show_commands()
 
     def show_time(self) -> None:
-        timer = self.table.engine.timer(self.table.state, self.table.clock())
+        timer = self.table.timer()
         self.clock_shown = timer is not None
         if timer is None:
             self.countdown_text = self.timer_caption = ""
@@ -225,12 +225,12 @@ class Article27TableScreen(TableScreen):
         """Who has voted while the ballot is open; every vote at once when
         it closes (shown still after a restart), with the outcome in words."""
         t, ballot = self.t, self.ids.ballot
-        voted_text = t("a27.ui.voted")
+        voted_text = t("ui.ballot.voted")
         if view["ballot"] is not None:
             voted = set(view["ballot"]["voted"])
             ballot.show_open(t("a27.ui.ballot_title"),
                              [(t.names[s], s in voted) for s in view["ballot"]["eligible"]],
-                             voted_text, t("a27.ui.waiting"))
+                             voted_text, t("ui.ballot.waiting"))
             self._result_key = None
             return
         if view["votes"] is None or view["phase"] == "over":

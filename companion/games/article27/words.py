@@ -1,7 +1,9 @@
-"""What the Article 27 table screen says, as plain data: the status line,
-the facts in the bar, the countdown, the track, the bribes, the vote's
-outcome, the final scores, and the menu of commands the kiosk offers. No
-Kivy here and no rules: the engine says what is legal, this module words it.
+"""What Article 27 says, as plain data, on the kiosk and the phones alike:
+the status line, the facts in the bar, the countdown, the track, the
+bribes, the vote's outcome, the final scores, the menu of commands the kiosk
+offers, a seat's agenda and bribes on its phone with its bribe form, and the
+chart of agenda points. No Kivy here and no rules: the engine says what is
+legal, this module words it.
 """
 from __future__ import annotations
 
@@ -9,8 +11,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..games.article27.rules import AGENDAS, PASSED, VETOED, VOTES, YES_NEEDED
-from ..i18n import Messages
+from ...i18n import Messages
+from ..words import Chart, Words, last_per
+from .rules import AGENDAS, PASSED, VETOED, VOTES, YES_NEEDED
 
 WARNING_SECONDS = 30        # the countdown's last stretch: a warning colour and a tick
 
@@ -197,3 +200,77 @@ def actions(commands: list[dict[str, Any]], view: dict[str, Any], t: Messages) -
         command = by_type["proceed"][0]
         out.append(Action(t("a27.ui.proceed"), "", ((command["type"], command),)))
     return out
+
+
+class Article27Words(Words):
+    def status_line(self, view: dict[str, Any], t: Messages) -> str:
+        return status_line(view, t)
+
+    def variant_value(self, option: str, value: Any, t: Messages) -> str:
+        if option == "timer_seconds":
+            return t("home.value.minutes", count=value // 60)
+        return super().variant_value(option, value, t)
+
+    def secret_lines(self, private: dict[str, Any], t: Messages) -> list[str]:
+        if "agenda" not in private:
+            return []
+        agenda = private["agenda"]
+        lines = [t("phone.agenda", agenda=agenda["agenda"], value=agenda["value"],
+                   best=agenda["best"]),
+                 t("phone.influence", count=private["influence"])]
+        if "slots" in private:
+            lines.append(t("phone.slots", slots=t.join(
+                t("phone.slot", value=f"{slot['value']:+d}", issue=slot["issue"])
+                for slot in private["slots"])))
+        if "if_passed" in private:
+            lines.append(t("phone.if_passed", count=private["if_passed"]))
+        for bribe in private.get("bribes", []):
+            lines.append(t("phone.bribe", id=bribe["id"], player=bribe["from"],
+                           target=bribe["to"], amount=bribe["amount"],
+                           kind=t(f"phone.bribe_kind.{bribe['kind']}"),
+                           state=t(f"phone.bribe_state.{bribe['status']}")))
+        return lines
+
+    def phone_actions(self, commands: list[dict[str, Any]], view: dict[str, Any],
+                      t: Messages, private: dict[str, Any]) -> list[dict[str, Any]]:
+        """Bribe offers take a form of their own (amounts are open-ended)."""
+        return super().phone_actions([c for c in commands if c["type"] != "offer"],
+                                     view, t, private)
+
+    def offer_form(self, commands: list[dict[str, Any]], private: dict[str, Any],
+                   t: Messages) -> dict[str, Any] | None:
+        """What the seat's bribe form offers, from the legal offers (to whom,
+        which kinds; any amount up to its free influence), or None."""
+        offers = [c for c in commands if c["type"] == "offer"]
+        if not offers:
+            return None
+        to = sorted({c["to"] for c in offers})
+        kinds = list(dict.fromkeys(c["kind"] for c in offers if "issue" not in c))
+        return {"to": [{"seat": seat, "label": t("phone.offer_to", player=seat)}
+                       for seat in to],
+                "kinds": [{"kind": kind, "label": t(f"phone.bribe_kind.{kind}")}
+                          for kind in kinds],
+                "max": private.get("influence", 1)}
+
+    def game_chart(self, views: list[dict[str, Any]], names: list[str],
+                   t: Messages) -> Chart | None:
+        """The points of each player's agenda, round by round (the agendas
+        are on the table at the end)."""
+        results = views[-1]["results"] or []
+        steps = last_per(views, "round")
+        series = []
+        for entry in sorted(results, key=lambda r: r["seat"]):
+            agenda = entry["agenda"]
+            series.append((t("chart.player_agenda", player=names[entry["seat"]],
+                             agenda=t(f"agenda.{agenda}")),
+                           [_track_value(v, agenda) for v in steps]))
+        if not series:
+            return None
+        return Chart(t("chart.agenda_points"), t("chart.rounds"), series, t.number)
+
+
+def _track_value(view: dict[str, Any], agenda: str) -> int:
+    return next(row["value"] for row in view["track"] if row["agenda"] == agenda)
+
+
+WORDS = Article27Words()

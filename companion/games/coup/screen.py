@@ -1,6 +1,7 @@
-"""The first, plain table screen for the Coup family (Coup and Coup:
-Rebellion G54): the public state at a glance, G54's five reference cards and
-tokens, and one button per command the engine accepts now. Widgets only show
+"""The table screen of the Coup family (Coup, and Coup: Rebellion G54,
+whose spec names this screen too): the public state at a glance, G54's five
+reference cards and the tokens its words say, and one button per command
+the engine accepts now. Widgets only show
 views and send commands through the table; every rule lives in the engine."""
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.modalview import ModalView
 
-from ..table import Table
-from .present import command_groups, command_label, status_line, tokens_of
-from .buttons import CommandButton
-from .table_screen import TableScreen
+from ...table import Table
+from .words import command_groups, command_label, status_line
+from ...ui.buttons import CommandButton
+from ...ui.table_screen import TableScreen
 
-Builder.load_file(str(Path(__file__).with_name("coup.kv")))
+Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
 _RECENT_CLAIMS = 4
 
@@ -80,7 +81,7 @@ class CoupTableScreen(TableScreen):
         super().__init__(table, lang=lang, **kwargs)
 
     def show_time(self) -> None:
-        timer = self.table.engine.timer(self.table.state, self.table.clock())
+        timer = self.table.timer()
         self.countdown_text = ("" if timer is None or timer.get("kind") != "response" else
                                self.t("ui.countdown", count=math.ceil(timer["remaining"])))
 
@@ -124,7 +125,7 @@ class CoupTableScreen(TableScreen):
             for panel in self._panels:
                 panel.bind(minimum_height=self._fit_panels)
                 grid.add_widget(panel)
-        t = self.t
+        t, words = self.t, self.table.spec.words
         waiting = set(view["waiting_for"])
         for panel, p in zip(self._panels, players):
             panel.name = p["name"]
@@ -135,7 +136,7 @@ class CoupTableScreen(TableScreen):
             panel.influence_text = (t("ui.out") if p["out"] else
                                     "● " * p["influence"] + t("ui.influence", count=p["influence"]))
             panel.revealed_text = "  ".join(t(f"character.{c}") for c in p["revealed"])
-            panel.tokens_text = "\n".join(tokens_of(view.get("tokens", {}), p["seat"], t))
+            panel.tokens_text = "\n".join(words.seat_marks(view, p["seat"], t))
             recent = p["claims"][-_RECENT_CLAIMS:]
             panel.claims_text = "\n".join(
                 t(f"ui.claim.{c['result']}",

@@ -19,16 +19,16 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from ..games.secret_hitler.rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, VETO_FROM
-from ..table import Table
-from .ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
-from .sh_words import (ballot_title, command_label, election_result, info_line,
+from .rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, VETO_FROM
+from ...table import Table
+from ...ui.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
+from .words import (ballot_title, command_label, election_result, info_line,
                        last_nomination, pick_key, pick_label, pick_prompt, picked_seat,
                        power_word, role_word, seat_marks, status_line)
-from .buttons import CommandButton
-from .table_screen import TableScreen
+from ...ui.buttons import CommandButton
+from ...ui.table_screen import TableScreen
 
-Builder.load_file(str(Path(__file__).with_name("secret_hitler.kv")))
+Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
 LIBERAL_BLUE = (0.20, 0.45, 0.76, 1)
 FASCIST_RED = (0.72, 0.20, 0.16, 1)
@@ -210,7 +210,7 @@ class SecretHitlerTableScreen(TableScreen):
             voted = set(ballot["voted"])
             self.ids.ballot.show_open(ballot_title(view["candidate"], view["nominee"], t),
                                       [(names[s], s in voted) for s in ballot["eligible"]],
-                                      t("sh.ui.ballot.voted"), t("sh.ui.ballot.waiting"))
+                                      t("ui.ballot.voted"), t("ui.ballot.waiting"))
             self._result_shown = False
             return
         if view["last_votes"] is None:
@@ -226,7 +226,7 @@ class SecretHitlerTableScreen(TableScreen):
         title = ballot_title(*nomination, t) if nomination else t("sh.ui.ballot.last")
         votes = [(names[seat], t(f"choice.{vote}"), VOTE_COLORS[vote])
                  for seat, vote in enumerate(view["last_votes"]) if vote is not None]
-        self.ids.ballot.reveal(title, votes, election_result(view, t), t("sh.ui.ballot.voted"),
+        self.ids.ballot.reveal(title, votes, election_result(view, t), t("ui.ballot.voted"),
                                animate=just_closed)
         self._result_shown = True
 

@@ -1,0 +1,190 @@
+"""What the Coup family says, as plain data, on the kiosk and the phones
+alike (Coup, and Coup: Rebellion G54 through ``g54.words``): labels for
+commands, a status line for the public view, a seat's hand on its phone and
+the chart of coins. No Kivy here and no rules: the engine says what is
+legal, this module only words it."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...i18n import Messages
+from ..words import Chart, Words, last_per
+
+# Command fields as the catalog's texts name them.
+_FIELD_ARGS = {"seat": "player", "card": "character"}
+
+
+def command_label(command: dict[str, Any], view: dict[str, Any], t: Messages) -> str:
+    kind = command["type"]
+    if kind == "proceed":
+        return t(f"cmd.proceed.{view['phase']}")
+    if kind == "keep":
+        cards = t.join(t(f"character.{c}") for c in command["cards"])
+        if "give" in command:
+            return t("cmd.keep_give", cards=cards, character=command["give"])
+        return t("cmd.keep", cards=cards)
+    if kind == "choose":
+        choice = view["pending"]["choice"]["kind"]
+        if choice == "producer":            # the option is the card handed over
+            return t("cmd.choose.producer", player=command["seat"],
+                     character=command["option"])
+        return t(f"cmd.choose.{choice}.{command['option']}", player=command["seat"])
+    if kind == "react" and "card" in command:
+        return t("cmd.react_card", player=command["seat"], character=command["character"],
+                 card=t(f"character.{command['card']}"))
+    args = {_FIELD_ARGS.get(k, k): v for k, v in command.items() if k != "type"}
+    if kind == "show":
+        args["character"] = view["pending"]["claim"]["character"]
+    return t(f"cmd.{kind}", **args)
+
+
+def command_groups(commands: list[dict[str, Any]]) -> list[tuple[int | None, list[dict[str, Any]]]]:
+    """Commands grouped by the seat that gives them, in seat order; commands
+    for the whole table (no seat) come last."""
+    by_seat: dict[int | None, list[dict[str, Any]]] = {}
+    for command in commands:
+        by_seat.setdefault(command.get("seat"), []).append(command)
+    seats = sorted(k for k in by_seat if k is not None)
+    groups = [(seat, by_seat[seat]) for seat in seats]
+    if None in by_seat:
+        groups.append((None, by_seat[None]))
+    return groups
+
+
+def status_line(view: dict[str, Any], t: Messages) -> str:
+    """One sentence saying what the table is waiting for."""
+    phase = view["phase"]
+    if phase == "over":
+        return t("status.winner", player=view["winner"])
+    pending = view["pending"]
+    current = view["current"]
+    if phase == "action":
+        return t("status.action", player=current)
+    if phase == "lose":
+        return t("status.lose", player=view["waiting_for"][0])
+    claim = pending and pending["claim"]
+    if phase == "challenge":
+        if claim["kind"] == "block":
+            return t("status.challenge_block", player=claim["seat"],
+                     character=claim["character"], action=pending["action"])
+        if claim["kind"] != "action":       # a join, a reaction, a Lawyer, a Mercenary
+            return t("status.challenge_claim", player=claim["seat"],
+                     character=claim["character"])
+        return t("status.challenge_action", player=claim["seat"],
+                 character=claim["character"], action=pending["action"],
+                 target=pending["target"])
+    if phase == "block":
+        if pending["targets"]:
+            return t("status.block_every_other", player=current, action=pending["action"])
+        if pending["target"] is None:
+            return t("status.block_anyone", player=current, action=pending["action"])
+        return t("status.block_target", player=pending["target"],
+                 action=pending["action"])
+    if phase == "join":
+        return t("status.join", player=current, action=pending["action"])
+    if phase == "elimination":
+        return t("status.elimination", character=pending["window"]["characters"][0])
+    if phase == "disappear":
+        return t("status.disappear", player=view["waiting_for"][0])
+    if phase == "choice":
+        return t(f"status.choice.{pending['choice']['kind']}", player=pending["choice"]["seat"])
+    if phase == "prove":
+        return t("status.prove", player=claim["seat"], character=claim["character"],
+                 challenger=claim["challenger"])
+    if phase == "exchange":
+        return t("status.exchange", player=current)
+    return t(f"status.{phase}")
+
+
+class ClaimWords(Words):
+    """The words of the claim games (Coup, and G54 on the same machinery)."""
+
+    def status_line(self, view: dict[str, Any], t: Messages) -> str:
+        return status_line(view, t)
+
+    def command_label(self, command: dict[str, Any], view: dict[str, Any], t: Messages) -> str:
+        return command_label(command, view, t)
+
+    def variant_value(self, option: str, value: Any, t: Messages) -> str:
+        if option == "response_seconds" and isinstance(value, int):
+            return t("home.value.seconds", count=value)
+        return super().variant_value(option, value, t)
+
+    def seat_marks(self, view: dict[str, Any], seat: int, t: Messages) -> list[str]:
+        """What the variant's tokens say of a seat (none in Coup)."""
+        return []
+
+    def secret_lines(self, private: dict[str, Any], t: Messages) -> list[str]:
+        if "hand" not in private:
+            return []
+        return [t("phone.hand_numbered", cards=_numbered(private, t))
+                if private["hand"] else t("phone.hand_empty")]
+
+    def phone_label(self, command: dict[str, Any], view: dict[str, Any], t: Messages,
+                    private: dict[str, Any]) -> str:
+        kind = command["type"]
+        if kind == "vote":
+            return super().phone_label(command, view, t, private)
+        if "hand" in private and kind in ("lose", "react", "keep") and (
+                kind != "react" or "card" in command):
+            return _by_number(command, t, private)
+        return command_label(command, view, t)
+
+    def phone_actions(self, commands: list[dict[str, Any]], view: dict[str, Any],
+                      t: Messages, private: dict[str, Any]) -> list[dict[str, Any]]:
+        """A challenged player's phone always offers both "show" and
+        "concede", holding the card or not: a missing button would tell a
+        glancing neighbour the claim was a bluff (showing a card one lacks
+        is refused on the phone itself)."""
+        types = {c["type"] for c in commands}
+        if "concede" in types and "show" not in types:
+            seat = next(c["seat"] for c in commands if c["type"] == "concede")
+            commands = [{"type": "show", "seat": seat, "redraw": True}, *commands]
+        return super().phone_actions(commands, view, t, private)
+
+    def game_chart(self, views: list[dict[str, Any]], names: list[str],
+                   t: Messages) -> Chart:
+        """Each player's coins, turn by turn."""
+        steps = last_per(views, "turn")
+        series = [(names[seat], [v["players"][seat]["coins"] for v in steps])
+                  for seat in range(len(names))]
+        return Chart(t("chart.coins"), t("chart.turns"), series, t.number)
+
+
+def _cards(private: dict[str, Any]) -> list[str]:
+    """The cards a seat holds, then those it has drawn, in the order the
+    phone numbers them."""
+    return list(private.get("hand", [])) + list(private.get("drawn", []))
+
+
+def _numbered(private: dict[str, Any], t: Messages) -> str:
+    return t.join(t("phone.card_numbered", number=n, character=card)
+                  for n, card in enumerate(_cards(private), 1))
+
+
+def _number_of(private: dict[str, Any], card: str, taken: list[int] = ()) -> int:
+    cards = _cards(private)
+    return next(n for n, c in enumerate(cards, 1) if c == card and n not in taken)
+
+
+def _by_number(command: dict[str, Any], t: Messages, private: dict[str, Any]) -> str:
+    """A choice among the seat's own cards, named by their numbers on the
+    phone (its secrets show which is which), so a glance at the buttons
+    shows no card."""
+    kind = command["type"]
+    if kind == "lose":
+        return t("phone.lose", number=_number_of(private, command["card"]))
+    if kind == "react":
+        return t("phone.react", character=command["character"],
+                 number=_number_of(private, command["card"]))
+    numbers: list[int] = []
+    for card in command["cards"]:
+        numbers.append(_number_of(private, card, numbers))
+    kept = t.join(t.number(n) for n in sorted(numbers))
+    if "give" in command:
+        return t("phone.keep_give", numbers=kept,
+                 number=_number_of(private, command["give"], numbers))
+    return t("phone.keep", numbers=kept)
+
+
+WORDS = ClaimWords()

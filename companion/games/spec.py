@@ -1,0 +1,78 @@
+"""What a game declares to the rest of the companion: one spec per game, in
+the spirit of OpenSpiel's ``GameType`` and boardgame.io's ``Game`` object.
+
+The table, the phones, the devices, the kiosk and the command line read a
+game's spec and its traits; none of them names a game. A game's package
+builds its ``SPEC`` without importing its engine (a kiosk resuming one game
+does not pay for loading the others): the engine, the words and the kiosk
+screen are named by module and imported when first needed.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .base import Engine
+    from .words import Words
+
+# A home-screen variant: an option and the values a tap steps through, the
+# engine's default first.
+Variant = tuple[str, tuple[Any, ...]]
+
+
+@dataclass(frozen=True)
+class Traits:
+    """What a game's table has that other layers act on.
+
+    ``challenge_buzzer``: a standing claim may be challenged by a seat's
+    button; the engine answers ``open_claim(state)``.
+    ``gavel``: the table's gavel input strikes; the engine answers
+    ``gavel_command(state)``.
+    ``acknowledgements``: commands that hide nothing but are the seat's own
+    to give, so its phone offers them ("I have seen my role").
+    """
+    challenge_buzzer: bool = False
+    gavel: bool = False
+    acknowledgements: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game, as the companion knows it.
+
+    ``engine``, ``words`` and ``screen`` are "module:attribute" paths
+    (``screen`` may be None: the kiosk then shows the game on its generic
+    screen, from the words and the legal commands). ``order`` places the
+    game on the home screen. ``catalogs`` is a directory of ``<lang>.json``
+    files with the game's own texts, for a game whose texts are not in the
+    companion's catalogs.
+    """
+    name: str
+    order: int
+    engine_path: str
+    words_path: str
+    screen_path: str | None = None
+    variants: tuple[Variant, ...] = ()
+    traits: Traits = field(default_factory=Traits)
+    catalogs: Path | None = None
+
+    @cached_property
+    def engine(self) -> "Engine":
+        return _load(self.engine_path)
+
+    @cached_property
+    def words(self) -> "Words":
+        return _load(self.words_path)
+
+    def screen(self) -> type | None:
+        """The game's kiosk screen class (imports Kivy), or None."""
+        return None if self.screen_path is None else _load(self.screen_path)
+
+
+def _load(path: str) -> Any:
+    module, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module), attribute)
