@@ -120,7 +120,7 @@ def test_presses_from_device_threads_change_the_table_on_the_loop_only(store):
         loop = asyncio.get_running_loop()
         applied_on = []
         controls = Controls(table, [Panel()])
-        table.subscribe(lambda _: applied_on.append(threading.get_ident()))
+        table.subscribe(lambda _committed: applied_on.append(threading.get_ident()))
         deliver = loop_delivery(loop, controls.handle)
         threads = [threading.Thread(target=deliver, args=(press(seat, 0),))
                    for seat in (A, B, C, D, E)]

@@ -194,6 +194,19 @@ def test_12b_a_claim_that_stood_is_too_late_to_challenge_and_is_not_called_gener
         "The claim of the Captain has been answered: it can no longer be challenged.")
 
 
+def test_12c_a_refusal_for_the_wrong_moment_says_what_the_table_waits_for(store):
+    from companion.i18n import Messages
+
+    table = physical(store)
+    set_coins(table, A, 7)
+    run(table, {"type": "coup", "seat": A, "target": B})
+    err = refused(table, {"type": "income", "seat": C}, "coup.not_now")
+    words, view = table.spec.words, table.public_view()
+    assert words.refusal(err, view, Messages("en", table.names)) == (
+        "Not now. Bob loses an influence: which card is turned face up?")
+    assert words.refusal(err, view, Messages("el", table.names)).startswith("Όχι τώρα. ")
+
+
 def test_13_defended_claim_reshuffles_and_redraws(store):
     table = keeper(store, deal={**DEAL, "draws": ["captain"]})
     run(table, {"type": "tax", "seat": A}, {"type": "challenge", "seat": B})

@@ -400,6 +400,40 @@ def test_a_due_token_stopped_by_a_true_mercenary_costs_the_challenger(store):
     assert view(table)["tokens"]["disappear"] == {} and current(table) == C
 
 
+def test_the_holder_may_stop_its_token_at_the_start_of_its_own_turn(store):
+    """U1: the Mercenary may be claimed when the token is placed, at the
+    start of the holder's turn, or when it comes due at the turn's end."""
+    table = placed_token(store, [["mercenary", "banker"], ["mercenary", "priest"],
+                                 ["director", "priest"]])
+    nobody_answers(table)
+    reach(table, B)
+    early = {"type": "block", "seat": B, "character": "mercenary"}
+    assert early in table.legal_commands()
+    refused(table, {"type": "block", "seat": C, "character": "mercenary"},
+            "coup.cannot_block_now")
+    run(table, early)
+    assert view(table)["phase"] == "challenge"
+    nobody_answers(table)
+    assert view(table)["tokens"]["disappear"] == {}, "the token goes back to the pool"
+    assert view(table)["phase"] == "action" and current(table) == B, "B's turn goes on"
+    assert early not in table.legal_commands()
+    run(table, {"type": "income", "seat": B})
+    assert lives(table) == [2, 2, 2] and current(table) == C
+
+
+def test_a_token_stopped_early_by_a_caught_bluff_strikes_at_once(store):
+    table = placed_token(store, [["mercenary", "banker"], ["director", "priest"],
+                                 ["director", "priest"]])
+    nobody_answers(table)
+    reach(table, B)
+    run(table, {"type": "block", "seat": B, "character": "mercenary"},
+        {"type": "challenge", "seat": C}, {"type": "concede", "seat": B},
+        {"type": "lose", "seat": B, "card": "priest"})
+    assert view(table)["players"][B]["out"], "the bluff and the token: two lives"
+    assert view(table)["tokens"]["disappear"] == {}
+    assert view(table)["phase"] == "action" and current(table) == C
+
+
 def test_a_due_token_with_a_caught_bluff_costs_two_lives(store):
     table = placed_token(store, [["mercenary", "banker"], ["director", "priest"],
                                  ["director", "priest"]])

@@ -312,3 +312,40 @@ def test_the_table_page_words_the_game_in_its_own_language(store, phones, locale
             name, coins = row.locator("strong").bounding_box(), row.bounding_box()
             assert name["x"] + name["width"] > coins["x"] + coins["width"] * 0.8, (name, coins)
             shot(page, "table-page-fa")
+
+
+def test_a_refused_press_is_explained_on_that_seat_s_phone_only(store, phones):
+    """Keeper mode: a Veto is the seat's to cast on its phone (it depends on
+    the influence behind its screen). Pressed on the seat's buttons it is
+    refused, and the refusal is said on that seat's phone, not another's."""
+    import asyncio
+    import time
+
+    from a27_helpers import PK, a27_table, propose
+    from companion.devices.controls import Controls
+    from companion.devices.press import Press
+
+    table = a27_table(store, 4, mode="keeper")
+    propose(table, PK)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        dora, _ = seated(phones, base, server, 3)
+        cara, _ = seated(phones, base, server, 2)
+        expect(dora.locator("#link")).to_have_text("Connected")
+        expect(cara.locator("#link")).to_have_text("Connected")
+        refusals = []
+
+        def press_veto() -> None:
+            def refused(seat, error):
+                refusals.append((seat, error.key))
+                server.tell_seat(seat, error)
+            controls = Controls(table, loop=asyncio.get_running_loop(), on_refusal=refused)
+            controls.handle(Press(seat=3, button=1, at=time.monotonic(), device="gpio"))
+        base.on_loop(press_veto)
+        assert refusals == [(3, "device.choice_on_phone")]
+        expect(dora.locator("#message")).to_have_text(
+            "Choose that on your phone: the buttons cannot take it.")
+        shot(dora, "a27-refused-press")
+        expect(cara.locator("#actions button").first).to_be_visible()
+        expect(cara.locator("#message")).to_have_text("")
+    assert table.public_view()["ballot"]["voted"] == []

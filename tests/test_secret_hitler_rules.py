@@ -109,8 +109,11 @@ def test_t2_chaos_enacts_the_top_tile_without_power_and_clears_term_limits(store
     vote_all(table, "nein")
     v = view(table)
     assert v["phase"] == "chaos" and v["tracker"] == 3
+    assert v["last_election"] == {"president": D, "chancellor": E, "votes": ["nein"] * 7,
+                                  "elected": False, "chaos": True, "tracker": 3}
     table.execute({"type": "chaos", "policy": F_})    # the 3rd fascist: no special election
     v = view(table)
+    assert v["last_election"]["chaos"], "the outcome stays as it was, the tracker reset or not"
     assert v["fascist"] == 3 and v["tracker"] == 0 and v["power"] is None
     assert v["phase"] == "nominate" and v["candidate"] == E
     assert v["term_limited"] == {"president": None, "chancellor": None}
@@ -118,6 +121,8 @@ def test_t2_chaos_enacts_the_top_tile_without_power_and_clears_term_limits(store
     nominate(table, A)
     vote_all(table, "ja")
     assert view(table)["phase"] == "hitler_reveal"    # the Hitler zone applies at once
+    assert view(table)["last_election"] == {"president": E, "chancellor": A, "votes": ["ja"] * 7,
+                                            "elected": True, "chaos": False, "tracker": 0}
 
 
 # -- T3: special election -----------------------------------------------------------

@@ -24,7 +24,7 @@ def test_a_seat_renames_itself_and_every_view_and_the_history_follow(tmp_path):
     path = tmp_path / "g.sqlite3"
     table = new_table(EventStore(path), NAMES)
     seen = []
-    table.subscribe(lambda t: seen.append(list(t.names)))
+    table.subscribe(lambda done: seen.append(list(done.table.names)))
     run(table, {"type": "income", "seat": 0})
     [event] = rename(table, 1, "  Наташа   Ивановна ")
     assert event == {"type": "rename", "seat": 1, "name": "Наташа Ивановна", "was": "Bob"}

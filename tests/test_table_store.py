@@ -231,11 +231,26 @@ def test_a_finished_game_cannot_be_undone_once_a_newer_one_started(store):
 def test_listeners_hear_only_committed_changes(store):
     table = new_table(store, NAMES)
     heard = []
-    table.subscribe(lambda t: heard.append(len(store.events(t.game_id))))
+    table.subscribe(lambda done: heard.append(len(store.events(done.table.game_id))))
     run(table, {"type": "income", "seat": A})
     with pytest.raises(RuleError):
         table.execute({"type": "income", "seat": A})
     assert heard == [len(table.log)]
+
+
+def test_every_listener_is_told_the_events_and_one_public_view(store):
+    table = new_table(store, NAMES)
+    told: list[tuple[str, object]] = []
+    table.subscribe(lambda done: told.append(("screen", done)))
+    table.subscribe(lambda done: told.append(("phones", done)))
+    events = table.execute({"type": "income", "seat": A})
+    (first, one), (second, other) = told
+    assert (first, second) == ("screen", "phones")
+    assert one is other, "one notice for all: the view is computed once per commit"
+    assert one.table is table and one.source == "local"
+    assert list(one.events) == events
+    assert one.view == table.public_view()
+    assert one.view["players"][A]["coins"] == 3
 
 
 def test_public_log_never_names_a_hidden_card(store):

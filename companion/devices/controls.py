@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from typing import Any, Callable
 
 from ..games.base import RuleError
-from ..table import OPERATOR, Table, seat_source
+from ..table import CLOCK, OPERATOR, Committed, Table, seat_source
 from ..table.store import StoreError
 from .press import GAVEL, Press, SeatFeedback
 
@@ -68,7 +68,6 @@ class Controls:
         self._voted: dict[int, bool] = {}
         self._opened: tuple[Any, float] = (None, 0.0)   # what presses answer, since when
         self._last_gavel = float("-inf")
-        self._seen = 0
         self.attach(table)
 
     def add_output(self, output: SeatFeedback) -> None:
@@ -82,11 +81,10 @@ class Controls:
         """Follow ``table`` (a new game at the kiosk is a new table)."""
         self._end_race("device.window_closed")
         self.table = table
-        self._seen = len(table.log)
         self._aborts = 0
         self._voted = {}
         table.subscribe(self._changed)
-        self._changed(table)
+        self._follow(())
 
     # -- presses ------------------------------------------------------------------
     def handle(self, press: Press) -> None:
@@ -197,14 +195,16 @@ class Controls:
                 self._refuse(press.seat, RuleError("device.challenged_first", player=winner))
 
     # -- following the table --------------------------------------------------------------
-    def _changed(self, table: Table) -> None:
-        if table is not self.table:
-            return                          # an earlier game at this kiosk
-        new = [event for _, event in table.log[self._seen:]]
-        self._seen = len(table.log)
-        self._aborts += sum(1 for event in new if event["type"] == "ballot_abort")
-        if any(event["type"] == "timer_expired" for event in new):
-            self._sound("expiry")
+    def _changed(self, committed: Committed) -> None:
+        if committed.table is self.table:   # not an earlier game at this kiosk
+            self._follow(committed.events)
+            if committed.source == CLOCK:       # the table's time ran out
+                self._sound("expiry")
+
+    def _follow(self, events: Sequence[dict[str, Any]]) -> None:
+        """Act on the events just committed: the LEDs and what presses now
+        answer."""
+        self._aborts += sum(1 for event in events if event["type"] == "ballot_abort")
         self._show_votes()
         self._note_opening()
 

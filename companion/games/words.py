@@ -43,6 +43,14 @@ class Words:
             return t("status.winner", player=view["winner"])
         return t(f"status.{view['phase']}")
 
+    def refusal(self, error: Exception, view: View, t: "Messages") -> str:
+        """A refused command in words. An engine's "not now" (its
+        ``<game>.not_now`` key) says what the table is waiting for instead,
+        in the status line's words ("Not now: Stelios loses an influence...")."""
+        if getattr(error, "key", "").endswith(".not_now"):
+            return t("error.not_now", status=self.status_line(view, t))
+        return t.error(error)
+
     def command_label(self, command: Command, view: View, t: "Messages") -> str:
         """A command's button on the kiosk: ``cmd.<type>`` with its fields
         (a vote: the seat and its choice in words)."""

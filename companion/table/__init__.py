@@ -1,5 +1,6 @@
 """The table session: seats, command dispatch, the event store."""
 from .store import EventStore, StoreError
-from .table import CLOCK, LOCAL, OPERATOR, Table, seat_source
+from .table import CLOCK, LOCAL, OPERATOR, Committed, Table, seat_source
 
-__all__ = ["EventStore", "StoreError", "CLOCK", "LOCAL", "OPERATOR", "Table", "seat_source"]
+__all__ = ["EventStore", "StoreError", "CLOCK", "LOCAL", "OPERATOR", "Committed", "Table",
+           "seat_source"]

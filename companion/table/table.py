@@ -3,8 +3,10 @@
 Touch, buttons, phones and replay scripts all call :meth:`Table.execute` with
 a command and the source it came from. The engine validates it; the accepted
 events, with any random outcomes the engine then needs, are committed to the
-store in one transaction; only then are listeners told, so no view ever shows
-an effect that a power cut could take back.
+store in one transaction; only then are listeners told (a :class:`Committed`:
+the table, the events just stored and the public view after them, computed
+once for all of them), so no view ever shows an effect that a power cut could
+take back.
 
 Undo is an event too: ``{"type": "undo"}`` marks the latest effective command
 as undone, and state is the fold of every event outside undone commands. In
@@ -16,6 +18,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Callable
 
@@ -41,7 +44,20 @@ UNDO = "undo"
 RENAME = "rename"           # a player's new name: the table's, not the game's
 RENAMES_PER_SEAT = 20       # a phone's renames in one game, at most (the kiosk's: any)
 
-Listener = Callable[["Table"], None]
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What a listener is told after a commit: the command's ``source``
+    (``CLOCK``: time ran out), its events, and the public view after them.
+    ``view`` is shared by every listener: copy it before adding to it."""
+    table: "Table"
+    source: str
+    events: tuple[dict[str, Any], ...]
+    view: dict[str, Any]
+
+
+Listener = Callable[[Committed], None]
 
 
 def seat_source(seat: int, device: str | None = None) -> str:
@@ -276,8 +292,10 @@ class Table:
                           setup=self.setup.to_json() if renamed else None)
         self.log.extend((self.next_command, e) for e in events)
         self.next_command += 1
-        for listener in list(self._listeners):
-            listener(self)
+        if self._listeners:
+            committed = Committed(self, source, tuple(events), self.public_view())
+            for listener in list(self._listeners):
+                listener(committed)
 
     def tick(self) -> list[dict[str, Any]]:
         """Let time act: if the game has something due by now (a timer

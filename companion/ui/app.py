@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from ..devices.press import Deliver, SeatFeedback
+from ..games.base import RuleError
 from ..sd_notify import notify, watchdog_interval
-from ..table import EventStore, Table
+from ..table import Committed, EventStore, Table
 
 log = logging.getLogger(__name__)
 
@@ -226,7 +227,7 @@ def _dim_when_idle(kiosk: Any, after: float) -> Any:
     if dimmer is None:
         return None
 
-    def wake(_table: Table) -> None:
+    def wake(_committed: Committed) -> None:
         dimmer.activity()
 
     def follow(_kiosk: Any, table: Table | None) -> None:
@@ -268,11 +269,16 @@ async def _serve(app: Any, openers: list[DeviceOpener], exit_after: float | None
             if ui.done():
                 return 0
             kiosk = app.kiosk
-            # Refusals go to the seat's own channel (its LED now, its phone
-            # later), never to the shared screen; the log names no vote.
-            controls = Controls(kiosk.table, loop=loop,
-                                on_refusal=lambda seat, error: log.info(
-                                    "seat %s: a press was refused (%s)", seat, error.key))
+            # Refusals go to the seat's own channels (its LED, its phone),
+            # never to the shared screen; the log names no vote.
+            phones = None
+
+            def refused(seat: int | None, error: RuleError) -> None:
+                log.info("seat %s: a press was refused (%s)", seat, error.key)
+                if phones is not None and seat is not None:
+                    phones[0].tell_seat(seat, error)
+
+            controls = Controls(kiosk.table, loop=loop, on_refusal=refused)
             kiosk.bind(table=lambda _kiosk, new: controls.attach(new))
             if web is not None:
                 phones = await _start_phones(kiosk.table, web)

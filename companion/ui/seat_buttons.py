@@ -19,7 +19,7 @@ from kivy.uix.modalview import ModalView
 from ..devices.pinmap import PinMap
 from ..i18n import Messages
 from .direction import Row
-from ..table import Table
+from ..table import Committed, Table
 
 Builder.load_file(str(Path(__file__).with_name("seat_buttons.kv")))
 
@@ -70,12 +70,12 @@ class SeatButtons(ModalView):
             self.ids.header.add_widget(gavel, index=1)
         self._label()
 
-    def _changed(self, table: Table) -> None:
-        if table is self.table:
-            self._label()
+    def _changed(self, committed: Committed) -> None:
+        if committed.table is self.table:
+            self._label(committed.view)
 
-    def _label(self) -> None:
-        meanings = button_meanings(self.table.public_view(), self.t)
+    def _label(self, view: dict[str, Any] | None = None) -> None:
+        meanings = button_meanings(view or self.table.public_view(), self.t)
         for index, button in self._buttons:
             button.text = (meanings[index] if index < len(meanings) else
                            "–" if meanings else self.t.number(index + 1))

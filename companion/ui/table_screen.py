@@ -18,7 +18,7 @@ from kivy.uix.boxlayout import BoxLayout
 from ..games import spec_for
 from ..games.base import RuleError
 from ..i18n import Messages
-from ..table import OPERATOR, Table
+from ..table import OPERATOR, Committed, Table
 from ..table.store import StoreError
 from .buttons import CommandButton  # noqa: F401 - the bar's kv rule uses it
 from .direction import Row, writing
@@ -96,9 +96,9 @@ class TableScreen(BoxLayout):
         if self.table is not None:
             self.table.unsubscribe(self._changed)
 
-    def _changed(self, table: Table) -> None:
-        if table is self.table:
-            self.refresh()
+    def _changed(self, committed: Committed) -> None:
+        if committed.table is self.table:
+            self.refresh(committed.view)
 
     # -- input --------------------------------------------------------------
     def send(self, command: dict[str, Any]) -> bool:
@@ -106,7 +106,8 @@ class TableScreen(BoxLayout):
         try:
             self.table.execute(command, source=OPERATOR)
         except RuleError as exc:
-            self.message_text = self.t.error(exc)
+            self.message_text = self.table.spec.words.refusal(exc, self.table.public_view(),
+                                                              self.t)
             return False
         except StoreError:
             log.exception("the store refused a write")
@@ -184,9 +185,12 @@ class TableScreen(BoxLayout):
         self.devices_text = self.t("ui.pad_offline") if lost else ""
 
     # -- output -------------------------------------------------------------
-    def refresh(self) -> None:
+    def refresh(self, view: dict[str, Any] | None = None) -> None:
+        """Show the table: ``view`` is its public view just committed (None:
+        ask the table for it)."""
         self.t.names = list(self.table.names)       # a player may have renamed themselves
-        view = self.table.public_view()
+        if view is None:
+            view = self.table.public_view()
         self.can_undo = view["can_undo"]
         self.game_over = view["phase"] == "over"
         self.show(view)

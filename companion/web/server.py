@@ -40,7 +40,7 @@ from aiohttp import WSMsgType, web
 
 from ..games.base import RuleError
 from ..i18n import LANGUAGES, Messages, catalog, direction, translate
-from ..table import Table, seat_source
+from ..table import Committed, Table, seat_source
 from ..table.store import StoreError
 from .captive import captive_redirect
 from .links import LinkError, Phone, SeatLinks
@@ -100,20 +100,21 @@ class TableServer:
         self._public_cache: tuple[Any, dict[str, Any]] = (None, {})
         self._table_text_cache: tuple[Any, dict[str, str]] = (None, {})
         self._broadcasting: asyncio.Task | None = None
+        self._notices: dict[int, RuleError] = {}   # a seat's refused press, for its phone
         table.subscribe(self._changed)
 
     def set_table(self, table: Table) -> None:
         """The kiosk started another game: phones of the old one are done."""
         self.table = table
         table.subscribe(self._changed)
-        self._changed(table)
+        self._wake_phones()
 
     def repair(self, seat: int) -> str:
         """Re-pair a seat (from the kiosk): a new join token; the old link,
         cookie and open socket no longer reach the seat. Returns the token."""
         token = self.links.repair(self.table.game_id, seat)
         self._links_changes += 1
-        self._changed(self.table)
+        self._wake_phones()
         return token
 
     def app(self) -> web.Application:
@@ -155,7 +156,7 @@ class TableServer:
         if phone.game_id != self.table.game_id:
             return self._refusal(request, "web.old_game", status=410)
         self._links_changes += 1
-        self._changed(self.table)               # the table sees the seat has a phone
+        self._wake_phones()                     # the table sees the seat has a phone
         response = web.HTTPSeeOther("/seat")
         response.set_cookie(COOKIE, phone.cookie, max_age=COOKIE_MAX_AGE, httponly=True,
                             samesite="Strict", path="/")
@@ -200,6 +201,18 @@ class TableServer:
         """The seat's language at set-up: a phone that says nothing reads it."""
         return self.table.setup.seats[seat].get("lang", "en")
 
+    def tell_seat(self, seat: int, error: RuleError) -> None:
+        """Show a refusal of the seat's own buttons or pad ("vote Veto on
+        your phone", "not now") on that seat's phone, and on no other: it
+        may reflect what only the seat knows. The phone shows it once, with
+        the next state it is sent."""
+        if not 0 <= seat < self.table.setup.players:
+            return
+        self._notices[seat] = error
+        for socket, holder in self._seat_sockets.items():
+            if holder == seat and socket in self._wake:
+                self._wake[socket].set()
+
     def _seat_state(self, seat: int, lang: str, csrf: str | None = None) -> dict[str, Any]:
         """What the seat's phone shows: the public view, and the seat's own
         secrets and private actions, worded on the server in the phone's
@@ -218,6 +231,9 @@ class TableServer:
                  "actions": words.phone_actions(mine, public, t, private),
                  "offer": words.offer_form(mine, private, t),
                  "status": words.status_line(public, t)}
+        notice = self._notices.pop(seat, None)
+        if notice is not None:
+            state["notice"] = words.refusal(notice, public, t)
         if csrf is not None:
             state["csrf"] = csrf
         return state
@@ -225,13 +241,20 @@ class TableServer:
     def _public(self) -> dict[str, Any]:
         """The public view with the phones' status: computed once per state
         (and per second, for a running timer) however many sockets take it."""
-        table = self.table
-        key = (table.game_id, len(table.log), self._links_changes, int(table.clock()))
+        key = self._public_key()
         if self._public_cache[0] != key:
-            view = table.public_view()
-            view["phones"] = self.links.status(table.game_id, table.setup.players)
-            self._public_cache = (key, view)
+            self._public_cache = (key, self._with_phones(self.table.public_view()))
         return self._public_cache[1]
+
+    def _public_key(self) -> tuple[Any, ...]:
+        table = self.table
+        return (table.game_id, len(table.log), self._links_changes, int(table.clock()))
+
+    def _with_phones(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The public view with the phones' status (a copy: the view a
+        commit hands its listeners is theirs to share)."""
+        table = self.table
+        return {**view, "phones": self.links.status(table.game_id, table.setup.players)}
 
     async def command(self, request: web.Request) -> web.Response:
         phone = self._phone(request)
@@ -249,8 +272,9 @@ class TableServer:
         try:
             events = self.table.execute(command, source=seat_source(phone.seat))
         except RuleError as exc:
-            return web.json_response({"error": exc.key, "message": Messages(
-                phone_language(request), self.table.names).error(exc)}, status=400)
+            t = Messages(phone_language(request), self.table.names)
+            message = self.table.spec.words.refusal(exc, self._public(), t)
+            return web.json_response({"error": exc.key, "message": message}, status=400)
         except StoreError:
             log.exception("the store refused a phone's command")
             return _error(503, "web.not_stored", request)
@@ -382,9 +406,13 @@ class TableServer:
             reader.cancel()
             self._wake.pop(socket, None)
 
-    def _changed(self, table: Table) -> None:
-        if table is not self.table:
+    def _changed(self, committed: Committed) -> None:
+        if committed.table is not self.table:
             return
+        self._public_cache = (self._public_key(), self._with_phones(committed.view))
+        self._wake_phones()
+
+    def _wake_phones(self) -> None:
         for wake in self._wake.values():
             wake.set()
         if self._table_sockets and self._broadcasting is None:

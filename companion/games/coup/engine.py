@@ -418,8 +418,22 @@ class ClaimEngine:
             raise RuleError("coup.not_now")
         return {"type": "proceed"}
 
+    @staticmethod
+    def _blocks_a_token_early(s: CoupState, seat: Any, character: Any) -> bool:
+        """Whether ``seat`` may stop one of its Disappear tokens now, before
+        it comes due: at the start of its own turn, before it declares an
+        action (see docs/games/g54.md, U1)."""
+        t = s.turn
+        return (s.phase == "action" and seat == t.actor and not t.again
+                and bool(s.disappear.get(seat))
+                and character in s.ruleset.disappear_blockers)
+
     def _decide_block(self, s, command):
         window = self._awaited(s, Window)
+        seat, character = command.get("seat"), command.get("character")
+        if window is None and self._blocks_a_token_early(s, seat, character):
+            self._check_tax(s, seat, character, counter=True)
+            return {"type": "block", "seat": seat, "character": character}
         if window is None or window.kind not in ("block", "disappear"):
             raise RuleError("coup.cannot_block_now")
         seat = self._responder(s, command, window.eligible, window.passed)
@@ -719,10 +733,11 @@ class ClaimEngine:
         seat, character = e["seat"], e["character"]
         if s.tax is not None:
             self._pay_tax(s, seat, character, counter=True)
-        if s.interrupt is not None:               # a Disappear token coming due
+        t = s.turn
+        if s.interrupt is not None or t.stage == "action":
+            # A Disappear token coming due, or stopped at the start of the turn.
             s.interrupt = self._new_claim(s, seat, character, "disappear")
             return False
-        t = s.turn
         window = t.window
         if t.action.every_other:
             t.blocks += ((seat, character),)
@@ -1030,7 +1045,8 @@ class ClaimEngine:
                 s.phase = stage
                 return
             elif stage == "done":
-                spy_again = t.action.again and t.resolved and not t.again and s.hands[t.actor]
+                spy_again = (t.action is not None and t.action.again and t.resolved
+                             and not t.again and s.hands[t.actor])
                 if s.disappear and s.disappear.get(t.actor) and not spy_again:
                     # A Disappear token comes due at the end of its holder's turn.
                     s.interrupt = Window("disappear", (t.actor,), s.ruleset.disappear_blockers)
@@ -1044,6 +1060,10 @@ class ClaimEngine:
                     s.turn_no += 1
                 s.phase = "action"
                 return
+            elif not s.hands[t.actor]:
+                # Out before declaring anything (its token struck at the
+                # start of its turn): the turn ends.
+                t.stage = "done"
             else:
                 s.phase = "action"
                 return
@@ -1143,7 +1163,7 @@ class ClaimEngine:
             if rules.tokens:
                 # G54: thousands of sets, times tokens and checks, make a whole
                 # menu rarely seen twice; it is put together from kept parts.
-                return self._action_menu(s, seat, coins, s.living)
+                return self._action_menu(s, seat, coins, s.living) + self._early_blocks(s)
             key = ("action", seat, coins, s.living)
         elif phase == "prove":
             claim = s.interrupt or s.turn.claim
@@ -1238,6 +1258,14 @@ class ClaimEngine:
             _, seat, options = key
             return [{"type": "choose", "seat": seat, "option": o} for o in options]
         return []
+
+    def _early_blocks(self, s: CoupState) -> tuple[FrozenCommand, ...]:
+        """The actor's blocks of its own Disappear token, before its action."""
+        seat = s.turn.actor
+        return tuple([FrozenCommand(type="block", seat=seat, character=c)
+                      for c in s.ruleset.disappear_blockers
+                      if self._blocks_a_token_early(s, seat, c)
+                      and self._tax_due(s, seat, c, True) <= s.coins[seat]])
 
     def _action_menu(self, s: CoupState, seat: int, coins: int,
                      living: tuple[int, ...]) -> tuple[FrozenCommand, ...]:

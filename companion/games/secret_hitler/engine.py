@@ -332,8 +332,11 @@ class SecretHitlerEngine:
 
     def _apply_ballot(self, s, e):
         votes = e["votes"]
-        s.last_votes = list(votes)
-        if votes.count(JA) * 2 > len(s.living):           # a strict majority
+        elected = votes.count(JA) * 2 > len(s.living)     # a strict majority
+        s.last_election = {"president": s.candidate, "chancellor": s.nominee,
+                           "votes": list(votes), "elected": elected, "chaos": False,
+                           "tracker": s.tracker}
+        if elected:
             s.president, s.chancellor = s.candidate, s.nominee
             s.last_president, s.last_chancellor = s.president, s.chancellor
             s.nominee = None
@@ -350,6 +353,7 @@ class SecretHitlerEngine:
         else:
             s.nominee = None
             self._failed_government(s)
+            s.last_election.update(tracker=s.tracker, chaos=s.stage == "chaos")
 
     def _failed_government(self, s: SecretHitlerState) -> None:
         s.tracker += 1
@@ -652,7 +656,9 @@ class SecretHitlerEngine:
             "veto_refused": s.veto_refused,
             "hitler_zone": s.fascist >= HITLER_ZONE,
             "draw": len(s.deck), "discard": len(s.discard),
-            "last_votes": s.last_votes,
+            "last_election": (None if s.last_election is None else
+                              {**s.last_election, "votes": list(s.last_election["votes"])}),
+            "last_votes": None if s.last_election is None else list(s.last_election["votes"]),
             "investigations": [{"by": by, "target": t} for by, t in s.investigations],
             "executed": list(s.executed),
             "special_election": (None if s.special_caller is None else

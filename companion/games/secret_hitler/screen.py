@@ -23,7 +23,7 @@ from .rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, VETO_FROM
 from ...table import Table
 from ...ui.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
 from .words import (ballot_title, command_label, election_result, info_line,
-                       last_nomination, pick_key, pick_label, pick_prompt, picked_seat,
+                       pick_key, pick_label, pick_prompt, picked_seat,
                        power_word, role_word, seat_marks, status_line)
 from ...ui.buttons import CommandButton
 from ...ui.table_screen import TableScreen
@@ -213,7 +213,8 @@ class SecretHitlerTableScreen(TableScreen):
                                       t("ui.ballot.voted"), t("ui.ballot.waiting"))
             self._result_shown = False
             return
-        if view["last_votes"] is None:
+        election = view["last_election"]
+        if election is None:
             self.ids.ballot.clear()
             return
         if self._result_shown:
@@ -222,11 +223,10 @@ class SecretHitlerTableScreen(TableScreen):
         # closes it too, but only once its votes are all undone).
         just_closed = (was_open is not None
                        and len(was_open["voted"]) == len(was_open["eligible"]) - 1)
-        nomination = last_nomination(view)
-        title = ballot_title(*nomination, t) if nomination else t("sh.ui.ballot.last")
+        title = ballot_title(election["president"], election["chancellor"], t)
         votes = [(names[seat], t(f"choice.{vote}"), VOTE_COLORS[vote])
-                 for seat, vote in enumerate(view["last_votes"]) if vote is not None]
-        self.ids.ballot.reveal(title, votes, election_result(view, t), t("ui.ballot.voted"),
+                 for seat, vote in enumerate(election["votes"]) if vote is not None]
+        self.ids.ballot.reveal(title, votes, election_result(election, t), t("ui.ballot.voted"),
                                animate=just_closed)
         self._result_shown = True
 

@@ -19,7 +19,7 @@ class SecretHitlerState:
         "chancellor", "last_president", "last_chancellor", "rotation_base",
         "special_candidate", "special_caller", "tracker", "liberal", "fascist",
         "deck", "discard", "hand", "veto_refused", "veto_requested", "power",
-        "investigations", "knowledge", "not_hitler", "last_votes", "executed",
+        "investigations", "knowledge", "not_hitler", "last_election", "executed",
         "reveal", "reshuffle_due", "winner", "win_reason", "living")
 
     def __init__(self, players: int, keeper: bool, options: dict[str, Any]) -> None:
@@ -56,7 +56,10 @@ class SecretHitlerState:
         self.investigations: list[tuple[int, int]] = []
         self.knowledge: list[list[dict[str, Any]]] = [[] for _ in range(players)]
         self.not_hitler: set[int] = set()
-        self.last_votes: list[str | None] | None = None
+        # The latest closed election, as the table saw it: who stood, every
+        # vote (None for the dead), elected or not, the election tracker it
+        # left, and whether its failure threw the country into chaos.
+        self.last_election: dict[str, Any] | None = None
         self.executed: list[int] = []
         # Physical mode: (seat, "elected" | "executed") whose Hitler card the
         # table must say.

@@ -9,7 +9,6 @@ from typing import Any
 
 from ...i18n import Messages
 from ..words import Chart, Words, last_per
-from .rules import CHAOS_AT
 
 # Commands the screen offers in two taps: the action, then a seat. Targeted
 # commands pick their target; a vote or a night confirmation picks the seat
@@ -126,26 +125,13 @@ def ballot_title(president: int | None, chancellor: int | None, t: Messages) -> 
     return t("sh.ui.ballot.title", player=president, target=chancellor)
 
 
-def last_nomination(view: dict[str, Any]) -> tuple[int, int] | None:
-    """Who stood in the last closed election: the latest nomination in the
-    public log that was not undone."""
-    for line in reversed(view["log"]):
-        if line["key"] == "sh.log.nominate" and not line["args"].get("undone"):
-            return line["args"]["player"], line["args"]["target"]
-    return None
-
-
-def election_result(view: dict[str, Any], t: Messages) -> str:
-    """The last election's outcome in words, from the votes and the tracker
-    they left: a strict majority of Ja elects; otherwise the tracker moved,
-    and a third failure throws the country into chaos (the tracker then
-    shows 3 until the table turns the top tile, 0 once it is turned)."""
-    votes = [v for v in view["last_votes"] if v is not None]
-    if votes.count("ja") * 2 > len(votes):
+def election_result(election: dict[str, Any], t: Messages) -> str:
+    """The outcome of an election as the engine published it."""
+    if election["elected"]:
         return t("sh.ui.ballot.elected")
-    if view["tracker"] in (0, CHAOS_AT):
+    if election["chaos"]:
         return t("sh.ui.ballot.chaos")
-    return t("sh.ui.ballot.failed", count=view["tracker"])
+    return t("sh.ui.ballot.failed", count=election["tracker"])
 
 
 def power_word(power: str | None, t: Messages) -> str:

@@ -54,6 +54,11 @@ function render(state) {
     return button;
   }));
   renderOffer(state.offer);
+  if (state.notice) {               // a press on this seat's own buttons was refused
+    const message = byId("message");
+    message.dataset.kind = "error";
+    message.textContent = state.notice;
+  }
   if (!state.actions.length) {
     const idle = document.createElement("p");
     idle.className = "hint";
