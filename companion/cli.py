@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .devices.pinmap import PINS_ENV
@@ -14,6 +15,9 @@ from .i18n import LANGUAGES
 from .logs import DEFAULT_LEVEL, LEVELS, configure_logging
 from .paths import DB_ENV, default_db
 from .ui.app import TOUCH_SOURCES       # importing it does not import Kivy
+
+if TYPE_CHECKING:
+    from .table import EventStore, Table
 
 log = logging.getLogger(__name__)
 
@@ -323,7 +327,7 @@ def _devices(args: argparse.Namespace) -> tuple[list, object, object] | None:
     return openers, pinmap, (None if simulated is None else factory)
 
 
-def _open_table(args: argparse.Namespace):
+def _open_table(args: argparse.Namespace) -> tuple[EventStore, Table | None] | None:
     """(store, table): the unfinished game (unless --new), or a new one from
     the arguments; the table is None when no game is named and none is
     unfinished (the kiosk then opens at home). None after reporting why the

@@ -110,6 +110,7 @@ class Controls:
         self._refuse(press.seat, RuleError("device.nothing_to_press"))
 
     def _vote(self, press: Press, spec: dict[str, Any]) -> None:
+        assert press.seat is not None       # a seat's press: handle() took the table's
         choices = spec["choices"]
         if not isinstance(press.button, int) or not 0 <= press.button < len(choices):
             self._refuse(press.seat, RuleError("ballot.no_such_button", button=str(press.button)))
@@ -188,6 +189,7 @@ class Controls:
         order = sorted(presses, key=lambda p: (p.at, ((p.seat - claimant) * step) % players))
         winner = None
         for press in order:
+            assert press.seat is not None   # only seats' presses race (handle, _buzz)
             if winner is None and self._send({"type": "challenge", "seat": press.seat},
                                              press.seat, seat_source(press.seat, press.device)):
                 winner = press.seat

@@ -139,6 +139,7 @@ def _listen(pinmap: PinMap, presses: queue.Queue[Press], seconds: float | None,
             count += 1
             when = f"{press.at - start:+.3f}"
             if press.device == "pad":
+                assert press.seat is not None   # the pad has seats' buttons only
                 say(t("doctor.press_pad", time=when, number=press.seat + 1,
                       button=int(press.button) + 1))
                 continue

@@ -260,6 +260,7 @@ class SerialPad:
                 self._counts["bad_frames"] += 1
         # One cumulative acknowledgement for all the presses in ``data``.
         if protocol.ACK in answers:
+            assert self._expected is not None   # a press is answered only once synced
             self._send(protocol.encode(protocol.ACK, self._expected - 1, [self._session]))
         if protocol.RESEND in answers:
             self._send(protocol.encode(protocol.RESEND, self._expected, [self._session]))

@@ -147,6 +147,18 @@ class Engine(Protocol):
     def describe(self, event: Event) -> tuple[str, dict[str, Any]] | None: ...
 
 
+class BuzzerEngine(Engine, Protocol):
+    """The engine of a game with the ``challenge_buzzer`` trait (spec.Traits)."""
+
+    def open_claim(self, state: Any) -> dict[str, Any] | None: ...
+
+
+class GavelEngine(Engine, Protocol):
+    """The engine of a game with the ``gavel`` trait (spec.Traits)."""
+
+    def gavel_command(self, state: Any) -> Command | None: ...
+
+
 def checked_options(setup: Setup, name: str, low: int, high: int,
                     defaults: dict[str, Any]) -> dict[str, Any]:
     """The checks every game makes of a setup: player count, mode, known

@@ -130,7 +130,7 @@ class _Fields(dict):
 
 
 def translate(key: str, lang: str = DEFAULT_LANGUAGE, **args: Any) -> str:
-    text = catalog(lang).get(key)
+    text: str | dict[str, str] | None = catalog(lang).get(key)   # a text, or its plural forms
     if text is None and lang != DEFAULT_LANGUAGE:
         text = catalog(DEFAULT_LANGUAGE).get(key)
         lang = DEFAULT_LANGUAGE

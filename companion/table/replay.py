@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
 from ..games.base import Fate, RuleError, Setup
 from ..i18n import Messages
@@ -21,9 +21,9 @@ from .table import Table
 
 REPLAY_SOURCE = "replay"
 # The header's fields and the JSON types each may take.
-_HEADER_FIELDS = {"game": str, "seats": list, "mode": str, "options": (dict, type(None)),
-                  "table": (dict, type(None)), "seed": (int, type(None)),
-                  "deal": (dict, type(None))}
+_HEADER_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "game": str, "seats": list, "mode": str, "options": (dict, type(None)),
+    "table": (dict, type(None)), "seed": (int, type(None)), "deal": (dict, type(None))}
 _SEAT_FIELDS = ("seat", "target", "to")
 
 
@@ -81,7 +81,8 @@ def replay(lines: Iterable[str], lang: str = "en",
             raise ReplayError(header_line, messages("setup.bad_field", field=field),
                               "setup.bad_field")
     try:
-        setup = Setup(game=header.get("game"), seats=header.get("seats"),
+        # The script's game and seats as written, even missing: Table.start checks them.
+        setup = Setup(game=cast(Any, header.get("game")), seats=cast(Any, header.get("seats")),
                       mode=header.get("mode", "physical"),
                       options=dict(header.get("options") or {}),
                       table=dict(header.get("table") or {}))

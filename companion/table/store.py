@@ -130,6 +130,7 @@ class EventStore:
                 "INSERT INTO games (game, setup, created_at) VALUES (?, ?, ?)",
                 (setup["game"], _dumps(setup), at))
             game_id = cur.lastrowid
+            assert game_id is not None      # an INSERT sets the new row's id
             self._insert(game_id, 0, 0, command, source, events, at)
             return game_id
 

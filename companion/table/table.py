@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ..games import spec_for
 from ..games.base import KEEPER, Engine, Fate, RuleError, Setup
@@ -29,6 +29,9 @@ from .ballot import ABORT, CLOSE, VOTE, BallotBox
 from .seats import clean_name, normalise_seats, seat_names
 from .settings import normalise_table_settings
 from .store import EventStore, GameRecord
+
+if TYPE_CHECKING:
+    from ..games.base import BuzzerEngine, GavelEngine
 
 # Where a command comes from decides what it may do:
 LOCAL = "local"        # trusted local callers: scripts, tests, tools
@@ -215,6 +218,7 @@ class Table:
             for event in events:
                 self._apply(event)
             if kind == VOTE:
+                assert spec is not None     # vote_event refused a vote with no ballot open
                 closing = self.box.closing_command(spec, self.setup.players)
                 if closing is not None:
                     closing["at"] = command["at"]
@@ -362,7 +366,8 @@ class Table:
         ``step``: the way play passes), for a game with that trait; else None."""
         if not self.spec.traits.challenge_buzzer:
             return None
-        claim = self.engine.open_claim(self.state)
+        # The trait promises the engine answers it (spec.Traits).
+        claim = cast("BuzzerEngine", self.engine).open_claim(self.state)
         return None if claim is None else {**claim, "key": (self.game_id, *claim["key"])}
 
     def gavel_command(self) -> dict[str, Any] | None:
@@ -370,7 +375,8 @@ class Table:
         gavel; else None (a knock on the table)."""
         if not self.spec.traits.gavel:
             return None
-        return self.engine.gavel_command(self.state)
+        # The trait promises the engine answers it (spec.Traits).
+        return cast("GavelEngine", self.engine).gavel_command(self.state)
 
     @property
     def is_over(self) -> bool:
@@ -429,11 +435,12 @@ class Table:
 
     def log_lines(self) -> list[tuple[str, dict[str, Any]]]:
         """The public log: one translatable line per event, undone ones marked."""
-        lines = []
+        lines: list[tuple[str, dict[str, Any]]] = []
         for number, event in self.log:
             if event["type"] == UNDO:
                 lines.append(("log.undo", {}))
                 continue
+            line: tuple[str, dict[str, Any]] | None
             if event["type"] == VOTE:       # who voted, never what
                 line = ("log.vote", {"player": event["seat"]})
             elif event["type"] == ABORT:

@@ -5,6 +5,7 @@ the unfinished game; look back at finished ones. The choices are plain data
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -141,16 +142,16 @@ class HomeScreen(BoxLayout):
                        t("home.start"), t("home.history"), t("settings.title"),
                        t("home.language")]
         fill_choices(self.ids.games, [(t(f"game.{g}"), g == choice.game,
-                                     lambda g=g: self.choose_game(g)) for g in game_order()])
+                                     partial(self.choose_game, g)) for g in game_order()])
         fill_choices(self.ids.modes, [(t(f"ui.mode.{m}"), m == choice.mode,
-                                     lambda m=m: self.choose_mode(m)) for m in MODES])
+                                     partial(self.choose_mode, m)) for m in MODES])
         fill_choices(self.ids.languages, [(t(f"language.{code}"), code == choice.lang,
-                                         lambda c=code: self.choose_language(c))
+                                         partial(self.choose_language, code))
                                         for code in kiosk_languages()])
         words = spec_for(choice.game).words
         fill_choices(self.ids.variants, [
             (t(f"home.variant.{option}", value=words.variant_value(option, value, t)), False,
-             lambda o=option: self.next_value(o)) for option, value in choice.variants()])
+             partial(self.next_value, option)) for option, value in choice.variants()])
         self._show_seats()
 
     def _show_seats(self) -> None:

@@ -107,7 +107,9 @@ class Kiosk(ScreenManager):
         if self.table is not None and self.table.game_id == active.id:
             self.current = TABLE
             return
-        self.show_table(Table.resume(self.store))
+        table = Table.resume(self.store)
+        assert table is not None            # the active game just found
+        self.show_table(table)
 
     def tick(self) -> None:
         if self.table_screen is not None:

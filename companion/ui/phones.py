@@ -162,6 +162,7 @@ class PhonesView(ModalView):
         self.code_text = self.t("ui.phones.renamed", player=seat)
 
     def show_wifi(self) -> None:
+        assert self.wifi is not None        # offered only with a network to join
         ssid, password = self.wifi
         self.shown_seat = None
         self.code_texture = qr_texture(wifi_payload(ssid, password))

@@ -4,6 +4,7 @@ offers, the PIN itself, and the devices with the pin map (what `companion
 doctor` checks, as the running kiosk sees it)."""
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -93,14 +94,14 @@ class OperatorSettings(ModalView):
         self.ids.phones.disabled = self.kiosk.open_phones is None
         self.ids.close_app.disabled = self.kiosk.close_app is None
         fill_choices(self.ids.languages, [(t(f"language.{code}"), code == self.kiosk.lang,
-                                            lambda c=code: self.language(c))
+                                            partial(self.language, code))
                                            for code in kiosk_languages()])
         fill_choices(self.ids.rotations, [(t("settings.degrees", count=r),
                                             r == self.settings.rotation,
-                                            lambda r=r: self.rotate(r)) for r in ROTATIONS])
+                                            partial(self.rotate, r)) for r in ROTATIONS])
         fill_choices(self.ids.log_levels, [(t(f"settings.log.{level}"),
                                              level == self.settings.log_level,
-                                             lambda v=level: self.log_level(v))
+                                             partial(self.log_level, level))
                                             for level in LEVELS])
         ssid, password = self.settings.wifi or ("", None)
         self.ids.ssid.value, self.ids.password.value = ssid, password or ""

@@ -188,6 +188,7 @@ class Sounds:
             return
         self.played.append(name)
         self.prepare()
+        assert self._sounds is not None     # prepare() made it, even if left empty
         sound = self._sounds.get(name)
         if sound is None:
             return

@@ -72,6 +72,7 @@ def decide_offer(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
 
 
 def apply_offer(s: Article27State, e: dict[str, Any]) -> None:
+    assert s.influence is not None   # keeper mode: the app holds the influence
     s.influence[e["seat"]] -= e["amount"]
     s.offering.add(e["seat"])
     bribe = s.bribes[e["bribe"]] = {"id": e["bribe"], "from": e["seat"], "to": e["to"],
@@ -113,6 +114,7 @@ def apply_counter(s: Article27State, e: dict[str, Any]) -> None:
 
 def _escrow(s: Article27State, bribe: dict[str, Any], amount: int) -> None:
     """Hold exactly ``amount`` of the briber's influence for this bribe."""
+    assert s.influence is not None   # keeper mode: the app holds the influence
     s.influence[bribe["from"]] += bribe["held"] - amount
     bribe["held"] = amount
 
@@ -176,6 +178,7 @@ def decide_reclaim(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
 
 
 def give_back(s: Article27State, bribe: dict[str, Any], status: str) -> None:
+    assert s.influence is not None   # keeper mode: the app holds the influence
     payer = bribe["from"]
     s.influence[payer] += bribe["held"]
     _close(s, bribe, status)
@@ -187,6 +190,7 @@ def give_back(s: Article27State, bribe: dict[str, Any], status: str) -> None:
 
 
 def pay_out(s: Article27State, bribe: dict[str, Any]) -> None:
+    assert s.influence is not None   # keeper mode: the app holds the influence
     s.influence[bribe["to"]] += bribe["held"]
     _close(s, bribe, "paid")
 
@@ -267,6 +271,7 @@ def kept(s: Article27State, bribe: dict[str, Any]) -> bool:
         return bribe["issue"] not in s.floor
     if kind == OTHER:
         return len(bribe["confirmed"]) == 2 and all(bribe["confirmed"].values())
+    assert s.votes is not None       # settled after the ballot
     return s.votes[bribe["to"]] == kind
 
 

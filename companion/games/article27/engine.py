@@ -156,15 +156,17 @@ class Article27Engine:
         if scripted is None:
             bag = [issue for issue in ISSUES for _ in range(TOKENS_PER_ISSUE)]
             fate.rng.shuffle(bag)
+            assert s.sg is not None          # the game has started
             order = [(s.sg + k) % s.players for k in range(s.players)]
-            slots = [[] for _ in range(s.players)]
+            slots: list[list[str]] = [[] for _ in range(s.players)]
             for k, seat in enumerate(order):
                 slots[seat] = bag[k * len(SLOT_VALUES):(k + 1) * len(SLOT_VALUES)]
         elif not _valid_slots(scripted, s.players):
             raise RuleError("setup.bad_deal")
         else:
             slots = [list(x) for x in scripted]
-        disks, returned = {}, []
+        disks: dict[str, str] = {}
+        returned: list[dict[str, str]] = []
         for issue in ISSUES:
             pool = list(s.areas[issue])
             wanted = fate.next("disks")
@@ -224,6 +226,7 @@ class Article27Engine:
     def result(self, s: Article27State) -> dict[str, Any] | None:
         if s.stage != "over":
             return None
+        assert s.results is not None         # ranked when the game ended
         return {"ranking": [{k: e[k] for k in ("seat", "rank", "total")} for e in s.results]}
 
     def next_game_options(self, s: Article27State) -> dict[str, Any]:
@@ -260,15 +263,19 @@ class Article27Engine:
             return {"duration": duration, "remaining": duration, "running": False,
                     "paused": False}
         at = s.timer_paused if s.timer_paused is not None else now
-        remaining = max(0.0, min(float(duration), self.deadline(s) - at))
+        deadline = self.deadline(s)
+        assert deadline is not None          # the timer has started
+        remaining = max(0.0, min(float(duration), deadline - at))
         return {"duration": duration, "remaining": round(remaining, 1),
                 "running": s.timer_paused is None and remaining > 0,
                 "paused": s.timer_paused is not None}
 
     def due(self, s: Article27State, now: float) -> dict[str, Any] | None:
-        if (s.stage == "negotiation" and s.timer_paused is None
-                and now >= self.deadline(s)):
-            return {"type": "timer_expired"}
+        if s.stage == "negotiation" and s.timer_paused is None:
+            deadline = self.deadline(s)
+            assert deadline is not None      # the gavel started the timer
+            if now >= deadline:
+                return {"type": "timer_expired"}
         return None
 
     # -- decide -------------------------------------------------------------------
@@ -292,13 +299,14 @@ class Article27Engine:
     @staticmethod
     def _at(command: dict[str, Any]) -> float:
         at = command.get("at")
-        if type(at) not in (int, float):
+        if at is None or type(at) not in (int, float):
             raise RuleError("command.bad_field", field="at")
         return float(at)
 
     @staticmethod
     def _sg(s: Article27State, command: dict[str, Any]) -> int:
         """The SG acts (from the kiosk, or from the SG's own phone)."""
+        assert s.sg is not None              # the game has started
         if "seat" in command:
             seat = seat_of(command, s.players)
             if seat != s.sg:
@@ -471,6 +479,7 @@ class Article27Engine:
 
     def _begin_round(self, s: Article27State) -> None:
         if s.round:
+            assert s.sg is not None
             s.sg = (s.sg + 1) % s.players          # the gavel passes to the left
         s.round += 1
         s.revealed = {}
@@ -595,10 +604,12 @@ class Article27Engine:
         self._unchallenged(s)
 
     def _unchallenged(self, s: Article27State) -> None:
+        assert s.announcer is not None
         scoring.collect(s, s.announcer, s.announcements[-1]["score"])
         self._next_announcer(s)
 
     def _next_announcer(self, s: Article27State) -> None:
+        assert s.announcer is not None
         s.passed = set()
         s.announcer = (s.announcer + 1) % s.players
         if s.announcer == s.sg:
@@ -608,6 +619,7 @@ class Article27Engine:
             s.stage = "announce"
 
     def _finish_round(self, s: Article27State) -> None:
+        assert s.votes is not None           # the round ends after its ballot
         scoring.end_privilege(s)
         scoring.place_disks(s)
         s.history.append({"round": s.round, "sg": s.sg, "outcome": s.outcome,
@@ -634,8 +646,10 @@ class Article27Engine:
     def waiting_for(self, s: Article27State) -> list[int]:
         stage = s.stage
         if stage in ("ready", "negotiation", "place_one"):
+            assert s.sg is not None
             return [s.sg]
         if stage == "scored":
+            assert s.sg is not None
             return [(s.sg + 1) % s.players]
         if stage == "voting":
             return list(range(s.players))
@@ -643,6 +657,7 @@ class Article27Engine:
             return sorted({p for b in bribes.unconfirmed(s) for p in (b["from"], b["to"])
                            if p not in b["confirmed"]})
         if stage == "announce":
+            assert s.announcer is not None
             return [s.announcer]
         if stage == "challenge":
             return [i for i in range(s.players) if i != s.announcer and i not in s.passed]
@@ -667,6 +682,7 @@ class Article27Engine:
             # Who may make an offer, a bit per seat: influence left behind the
             # screen, and no offer of theirs waiting for an answer.
             influence, offering, able = s.influence, s.offering, 0
+            assert influence is not None     # keeper mode: the app holds the influence
             for seat in range(s.players):
                 if influence[seat] >= 1 and seat not in offering:
                     able |= 1 << seat
@@ -691,6 +707,7 @@ class Article27Engine:
             out = [{"type": "move", "seat": s.sg, "issue": issue, "to": "floor"}
                    for issue in ISSUES]
         elif stage == "scored":
+            assert s.sg is not None
             out = [{"type": "next_round", "seat": (s.sg + 1) % s.players}]
         elif stage == "settle_other":
             out = [{"type": "confirm_other", "bribe": b["id"], "seat": p, "kept": kept}
@@ -793,6 +810,7 @@ class Article27Engine:
         agenda = s.agendas[seat]
         row = next(r for r in scoring.track_view(s) if r["agenda"] == agenda)
         view["agenda"] = {"agenda": agenda, "value": row["value"], "best": row["best"]}
+        assert s.influence is not None       # keeper mode: the app holds the influence
         view["influence"] = s.influence[seat]
         if s.slots is not None:
             view["slots"] = [{"value": v, "issue": i} for v, i in zip(SLOT_VALUES, s.slots[seat])]

@@ -2,6 +2,7 @@
 the final ranking with its tie-breakers."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .rules import (CHALLENGE_NEEDS, HONEST_CHALLENGE_COST, LIE_PENALTY_CAP, PASSED,
@@ -9,7 +10,7 @@ from .rules import (CHALLENGE_NEEDS, HONEST_CHALLENGE_COST, LIE_PENALTY_CAP, PAS
 from .state import Article27State
 
 
-def issue_score(slots: list[str], floor: list[str]) -> int:
+def issue_score(slots: list[str], floor: Sequence[str]) -> int:
     """The sum of the slot values whose issue is on the floor (R4); an issue
     drawn twice counts twice."""
     return sum(value for value, issue in zip(SLOT_VALUES, slots) if issue in floor)
@@ -18,6 +19,7 @@ def issue_score(slots: list[str], floor: list[str]) -> int:
 def collect(s: Article27State, seat: int, score: int) -> None:
     """A positive score comes from the bank; a negative one is paid to it,
     never more than the player holds (P4)."""
+    assert s.influence is not None   # keeper mode: the app holds the influence
     if score >= 0:
         s.influence[seat] += score
         s.bank -= score
@@ -28,6 +30,7 @@ def collect(s: Article27State, seat: int, score: int) -> None:
 
 
 def pay_vetoes(s: Article27State) -> None:
+    assert s.influence is not None   # keeper mode: the app holds the influence
     for seat in s.vetoers:
         s.influence[seat] -= VETO_COST
         s.bank += VETO_COST
@@ -35,6 +38,7 @@ def pay_vetoes(s: Article27State) -> None:
 
 def pay_issue_points(s: Article27State) -> None:
     """A passed proposal pays every player, abstainers included."""
+    assert s.slots is not None       # keeper mode: the app dealt the slots
     for seat in range(s.players):
         collect(s, seat, issue_score(s.slots[seat], s.floor))
 
@@ -45,6 +49,7 @@ def end_privilege(s: Article27State) -> None:
         return
     s.privilege = False
     if s.keeper:
+        assert s.influence is not None and s.sg is not None
         if s.outcome == PASSED:
             s.influence[s.sg] += 5
         else:
@@ -78,6 +83,7 @@ def challenge_result(s: Article27State, announcer: int, announced: int,
     costs the challenger 3; a false one costs the announcer the difference,
     at most 5, and the bank pays what the announcer cannot. The actual score
     is what the announcer then collects."""
+    assert s.slots is not None and s.influence is not None   # keeper mode
     actual = issue_score(s.slots[announcer], s.floor)
     if actual == announced:
         return {"truthful": True, "collected": announced, "penalty": HONEST_CHALLENGE_COST,
@@ -90,6 +96,7 @@ def challenge_result(s: Article27State, announcer: int, announced: int,
 
 def apply_challenge(s: Article27State, announcer: int, challenger: int,
                     result: dict[str, Any]) -> None:
+    assert s.influence is not None   # keeper mode: the app holds the influence
     if result["truthful"]:
         s.influence[challenger] -= result["penalty"]
         s.influence[announcer] += result["penalty"]
@@ -131,9 +138,11 @@ def final_entries(s: Article27State) -> list[dict[str, Any]]:
     entries = []
     for seat in range(s.players):
         if s.keeper:
+            assert s.influence is not None
             agenda, influence = s.agendas[seat], s.influence[seat]
         else:
             agenda, influence = s.tally[seat]["agenda"], s.tally[seat]["influence"]
+        assert agenda is not None    # dealt at the start (keeper), or entered at the end
         points = track_value(s.track[agenda]["up"])
         entries.append({"seat": seat, "agenda": agenda, "influence": influence,
                         "points": points, "total": influence + points,

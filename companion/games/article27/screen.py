@@ -256,8 +256,8 @@ class Article27TableScreen(TableScreen):
         rows = track_rows(view, t)
         if not self._rows:
             self._rows = [TrackRow() for _ in AGENDAS]
-            for row in self._rows:
-                self.ids.track.add_widget(row)
+            for widget in self._rows:
+                self.ids.track.add_widget(widget)
         for widget, row in zip(self._rows, rows):
             widget.agenda, widget.value = row["agenda"], row["value"]
             widget.in_play = row["in_play"]

@@ -160,6 +160,7 @@ class ClaimEngine:
             return {"type": "new_life", "seat": s.new_life[0],
                     "card": self._draw(s, fate, 1)[0] if s.court else None}
         if phase == "exchange_draw":
+            assert s.turn.choice is not None    # begin_exchange set the draw
             k = min(s.turn.choice["draw"], len(s.court))
             return {"type": "exchange_drawn", "seat": s.turn.actor,
                     "cards": self._draw(s, fate, k)}
@@ -179,7 +180,8 @@ class ClaimEngine:
         if self.choose_set is not None:
             event.update(self.choose_set(s, fate))
             ruleset = self.ruleset_for({**s.options, "set": event["set"]})
-            court = ruleset.deck() if s.keeper else [None] * len(ruleset.cards)
+            assert ruleset is not None          # a chosen set names its ruleset
+            court: list[Any] = ruleset.deck() if s.keeper else [None] * len(ruleset.cards)
         else:
             court = s.court
         if s.keeper:
@@ -463,6 +465,7 @@ class ClaimEngine:
         if s.phase != "prove":
             raise RuleError("coup.not_now")
         claim = s.interrupt or s.turn.claim
+        assert isinstance(claim, Claim)         # a challenged claim is being proved
         seat = command.get("seat")
         if seat != claim.seat or type(seat) is not int:
             seat = seat_of(command, s.players)
@@ -501,7 +504,7 @@ class ClaimEngine:
         """A card the seat turns up or hands over: one it holds (keeper), one
         of which a copy is still hidden somewhere (physical)."""
         card = command.get("card")
-        if card not in s.ruleset.characters:
+        if not isinstance(card, str) or card not in s.ruleset.characters:
             raise RuleError("coup.unknown_character", character=str(card)[:20])
         if s.keeper:
             if card not in s.hands[seat]:
@@ -664,6 +667,7 @@ class ClaimEngine:
     def _pay_tax(self, s: CoupState, seat: int, character: str | None,
                  counter: bool = False) -> None:
         if self._tax_due(s, seat, character, counter):
+            assert s.tax is not None            # a tax is due only while one is set
             s.transfer(seat, s.tax[0], 1)
 
     def _new_claim(self, s: CoupState, seat: int, character: str, kind: str) -> Claim:
@@ -933,6 +937,7 @@ class ClaimEngine:
                 t.action.on_failed(s, t, claim.challenger)
             if t.paid:                          # a failed action claim gets its coins back
                 if t.action.pay_to_target:
+                    assert t.target is not None     # paid to the target it names
                     s.transfer(t.target, t.actor, t.paid)
                 else:
                     s.gain(t.actor, t.paid)
@@ -954,6 +959,7 @@ class ClaimEngine:
             if upheld:
                 t.joiners += (claim.seat,)
             window = t.window
+            assert window is not None           # the join window the claim answered
             if len(window.passed) == len(window.eligible):
                 self._close_window(s, window)
             else:
@@ -1022,12 +1028,14 @@ class ClaimEngine:
                 continue
             stage = t.stage
             if stage == "claim":
+                assert t.claim is not None
                 waiting = _CLAIM_PHASES.get(t.claim.stage)
                 if waiting is not None:
                     s.phase = waiting
                     return
                 self._claim_settled(s, t.claim)
             elif stage == "window":
+                assert t.window is not None
                 s.phase = t.window.kind
                 return
             elif stage == "resolve":
@@ -1110,6 +1118,7 @@ class ClaimEngine:
         if not seconds or s.phase != "challenge":
             return None
         claim = s.interrupt or s.turn.claim
+        assert not isinstance(claim, Window)    # the challenge phase settles a claim
         if claim is None or claim.opened_at is None:
             return None
         return claim.opened_at + seconds
@@ -1131,10 +1140,13 @@ class ClaimEngine:
         if phase == "challenge" or phase in _WINDOW_PHASES:
             return self._responders(s)
         if phase == "prove":
-            return [(s.interrupt or t.claim).seat]
+            claim = s.interrupt or t.claim
+            assert isinstance(claim, Claim)     # a challenged claim is being proved
+            return [claim.seat]
         if phase == "lose":
             return [s.losses[0][0]]
         if phase == "choice":
+            assert t.choice is not None
             return [t.choice["seat"]]
         return []
 
@@ -1147,8 +1159,10 @@ class ClaimEngine:
         that refuse changes. Random playouts ask at every step, so the key is
         made here in one function, the commonest situations first."""
         phase = s.phase
+        key: tuple[Any, ...]
         if phase == "challenge":            # the commonest: who may still challenge
             claim = s.interrupt or s.turn.claim
+            assert isinstance(claim, Claim)     # the open claim
             passed = claim.passed
             key = ("challenge", tuple([i for i in claim.eligible if i not in passed])
                    if passed else claim.eligible)
@@ -1167,6 +1181,7 @@ class ClaimEngine:
             key = ("action", seat, coins, s.living)
         elif phase == "prove":
             claim = s.interrupt or s.turn.claim
+            assert isinstance(claim, Claim)     # a challenged claim is being proved
             key = (phase, claim.seat, self._can_show(s, claim))
         elif phase == "lose":
             rules = s.ruleset
@@ -1178,6 +1193,7 @@ class ClaimEngine:
                 key += (self._reactions(s), s.keeper)
         elif phase in _WINDOW_PHASES:
             window = s.interrupt or s.turn.window
+            assert isinstance(window, Window)   # a window's kind names its phase
             passed = window.passed
             responders = (tuple([i for i in window.eligible if i not in passed])
                           if passed else window.eligible)
@@ -1194,6 +1210,7 @@ class ClaimEngine:
                    len(s.hands[t.actor]), give_back)
         elif phase == "choice":
             choice = s.turn.choice
+            assert choice is not None
             key = (phase, choice["seat"], tuple(choice["options"]))
         else:
             key = (phase,)
@@ -1473,7 +1490,7 @@ def _passes(check: Callable[[CoupState, dict[str, Any]], None], s: CoupState,
     return True
 
 
-def _first_clockwise(s: CoupState, actor: int, blocks: list[tuple[int, str]]
+def _first_clockwise(s: CoupState, actor: int, blocks: tuple[tuple[int, str], ...]
                      ) -> tuple[int, str]:
     """The block to settle next: clockwise from the player after the actor."""
     order = s.clockwise_from(actor)

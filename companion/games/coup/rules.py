@@ -14,6 +14,8 @@ from typing import Any, Callable
 from .state import CoupState, Turn
 
 Resolve = Callable[[CoupState, Turn], None]
+# The extra cost of a failed claim, given the challenger (None: nobody challenged).
+OnFailed = Callable[[CoupState, Turn, int | None], None]
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,7 @@ class Action:
     extra: tuple[str, ...] = ()      # more fields the declaration names ("to", "role")
     join: str | None = None          # "claim": others may claim it too; "pay": pay to join
     join_fee: int = 0                # what joining costs ("pay")
-    on_failed: Resolve | None = None     # the extra cost of a claim caught bluffing
+    on_failed: OnFailed | None = None    # the extra cost of a claim caught bluffing
     # What still happens when a block stands: a block cancels only the part
     # of the action it blocks (G54's Producer still exchanges with the court).
     # None: the whole action is cancelled (Coup), with no refund.
@@ -125,12 +127,14 @@ def tax(s: CoupState, t: Turn) -> None:
 
 def lose_influence(s: CoupState, t: Turn) -> None:
     """Coup and Assassinate: the target loses one influence, if any is left."""
+    assert t.target is not None      # a targeted action names its target
     if s.alive(t.target):
         s.queue_loss(t.target, t.action.name)
     t.stage = "done"
 
 
 def steal(s: CoupState, t: Turn) -> None:
+    assert t.target is not None      # a targeted action names its target
     s.transfer(t.target, t.actor, 2)
     t.stage = "done"
 

@@ -162,7 +162,7 @@ class CoupTableScreen(TableScreen):
             self._add_button(self.t("ui.cancel"), None, seat_command=False)
             return
         self.picking = None
-        counts: dict[tuple, int] = {}
+        counts: dict[tuple | None, int] = {}
         for command in commands:
             counts[_pick_key(command)] = counts.get(_pick_key(command), 0) + 1
         shown = set()

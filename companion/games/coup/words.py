@@ -5,6 +5,7 @@ the chart of coins. No Kivy here and no rules: the engine says what is
 legal, this module only words it."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...i18n import Messages
@@ -45,7 +46,8 @@ def command_groups(commands: list[dict[str, Any]]) -> list[tuple[int | None, lis
     for command in commands:
         by_seat.setdefault(command.get("seat"), []).append(command)
     seats = sorted(k for k in by_seat if k is not None)
-    groups = [(seat, by_seat[seat]) for seat in seats]
+    groups: list[tuple[int | None, list[dict[str, Any]]]] = [
+        (seat, by_seat[seat]) for seat in seats]
     if None in by_seat:
         groups.append((None, by_seat[None]))
     return groups
@@ -162,7 +164,7 @@ def _numbered(private: dict[str, Any], t: Messages) -> str:
                   for n, card in enumerate(_cards(private), 1))
 
 
-def _number_of(private: dict[str, Any], card: str, taken: list[int] = ()) -> int:
+def _number_of(private: dict[str, Any], card: str, taken: Sequence[int] = ()) -> int:
     cards = _cards(private)
     return next(n for n, c in enumerate(cards, 1) if c == card and n not in taken)
 

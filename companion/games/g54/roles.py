@@ -95,6 +95,7 @@ def produce_from_the_court(s: CoupState, t: Turn) -> None:
 
 
 def producer_step(s: CoupState, t: Turn, option: Any) -> None:
+    assert t.target is not None      # a targeted action names its target
     if option == "from_target":
         if not s.keeper:             # the cards change hands on the table
             t.stage = "done"
@@ -122,6 +123,7 @@ def write(s: CoupState, t: Turn) -> None:
 def writer_step(s: CoupState, t: Turn, option: Any) -> None:
     # Cards drawn so far: in keeper mode they are in ``t.drawn`` (and out of
     # the court); on the table the app counts them.
+    assert t.choice is not None      # write or begin_exchange set it, or the choice is open
     drawn = len(t.drawn) if s.keeper else t.choice["drawn"] + (option == "more")
     if option == "more":             # a card has just been drawn
         left = len(s.court) - (0 if s.keeper else drawn)
@@ -145,6 +147,7 @@ def writer_step(s: CoupState, t: Turn, option: Any) -> None:
 def extortion(s: CoupState, t: Turn) -> None:
     """Crime Boss: the target pays 2, or the Crime Boss pays 5 and the target
     loses a life. A target who cannot pay has no choice."""
+    assert t.target is not None      # a targeted action names its target
     if not s.alive(t.target):
         t.stage = "done"
         return
@@ -156,6 +159,7 @@ def extortion(s: CoupState, t: Turn) -> None:
 
 
 def extortion_step(s: CoupState, t: Turn, option: Any) -> None:
+    assert t.target is not None      # a targeted action names its target
     if option == "pay":
         s.transfer(t.target, t.actor, EXTORTION)
     else:
@@ -175,6 +179,7 @@ def purge(s: CoupState, t: Turn) -> None:
 
 def disappear(s: CoupState, t: Turn) -> None:
     """Mercenary: a Disappear token on the target."""
+    assert t.target is not None      # a targeted action names its target
     if s.alive(t.target):
         s.disappear[t.target] = s.disappear.get(t.target, 0) + 1
     t.stage = "done"
@@ -193,6 +198,7 @@ def tokens_left(s: CoupState, event: dict[str, Any]) -> None:
 
 def redistribution(s: CoupState, t: Turn) -> None:
     """Communist: up to 3 from the richest player to the poorest."""
+    assert t.target is not None      # a targeted action names its target
     s.transfer(t.target, t.extra["to"], 3)
     t.stage = "done"
 
@@ -237,6 +243,7 @@ def peacekeeping(s: CoupState, t: Turn) -> None:
 
 def bribery(s: CoupState, t: Turn) -> None:
     """Politician: up to 2 from the target."""
+    assert t.target is not None      # a targeted action names its target
     s.transfer(t.target, t.actor, 2)
     t.stage = "done"
 

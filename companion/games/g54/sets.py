@@ -19,7 +19,7 @@ from .roles import (BY_NAME, CATEGORIES, COMMUNICATIONS, FINANCE, FORCE, ROLES, 
 SET_SIZE = 5
 # What a random set draws from each category (the rulebook's setup).
 DRAW = {FINANCE: 1, COMMUNICATIONS: 1, FORCE: 1, SPECIAL: 2}
-CHOICES = {
+CHOICES: dict[str, tuple[Any, ...]] = {
     "set": ("random", "starter"),             # or a list of five names
     "advanced": (False, True),
     "communist": (SPECIAL, FORCE),            # the category the Communist is drawn from
@@ -119,6 +119,7 @@ def _build(names: tuple[str, ...]) -> Ruleset:
     actions = {"income": COUP.actions["income"], "coup": COUP.actions["coup"]}
     actions.update((r.name, r.action) for r in roles if r.action is not None)
     mercenary = BY_NAME["mercenary"].action
+    assert mercenary is not None            # the Mercenary's is an action, not a reaction
     return Ruleset(
         name="g54",
         characters=names,

@@ -22,7 +22,7 @@ stage, or ``reshuffle`` while the draw pile waits to be reshuffled, or
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..base import (KEEPER, Fate, FrozenCommand, RuleError, Setup, checked_options,
                     first_seat, same_items, seat_of)
@@ -110,7 +110,7 @@ class SecretHitlerEngine:
             if order is None:
                 order = list(pool)
                 fate.rng.shuffle(order)
-            elif not same_items(order, pool):
+            elif not same_items(order, cast(list[str], pool)):   # keeper: every tile known
                 raise RuleError("setup.bad_deal")
             return {"type": "reshuffled", "deck": list(order)}
         if s.stage == "chaos" and s.keeper:
@@ -505,6 +505,7 @@ class SecretHitlerEngine:
         else:
             # Rotation: the seat after the last ordinary candidate, or after
             # the president who called a special election.
+            assert s.rotation_base is not None   # set when the game started
             s.candidate = s.rotation_base = s.next_alive(s.rotation_base)
             s.special_caller = None
         s.round += 1
@@ -527,8 +528,7 @@ class SecretHitlerEngine:
         limited = {s.last_chancellor}
         if len(s.living) > FULL_TERM_LIMITS_ABOVE:
             limited.add(s.last_president)
-        limited.discard(None)
-        return limited
+        return {seat for seat in limited if seat is not None}
 
     def eligible_chancellors(self, s: SecretHitlerState) -> list[int]:
         limited = self.term_limited(s)
@@ -572,14 +572,18 @@ class SecretHitlerEngine:
         if phase == "night":
             return [i for i in range(s.players) if i not in s.confirmed]
         if phase == "nominate":
+            assert s.candidate is not None
             return [s.candidate]
         if phase == "election":
             return list(s.living)
         if phase in ("hitler_reveal", "execution_reveal"):
+            assert s.reveal is not None
             return [s.reveal[0]]
         if phase in ("president_discard", "veto") or phase in _POWER_STAGES:
+            assert s.president is not None
             return [s.president]
         if phase in ("chancellor_enact", "legislative"):
+            assert s.chancellor is not None
             return [s.chancellor]
         return []
 
@@ -595,6 +599,7 @@ class SecretHitlerEngine:
             out = [{"type": "nominate", "seat": s.candidate, "target": i}
                    for i in self.eligible_chancellors(s)]
         elif phase in ("hitler_reveal", "execution_reveal"):
+            assert s.reveal is not None
             seat = s.reveal[0]
             out = [{"type": "reveal", "seat": seat, "hitler": False}]
             if seat not in s.not_hitler:
@@ -676,6 +681,7 @@ class SecretHitlerEngine:
         if not s.keeper:
             return view
         role = s.roles[seat]
+        assert role is not None              # keeper mode: the roles are dealt
         view["role"] = role
         view["party"] = party_of(role)
         view["teammates"] = self._teammates(s, seat)

@@ -9,6 +9,7 @@ show views and send commands through the table; every rule lives in the
 engine, and the words in ``sh_words``."""
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -37,7 +38,9 @@ VOTE_COLORS = {"ja": (0.16, 0.50, 0.32, 1), "nein": (0.30, 0.30, 0.32, 1)}
 ROLE_COLORS = {"liberal": (0.55, 0.76, 1, 1), "fascist": (1, 0.52, 0.45, 1),
                "hitler": (1, 0.35, 0.28, 1)}
 
-PickGroups = dict[tuple, list[tuple[int, dict[str, Any]]]]
+# Commands by pick key, and the seat each names. The waiting pick (None when
+# there is none) is looked up in it directly: None is never a key.
+PickGroups = dict[tuple | None, list[tuple[int, dict[str, Any]]]]
 
 
 class TintedButton(CommandButton):
@@ -245,7 +248,7 @@ class SecretHitlerTableScreen(TableScreen):
             elif key not in offered:
                 offered.add(key)
                 box.add_widget(self._button(pick_label(command, self.t),
-                                            lambda key=key: self.start_pick(key)))
+                                            partial(self.start_pick, key)))
 
     def _add_one_tap(self, box: Any, command: dict[str, Any]) -> None:
         policy = command.get("policy")
