@@ -142,16 +142,20 @@ def _game_arguments(parser: argparse.ArgumentParser, modes: list[str]) -> None:
     parser.add_argument("--mode", default="physical", choices=modes,
                         help="physical: the table's own cards; keeper: the app holds them "
                              "and each player sees theirs on a phone")
-    parser.add_argument("--direction", default=None, choices=["clockwise", "counterclockwise"])
+    # Game options: each goes to the game's engine, which refuses one it
+    # does not take (see docs/games/ for each game's options).
+    parser.add_argument("--direction", default=None, choices=["clockwise", "counterclockwise"],
+                        help="the way play passes, in a game that offers both")
     parser.add_argument("--set", default=None, dest="roles",
-                        help='G54: "random" (default), "starter", or five comma-separated '
-                             'characters, e.g. "banker,director,guerrilla,politician,priest"')
+                        help='a game that deals a set of characters: "random" (default), '
+                             '"starter", or its characters comma-separated, e.g. '
+                             '"banker,director,guerrilla,politician,priest"')
     parser.add_argument("--advanced", action="store_true",
-                        help="G54: let a random set draw the advanced characters too")
+                        help="let a random set of characters draw the advanced ones too")
     parser.add_argument("--votes", default=None, choices=["changeable", "locked"],
                         help="a new game: may a seat change its vote until the last is in?")
     parser.add_argument("--response-seconds", type=float, default=None, metavar="SECONDS",
-                        help="a new Coup or G54 game: a claim nobody challenges stands "
+                        help="a new game with claims: a claim nobody challenges stands "
                              "after this")
     parser.add_argument("--lang", default=None, choices=LANGUAGES,
                         help="the kiosk's language (default: as last set in its settings)")

@@ -130,3 +130,12 @@ def test_phones_that_come_before_the_first_game_are_told_to_wait(tmp_path):
     assert status == 200 and 'lang="fa" dir="rtl"' in html
     assert translate("web.waiting", "fa") in html
     assert f'http-equiv="refresh" content="{RETRY_SECONDS}"' in html
+
+
+def test_serve_without_a_game_to_serve_says_how_to_name_one(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "companion", "serve", "--db",
+                           str(tmp_path / "g.sqlite3")], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2
+    assert "no unfinished game; name one with --game" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -110,7 +110,8 @@ class Table:
 
     def next_game(self, fate: Fate | None = None, source: str = LOCAL) -> "Table":
         """Start the next game at this table: same seats and mode, with the
-        options the game carries over (Coup: the winner plays first)."""
+        options the game carries over (the engine says which: the winner
+        plays first, say)."""
         setup = Setup(game=self.setup.game, seats=[dict(s) for s in self.setup.seats],
                       mode=self.setup.mode,
                       options=self.engine.next_game_options(self.state),
