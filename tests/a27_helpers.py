@@ -8,6 +8,7 @@ from companion.table import Table
 
 PK, SM, DI, HU, NU = "peacekeeping", "smuggling", "diplomatic", "humanitarian", "nuclear"
 ISSUE_ORDER = (PK, SM, DI, HU, NU)
+FOUR = ["wealth", "peace", "prestige", "power"]         # keeper4's agendas, seat by seat
 
 
 class FakeClock:
@@ -91,3 +92,9 @@ def slots_row(*issues: str) -> list[str]:
 def quiet_slots(players: int) -> list[list[str]]:
     """A draw where every player holds each issue once, a spare at +5."""
     return [[PK, SM, DI, HU, NU] for _ in range(players)]
+
+
+def keeper4(store, slots=None, rounds=1, **options):
+    """Four players in keeper mode with known agendas (FOUR) and slots."""
+    deal = {"agendas": list(FOUR), "slots": [slots or quiet_slots(4)] * rounds}
+    return a27_table(store, 4, deal=deal, **options)

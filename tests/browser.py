@@ -6,7 +6,8 @@ test: ``browser`` (one headless chromium for the session), ``phone`` (a page in
 a fresh phone-sized browser context) and ``phones`` (makes more such pages,
 each with its own cookies). Tests import the helpers ``serve_in_thread`` (an
 aiohttp app on 127.0.0.1 in a thread of its own) and ``shot`` (a screenshot
-under screenshots/phone/). Browser tests run after all others (see
+under screenshots/phone/). Browser tests run after all others and carry the
+``browser`` marker, so ``-m "not browser"`` leaves them out (see
 pytest_collection_modifyitems). Without chromium or Playwright, tests that use
 the fixtures skip and say why.
 """
@@ -50,13 +51,24 @@ WAIT_MS = 15_000
 NO_PLAYWRIGHT = ("no browser: the Python package playwright is not installed "
                  "(it is in the test extra)")
 SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "screenshots")) / "phone"
+# A test using any of these fixtures drives the real chromium.
+BROWSER_FIXTURES = {"browser", "phone", "phones"}
 
 
+def uses_browser(item: pytest.Item) -> bool:
+    return not BROWSER_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
+
+
+@pytest.hookimpl(tryfirst=True)     # marked before -m deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Browser tests run last. While Playwright's sync API is alive, the main
-    thread counts as running Playwright's event loop, so asyncio.run() fails
-    there: in other tests, and in browser tests too (serve apps in a thread)."""
-    items.sort(key=lambda item: "browser" in getattr(item, "fixturenames", ()))
+    """Browser tests carry the ``browser`` marker and run last. While
+    Playwright's sync API is alive, the main thread counts as running
+    Playwright's event loop, so asyncio.run() fails there: in other tests, and
+    in browser tests too (serve apps in a thread)."""
+    for item in items:
+        if uses_browser(item):
+            item.add_marker(pytest.mark.browser)
+    items.sort(key=uses_browser)
 
 
 @pytest.fixture(scope="session")

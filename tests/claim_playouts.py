@@ -8,6 +8,7 @@ import json
 import random
 from typing import Callable
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -76,6 +77,7 @@ def property_tests(start: Callable[[int, str, int], Table], conserved: Callable[
     (``start(players, mode, seed)``) and conservation check: keeper playouts
     end, conserve and keep secrets; physical ones end and conserve; playouts
     with undo replay exactly. A test module binds them to test_ names."""
+    @pytest.mark.slow
     @PLAYOUTS
     @given(players=st.integers(2, 6), seed=st.integers(0, 2**32))
     def keeper(players, seed):

@@ -1,5 +1,7 @@
 """Shared fixtures. Kivy reads its environment when first imported, so it is
-set here, before any test module can import Kivy."""
+set here, before any test module can import Kivy; the ``window`` fixture
+imports Kivy only when a test asks for it. Helpers live in the helper modules
+(helpers.py, ui_helpers.py, kiosk_helpers.py, ...), never in test modules."""
 from __future__ import annotations
 
 import os
@@ -20,6 +22,11 @@ prepare_kivy_environment()      # the app's own text provider, and the rest
 
 import pytest  # noqa: E402
 
+# Assertions in the helper modules read like the tests' own when they fail.
+pytest.register_assert_rewrite(
+    "a27_helpers", "a27_kiosk_helpers", "claim_playouts", "deploy_helpers", "g54_helpers",
+    "helpers", "kiosk_helpers", "sh_helpers", "sh_kiosk_helpers", "ui_helpers", "web_helpers")
+
 from companion.table import EventStore  # noqa: E402
 
 # The real-browser fixtures (browser, phone, phones): see tests/browser.py.
@@ -32,3 +39,15 @@ def store(tmp_path):
     yield s
     s.close()
 
+
+@pytest.fixture(scope="module")
+def window():
+    """The Kivy window (headless, Mesa), with the app's fonts."""
+    pytest.importorskip("kivy.base")
+    from kivy.base import EventLoop
+
+    EventLoop.ensure_window()
+    from companion.ui.fonts import use_dejavu
+
+    use_dejavu()
+    return EventLoop.window

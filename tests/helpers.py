@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any, Callable
 
 from companion.games.base import Fate, Setup
-from companion.table import Table
+from companion.table import EventStore, Table
+from companion.table.replay import replay
+
+EXAMPLES = Path(__file__).parent.parent / "docs" / "examples"
 
 
 def new_table(store, names, mode="physical", options=None, deal=None, seed=7):
@@ -13,6 +17,24 @@ def new_table(store, names, mode="physical", options=None, deal=None, seed=7):
     options = {"direction": "clockwise", "first": 0, **(options or {})}
     setup = Setup(game="coup", seats=list(names), mode=mode, options=options)
     return Table.start(store, setup, fate=Fate(seed=seed, script=deal))
+
+
+def physical_table(path):
+    """A Coup table in physical mode on the SQLite file ``path``: Natassa,
+    Stelios and Giorgos, clockwise, Natassa first."""
+    setup = Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"], mode="physical",
+                  options={"first": 0, "direction": "clockwise"})
+    return Table.start(EventStore(path), setup, fate=Fate(seed=1))
+
+
+def finished(game: str, tmp_path) -> Table:
+    """The complete example game docs/examples/<game>.jsonl, replayed into a
+    store under ``tmp_path``: a finished table."""
+    store = EventStore(tmp_path / "g.sqlite3")
+    replay((EXAMPLES / f"{game}.jsonl").read_text(encoding="utf-8").splitlines(), store=store)
+    table = Table.resume(store, store.latest_game_id())
+    assert table.is_over
+    return table
 
 
 def run(table, *commands: dict[str, Any]) -> dict[str, Any]:

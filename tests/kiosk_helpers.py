@@ -8,7 +8,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from test_ui import fits_in_window, frames, tap
+from ui_helpers import SHOTS, fits_in_window, frames, tap
 
 MIN_TOUCH = 48
 
@@ -79,6 +79,16 @@ def panel_of(screen, name: str):
 
 def selectable_panels(screen) -> list:
     return [p for p in screen._panels if p.selectable]
+
+
+def open_panels(window) -> list:
+    """The PIN pad and the operator's settings, where open over the screen."""
+    return [w for w in window.children if w.__class__.__name__ in ("PinPad", "OperatorSettings")]
+
+
+def key(pad, text):
+    """The PIN pad's key that reads ``text``."""
+    return next(k for k in pad.ids.digits.children if k.text == text)
 
 
 def wait_for_reveal(ballot, seconds: float = 3.0) -> None:
@@ -197,8 +207,6 @@ def window_shot(window, name: str):
     drawn into an offscreen framebuffer and saved as a PNG: what a person
     sees. (A window screenshot after a resize reads the old framebuffer.)"""
     from kivy.graphics import ClearBuffers, ClearColor, Fbo
-
-    from test_ui import SHOTS
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     frames(2)

@@ -104,3 +104,20 @@ def rotate_to(table: Table, seat: int, avoid: set[int] = frozenset()) -> None:
             fail_round(table)
         else:
             govern(table, "liberal", chancellor=pick_chancellor(table, avoid))
+
+
+def five_fascists_then_executions(store, executed):
+    """7 players: three chaos fascists (no powers), then governments enact the
+    4th and 5th fascist and their presidents execute ``executed``."""
+    table = sh_table(store, 7)
+    for _ in range(3):
+        chaos(table, "fascist")
+    for victim in executed:
+        if view(table)["candidate"] == victim:
+            fail_round(table)
+        govern(table, "fascist", chancellor=pick_chancellor(table, avoid={A, B}))
+        assert view(table)["phase"] == "execute"
+        table.execute({"type": "execute", "seat": view(table)["president"], "target": victim})
+        if view(table)["phase"] == "execution_reveal":      # not confirmed before
+            table.execute({"type": "reveal", "seat": victim, "hitler": False})
+    return table

@@ -8,11 +8,10 @@ from companion.games.article27 import scoring
 from companion.games.article27.rules import TRACK_VALUES
 from companion.games.base import RuleError
 from companion.table import EventStore, Table
-from a27_helpers import (DI, HU, NU, PK, SM, FakeClock, a27_table, bribe, influence,
-                         next_round, propose, quiet_slots, reveal, view, vote)
+from a27_helpers import (DI, FOUR, HU, NU, PK, SM, FakeClock, a27_table, bribe, influence,
+                         keeper4, next_round, propose, quiet_slots, reveal, view, vote)
 
 A, B, C, D, E, F = range(6)
-FOUR = ["wealth", "peace", "prestige", "power"]
 
 
 def refused(table, command, key, **kw):
@@ -22,12 +21,6 @@ def refused(table, command, key, **kw):
     assert err.value.key == key
     assert view(table) == before
     return err.value
-
-
-def keeper4(store, slots=None, rounds=1, **options):
-    """Four players in keeper mode with known agendas and slots."""
-    deal = {"agendas": list(FOUR), "slots": [slots or quiet_slots(4)] * rounds}
-    return a27_table(store, 4, deal=deal, **options)
 
 
 # -- T1, T26: issue scores -------------------------------------------------------

@@ -146,7 +146,7 @@ def test_votes_from_the_wrong_seat_or_nobody_are_refused(store):
 
 
 def test_the_dead_do_not_vote(store):
-    from test_secret_hitler_rules import five_fascists_then_executions
+    from sh_helpers import five_fascists_then_executions
     table = five_fascists_then_executions(store, [C])
     nominate(table)
     assert C not in view(table)["ballot"]["eligible"]

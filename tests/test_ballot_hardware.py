@@ -9,7 +9,7 @@ import threading
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from a27_helpers import PK, propose
+from a27_helpers import PK, keeper4, propose
 from companion.devices.controls import Controls
 from companion.devices.gpio import GpioTable
 from companion.devices.pinmap import parse_pinmap
@@ -17,7 +17,6 @@ from companion.devices.press import loop_delivery
 from companion.table import EventStore, seat_source
 from helpers import until
 from sh_helpers import nominate, sh_table
-from test_article27_rules import keeper4
 
 # Four seats of three buttons, each with its "voted" LED.
 PINMAP = parse_pinmap("""

@@ -3,27 +3,15 @@ for the four complete example games of docs/examples, and shown in a real
 Kivy window."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from companion.i18n import Messages
 from companion.table import EventStore, Table
-from companion.table.replay import replay
 from companion.games import spec_for
+from helpers import finished
 
 pytest.importorskip("kivy.base")
-from test_ui import SHOTS, fits_in_window, frames, show, window  # noqa: E402,F401
-
-EXAMPLES = Path(__file__).parent.parent / "docs" / "examples"
-
-
-def finished(game: str, tmp_path) -> Table:
-    store = EventStore(tmp_path / "g.sqlite3")
-    replay((EXAMPLES / f"{game}.jsonl").read_text(encoding="utf-8").splitlines(), store=store)
-    table = Table.resume(store, store.latest_game_id())
-    assert table.is_over
-    return table
+from ui_helpers import SHOTS, fits_in_window, frames, show  # noqa: E402
 
 
 @pytest.mark.parametrize("game", ["coup", "g54", "secret_hitler", "article27"])

@@ -41,6 +41,7 @@ def test_an_unusable_store_is_refused_clearly(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_the_kiosk_starts_on_one_loop_and_stops_cleanly(tmp_path):
     """The whole start-up: store, table, window, devices and the phone server
     on one loop; the table page answers while the window is up; then a
@@ -94,6 +95,7 @@ def test_the_wifi_password_may_come_from_the_environment(monkeypatch):
     assert _parser().parse_args(["run", "--wifi", "Cafe"]).wifi_password is None
 
 
+@pytest.mark.slow
 def test_phones_that_come_before_the_first_game_are_told_to_wait(tmp_path):
     """At the home screen there is no table to join; the phones' port
     answers every address with a page in the phone's language that looks

@@ -341,8 +341,7 @@ def test_a_veto_is_never_taken_from_buttons_when_it_depends_on_hidden_influence(
     """Article 27, keeper mode: D has 4 influence behind the screen, A has
     more. Both Veto buttons are refused alike (the table must not learn who
     could veto): the veto belongs on the seat's phone."""
-    from a27_helpers import PK, bribe, propose
-    from test_article27_rules import keeper4
+    from a27_helpers import PK, bribe, keeper4, propose
 
     async def scenario():
         table = keeper4(store)
@@ -380,7 +379,7 @@ def test_a_failing_led_never_stops_the_table(store):
 
 
 def test_a_dead_seat_pressing_is_refused_and_does_not_count(store):
-    from test_secret_hitler_rules import five_fascists_then_executions
+    from sh_helpers import five_fascists_then_executions
 
     async def scenario():
         table = five_fascists_then_executions(store, [C])

@@ -31,6 +31,8 @@ from companion.table import EventStore
 from deploy_helpers import REPO
 from helpers import new_table
 
+pytestmark = pytest.mark.slow       # the kiosk started, frozen and stopped as a service
+
 FREEZE = 4.0                # seconds the UI loop is blocked
 DIM_AFTER = 3               # seconds without a touch before the screen dims
 WATCHDOG_USEC = 1_000_000   # a ping every half second

@@ -5,7 +5,7 @@ from __future__ import annotations
 from kivy.uix.button import Button
 
 from companion.ui.dimmer import Backlight, Dimmer
-from test_ui import show, tap, window  # noqa: F401 - the window fixture
+from ui_helpers import show, tap
 
 
 def backlight(root, name="10-0045", maximum=255, brightness=200):

@@ -14,8 +14,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
+
+pytestmark = pytest.mark.slow       # 60 kills of a child process
 
 CHILD = Path(__file__).with_name("durability_child.py")
 KILLS = 60

@@ -114,6 +114,7 @@ def companion(*args: str, **env: str) -> subprocess.CompletedProcess:
                           text=True, timeout=60, env={**os.environ, **env})
 
 
+@pytest.mark.slow
 def test_companion_doctor_with_mock_pins():
     done = companion("doctor", "--mock", "--seconds", "0.5")
     assert done.returncode == 0, done.stderr

@@ -13,8 +13,10 @@ from companion.table import EventStore
 
 pytest.importorskip("kivy.base")
 from kiosk_helpers import button_with, selectable_panels, wait_for_reveal  # noqa: E402
-from test_ui import frames, screenshot, show, tap, window  # noqa: E402,F401
+from ui_helpers import frames, screenshot, show, tap  # noqa: E402
 from web_helpers import join, served, state  # noqa: E402
+
+pytestmark = pytest.mark.slow       # a whole game, seen turn by turn
 
 BUTTON_SEATS, PHONE_SEATS = (0, 1, 2), (3, 4)
 

@@ -10,8 +10,8 @@ from companion.table import EventStore, Table
 from companion.table.new_game import NewGame
 
 pytest.importorskip("kivy.base")
-from test_ui import (PORTRAIT, SHOTS, SIZES, fits_in_window, frames, screenshot,  # noqa: E402,F401
-                     show, tap, window)
+from ui_helpers import (PORTRAIT, SHOTS, SIZES, fits_in_window, frames,  # noqa: E402
+                        screenshot, show, tap)
 from kiosk_helpers import type_by_taps  # noqa: E402
 
 
@@ -88,6 +88,7 @@ def test_home_renders_with_large_targets_at_every_size(window, tmp_path, size):
     screenshot(window, f"home-{size[0]}x{size[1]}")
 
 
+@pytest.mark.slow
 def test_touch_chooses_and_starts_a_game_then_home_resumes_the_same_table(window, tmp_path):
     from companion.games.coup.screen import CoupTableScreen
 

@@ -13,9 +13,10 @@ from companion.table import EventStore
 pytest.importorskip("kivy.base")
 from a27_kiosk_helpers import a27_screen, buttons_in, until_revealed  # noqa: E402
 from kiosk_helpers import assert_readable_layout, wait_for_reveal  # noqa: E402
-from test_ui import SHOTS, frames, screenshot, show, window  # noqa: E402,F401
-from test_ui_article27 import KEEPER_STAGES, PHYSICAL_STAGES, at_stage, check_layout  # noqa: E402
-from test_ui_secret_hitler import PHASES, check_screen, to_phase  # noqa: E402
+from a27_kiosk_helpers import KEEPER_STAGES, PHYSICAL_STAGES, at_stage, check_layout  # noqa: E402
+from helpers import finished  # noqa: E402
+from sh_kiosk_helpers import PHASES, check_screen, to_phase  # noqa: E402
+from ui_helpers import SHOTS, frames, screenshot, show  # noqa: E402
 
 SIZE = (800, 480)
 LANGS = [lang for lang in LANGUAGES if lang != "en"]
@@ -49,8 +50,6 @@ def test_home_reads_in_every_language(window, tmp_path, lang, game):
 @pytest.mark.parametrize("lang", LANGS)
 def test_home_with_a_game_to_resume_and_past_games_reads_in_every_language(window, tmp_path,
                                                                            lang):
-    from test_charts import finished
-
     from companion.games.base import Setup
     from companion.table import Table
     from companion.ui.kiosk import Kiosk

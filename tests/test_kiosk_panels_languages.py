@@ -15,9 +15,9 @@ pytest.importorskip("kivy.base")
 from kivy.uix.button import Button  # noqa: E402
 from kivy.uix.scrollview import ScrollView  # noqa: E402
 
-from kiosk_helpers import assert_readable_layout, walk  # noqa: E402
-from test_charts import finished  # noqa: E402
-from test_ui import SHOTS, frames, physical_table, show, tap, window  # noqa: E402,F401
+from helpers import finished, physical_table  # noqa: E402
+from kiosk_helpers import assert_readable_layout, key, open_panels, walk  # noqa: E402
+from ui_helpers import SHOTS, frames, show, tap  # noqa: E402
 
 SIZE = (800, 480)
 
@@ -42,8 +42,6 @@ def check_panel(panel, window, name: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_pin_pad_and_the_settings_read_in_every_language(window, tmp_path, lang):
-    from test_kiosk_settings import key, open_panels
-
     from companion.ui.kiosk import Kiosk
     from companion.ui.kiosk_settings import DEFAULT_PIN, KioskSettings
 

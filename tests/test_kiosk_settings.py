@@ -11,7 +11,8 @@ from companion.table import EventStore, Table
 from companion.ui.kiosk_settings import DEFAULT_PIN, GUESSES, KioskSettings
 
 pytest.importorskip("kivy.base")
-from test_ui import SHOTS, fits_in_window, frames, show, tap, window  # noqa: E402,F401
+from kiosk_helpers import key, open_panels  # noqa: E402
+from ui_helpers import SHOTS, fits_in_window, frames, show, tap  # noqa: E402
 
 
 class Clock:
@@ -88,14 +89,6 @@ def kiosk_with_game(tmp_path):
     store = EventStore(tmp_path / "g.sqlite3")
     table = Table.start(store, Setup(game="coup", seats=["Ann", "Bob"], options={"first": 0}))
     return Kiosk(store, table, settings=KioskSettings(tmp_path / "kiosk.ini"))
-
-
-def open_panels(window):
-    return [w for w in window.children if w.__class__.__name__ in ("PinPad", "OperatorSettings")]
-
-
-def key(pad, text):
-    return next(k for k in pad.ids.digits.children if k.text == text)
 
 
 def test_the_settings_open_with_the_pin_and_act_on_the_kiosk(window, tmp_path):

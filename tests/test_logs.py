@@ -70,6 +70,7 @@ def test_under_systemd_every_line_carries_its_priority_and_kivy_joins_in(tmp_pat
                    and "not needed with this touch source" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_a_desktop_start_is_clean_and_the_level_is_the_kiosk_s_setting(tmp_path):
     output, told = kiosk(tmp_path)
     assert "READY=1" in told

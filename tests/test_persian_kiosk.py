@@ -12,7 +12,7 @@ pytest.importorskip("kivy.base")
 from kivy.uix.label import Label  # noqa: E402
 from PIL import Image, ImageChops, ImageStat  # noqa: E402
 
-from test_ui import SHOTS, frames, show, tap, window  # noqa: E402,F401
+from ui_helpers import SHOTS, frames, show, tap  # noqa: E402
 
 FONT = 32
 
@@ -165,7 +165,7 @@ def _rightmost_first(widgets) -> bool:
 
 @pytest.mark.parametrize("lang, mirrored", [("fa", True), ("en", False)])
 def test_a_persian_table_screen_runs_right_to_left(window, tmp_path, lang, mirrored):
-    from test_ui_secret_hitler import to_phase
+    from sh_kiosk_helpers import to_phase
 
     from companion.games.secret_hitler.screen import SecretHitlerTableScreen
 
@@ -185,7 +185,7 @@ def test_a_persian_table_screen_runs_right_to_left(window, tmp_path, lang, mirro
 
 
 def test_the_pin_pad_speaks_persian_digits(window, tmp_path):
-    from test_kiosk_settings import key, open_panels
+    from kiosk_helpers import key, open_panels
 
     from companion.table import EventStore
     from companion.ui.kiosk import Kiosk

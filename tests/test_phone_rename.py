@@ -15,7 +15,7 @@ from companion.table import EventStore, Table
 pytest.importorskip("kivy.base")
 from browser import NO_PLAYWRIGHT, serve_in_thread, shot  # noqa: E402
 from kiosk_helpers import shown_texts, type_by_taps, window_shot  # noqa: E402
-from test_ui import frames, show, tap, window  # noqa: E402,F401
+from ui_helpers import frames, show, tap  # noqa: E402
 from web_helpers import join, served, state  # noqa: E402
 
 

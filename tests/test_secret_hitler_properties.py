@@ -8,6 +8,7 @@ import copy
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -112,6 +113,7 @@ def secret(table: Table) -> None:
                 assert f'"seat": {other}, "role"' not in text
 
 
+@pytest.mark.slow
 @playouts
 @given(players=st.integers(5, 10), seed=st.integers(0, 2**32))
 def test_keeper_playouts_end_conserve_tiles_and_keep_secrets(players, seed):

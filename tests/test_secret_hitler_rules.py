@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from companion.games.base import RuleError
-from sh_helpers import (A, B, C, D, E, F, G, chaos, elect, enact, fail_round, govern,
-                        nominate, pick_chancellor, rotate_to, sh_table, view, vote_all)
+from sh_helpers import (A, B, C, D, E, F, G, chaos, elect, enact, fail_round,
+                        five_fascists_then_executions, govern, nominate, pick_chancellor,
+                        rotate_to, sh_table, view, vote_all)
 
 L_, F_ = "liberal", "fascist"
 
@@ -34,23 +35,6 @@ def eligible(table):
     listed = {c["target"] for c in table.legal_commands()}
     assert listed == allowed
     return allowed
-
-
-def five_fascists_then_executions(store, executed):
-    """7 players: three chaos fascists (no powers), then governments enact the
-    4th and 5th fascist and their presidents execute ``executed``."""
-    table = sh_table(store, 7)
-    for _ in range(3):
-        chaos(table, F_)
-    for victim in executed:
-        if view(table)["candidate"] == victim:
-            fail_round(table)
-        govern(table, F_, chancellor=pick_chancellor(table, avoid={A, B}))
-        assert view(table)["phase"] == "execute"
-        table.execute({"type": "execute", "seat": view(table)["president"], "target": victim})
-        if view(table)["phase"] == "execution_reveal":      # not confirmed before
-            table.execute({"type": "reveal", "seat": victim, "hitler": False})
-    return table
 
 
 # -- T1: nomination and term limits ----------------------------------------------

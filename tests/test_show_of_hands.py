@@ -16,7 +16,7 @@ from companion.games.base import Fate, Setup  # noqa: E402
 from companion.i18n import Messages  # noqa: E402
 from companion.table import EventStore, Table, seat_source  # noqa: E402
 from show_of_hands import SPEC  # noqa: E402
-from test_ui import frames, screenshot, show, tap, window  # noqa: E402,F401
+from ui_helpers import frames, screenshot, show, tap  # noqa: E402
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from a27_kiosk_helpers import kiosk_table
 from companion.i18n import Messages
 
 pytest.importorskip("kivy.base")
-from test_ui import frames, screenshot, show, tap, window  # noqa: E402,F401
+from ui_helpers import frames, screenshot, show, tap  # noqa: E402
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "fa"])

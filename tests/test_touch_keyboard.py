@@ -13,7 +13,7 @@ from companion.ui.kiosk_settings import KioskSettings
 pytest.importorskip("kivy.base")
 from kiosk_helpers import (MIN_TOUCH, drag_into_view, keyboard_shown, shown_texts,  # noqa: E402
                            type_by_taps, window_shot)
-from test_ui import PORTRAIT, fits_in_window, frames, show, tap, window  # noqa: E402,F401
+from ui_helpers import PORTRAIT, fits_in_window, frames, show, tap  # noqa: E402
 
 SIZES = [(800, 480), PORTRAIT]
 NAMES = ["Νατάσα", "Наташа", "ناتاشا"]
@@ -64,6 +64,7 @@ def assert_clear_of_keyboard(field, board, window):
     assert x >= -1 and x + field.width <= window.width + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=size_id)
 def test_names_typed_on_the_keyboard_start_the_game_that_shows_them(window, tmp_path, size):
     kiosk = kiosk_at_home(window, tmp_path, size)
@@ -116,6 +117,7 @@ def test_the_keyboard_never_covers_the_field_it_types_into(window, tmp_path, siz
     window_shot(window, f"keyboard-home-6-seats-{lang}-{size_id(size)}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=size_id)
 def test_the_settings_fields_are_typed_on_the_keyboard_too(window, tmp_path, size):
     kiosk = kiosk_at_home(window, tmp_path, size)
@@ -150,6 +152,7 @@ def test_the_settings_fields_are_typed_on_the_keyboard_too(window, tmp_path, siz
     frames(2)
 
 
+@pytest.mark.slow
 def test_the_keys_type_as_each_language_s_keyboard_does(window, tmp_path):
     from companion.ui.keyboard_layouts import ACCENT, ZWNJ
 

@@ -15,7 +15,9 @@ from companion.ui.kiosk_settings import KioskSettings
 
 pytest.importorskip("kivy.base")
 from kiosk_helpers import MIN_TOUCH, drag_into_view, type_by_taps, window_shot  # noqa: E402
-from test_ui import fits_in_window, frames, show, tap, window  # noqa: E402,F401
+from ui_helpers import fits_in_window, frames, show, tap  # noqa: E402
+
+pytestmark = pytest.mark.slow       # each whole kiosk session takes many seconds
 
 COUP = ("Coup", "coup", ["Νατάσα", "Наташа", "ناتاشا"])
 G54 = ("Coup: Rebellion G54", "g54", ["Ana", "Zoë"])

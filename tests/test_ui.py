@@ -4,53 +4,17 @@ messages, a restarted app shows the same table, and screenshots are written
 for people to look at."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
+from helpers import physical_table
 
-kivy_base = pytest.importorskip("kivy.base")
-from kivy.base import EventLoop  # noqa: E402
-from kivy.tests.common import UnitTestTouch  # noqa: E402
-
-SIZES = [(800, 480), (1280, 720)]
-PORTRAIT = (720, 1280)      # Touch Display 2, turned
-SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "screenshots"))
-
-
-@pytest.fixture(scope="module")
-def window():
-    EventLoop.ensure_window()
-    from companion.ui.fonts import use_dejavu
-
-    use_dejavu()
-    return EventLoop.window
-
-
-def frames(n: int = 3) -> None:
-    for _ in range(n):
-        EventLoop.idle()
-
-
-def show(window, widget, size):
-    window.size = size
-    for child in list(window.children):
-        window.remove_widget(child)
-    window.add_widget(widget)
-    frames(4)
-    return widget
-
-
-def tap(widget) -> None:
-    x, y = widget.to_window(*widget.center)
-    touch = UnitTestTouch(x, y)
-    touch.touch_down()
-    frames(1)
-    touch.touch_up()
-    frames(2)
+pytest.importorskip("kivy.base")
+from ui_helpers import (PORTRAIT, SHOTS, SIZES, fits_in_window, frames,  # noqa: E402
+                        screenshot, show, tap)
 
 
 def button(screen, text: str):
@@ -71,29 +35,6 @@ def choose(screen, text: str) -> None:
                 break
             tap(button(screen, "Cancel"))
     tap(button(screen, text))
-
-
-def screenshot(window, name: str) -> Path:
-    """Render the screen to a PNG through an offscreen framebuffer (a window
-    screenshot after a resize reads the old framebuffer size)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    frames(2)
-    path = SHOTS / f"{name}.png"
-    window.children[0].export_to_png(str(path))
-    assert path.stat().st_size > 5000
-    return path
-
-
-def physical_table(path):
-    setup = Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"], mode="physical",
-                  options={"first": 0, "direction": "clockwise"})
-    return Table.start(EventStore(path), setup, fate=Fate(seed=1))
-
-
-def fits_in_window(widget, window) -> bool:
-    x, y = widget.to_window(widget.x, widget.y)
-    return (x >= -1 and y >= -1 and x + widget.width <= window.width + 1
-            and y + widget.height <= window.height + 1)
 
 
 @pytest.mark.parametrize("size", [*SIZES, PORTRAIT], ids=lambda s: f"{s[0]}x{s[1]}")
@@ -430,6 +371,7 @@ def test_the_log_reads_the_whole_game_in_words_with_undone_lines_marked(window, 
     frames(2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, options", [
     ("coup", {"first": 0}), ("g54", {"first": 0, "set": "starter"})])
 def test_a_whole_game_is_played_by_taps_until_the_screen_shows_the_winner(
