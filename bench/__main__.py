@@ -1,7 +1,26 @@
 """Run every benchmark."""
-from . import (article27_playouts, coup_playouts, g54_playouts, kiosk_start, pad_link,
-               phone_push, press_latency, rebuild, secret_hitler_playouts)
 
-for bench in (coup_playouts, g54_playouts, secret_hitler_playouts, article27_playouts, rebuild,
-              press_latency, pad_link, phone_push, kiosk_start):
+from . import (
+    article27_playouts,
+    coup_playouts,
+    g54_playouts,
+    kiosk_start,
+    pad_link,
+    phone_push,
+    press_latency,
+    rebuild,
+    secret_hitler_playouts,
+)
+
+for bench in (
+    coup_playouts,
+    g54_playouts,
+    secret_hitler_playouts,
+    article27_playouts,
+    rebuild,
+    press_latency,
+    pad_link,
+    phone_push,
+    kiosk_start,
+):
     bench.main()

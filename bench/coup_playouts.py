@@ -6,6 +6,7 @@ Both engines play keeper-style (the engine deals and holds the cards) and pick
 uniformly among their legal actions with Python's random module. Each figure
 is the best of several rounds, taken in alternation so both engines see the
 same machine load."""
+
 from __future__ import annotations
 
 import random
@@ -54,6 +55,7 @@ def coupml(players: int, games: int, seed: int) -> tuple[int, float]:
 def main() -> None:
     try:
         import coupml as _  # noqa: F401
+
         have_coupml = True
     except ImportError:
         have_coupml = False
@@ -69,9 +71,13 @@ def main() -> None:
         figure(f"coup.ours.actions_per_s.{players}p", best["ours"][0], "actions/s", "higher")
         figure(f"coup.ours.games_per_s.{players}p", best["ours"][1], "games/s", "higher")
         if have_coupml:
-            figure(f"coup.coupml.actions_per_s.{players}p", best["coupml"][0],
-                   "actions/s", "higher")
-            figure(f"coup.coupml.games_per_s.{players}p", best["coupml"][1],
-                   "games/s", "higher")
-            figure(f"coup.ours_over_coupml.actions_per_s.{players}p",
-                   best["ours"][0] / best["coupml"][0], "ratio", "higher")
+            figure(
+                f"coup.coupml.actions_per_s.{players}p", best["coupml"][0], "actions/s", "higher"
+            )
+            figure(f"coup.coupml.games_per_s.{players}p", best["coupml"][1], "games/s", "higher")
+            figure(
+                f"coup.ours_over_coupml.actions_per_s.{players}p",
+                best["ours"][0] / best["coupml"][0],
+                "ratio",
+                "higher",
+            )

@@ -3,6 +3,7 @@
 five from all 25 characters (advanced ones included), so the figure covers
 every action, reaction, join window and token; the ruleset of a set is built
 once and cached, as at a table that plays many games."""
+
 from __future__ import annotations
 
 from companion.games.g54 import ENGINE
@@ -17,8 +18,12 @@ OPTIONS = {"set": "random", "advanced": True}
 
 def main() -> None:
     for players, games in GAMES.items():
-        rate, seconds = best_rate(ROUNDS, lambda seed: playouts(
-            ENGINE, "g54", players, games, seed, options=OPTIONS))
+        rate, seconds = best_rate(
+            ROUNDS,
+            lambda seed, players=players, games=games: playouts(
+                ENGINE, "g54", players, games, seed, options=OPTIONS
+            ),
+        )
         figure(f"g54.actions_per_s.{players}p", rate, "actions/s", "higher")
         figure(f"g54.games_per_s.{players}p", games / seconds, "games/s", "higher")
 

@@ -13,6 +13,7 @@ through Mesa here, as in the tests).
   GL has finished drawing it: Mesa's llvmpipe, on the CPU here). Target:
   median ≤ 16.7 ms.
 """
+
 from __future__ import annotations
 
 import os
@@ -28,13 +29,18 @@ from companion.ui.app import configure_kivy
 from .report import figure, latency_figures
 
 RUNS = 7
-REVEALS = 8                 # elections revealed
+REVEALS = 8  # elections revealed
 READY = "first-frame"
 
 
 def _child_environment() -> dict[str, str]:
-    env = dict(os.environ, KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
-               KIVY_LOG_MODE="PYTHON")
+    env = dict(
+        os.environ,
+        KIVY_NO_ARGS="1",
+        KIVY_NO_CONSOLELOG="1",
+        KIVY_NO_FILELOG="1",
+        KIVY_LOG_MODE="PYTHON",
+    )
     env.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
     return env
 
@@ -43,9 +49,13 @@ def _time_start(kind: str, db: Path) -> float:
     """Seconds from spawning a child to its first frame. Both processes read
     the same system-wide monotonic clock, so the child's exit is not counted."""
     start = time.monotonic()
-    child = subprocess.run([sys.executable, "-m", "bench.kiosk_start", kind, str(db)],
-                           capture_output=True, text=True, env=_child_environment(),
-                           timeout=120)
+    child = subprocess.run(
+        [sys.executable, "-m", "bench.kiosk_start", kind, str(db)],
+        capture_output=True,
+        text=True,
+        env=_child_environment(),
+        timeout=120,
+    )
     if READY not in child.stdout:
         raise RuntimeError(f"{kind} never drew a frame: {child.stderr[-2000:]}")
     return float(child.stdout.split(READY)[1].split()[0]) - start
@@ -56,8 +66,7 @@ def _prepare_store(db: Path) -> None:
     from companion.table import EventStore, Table
 
     store = EventStore(db)
-    setup = Setup(game="secret_hitler", seats=[f"P{i}" for i in range(10)],
-                  options={"first": 0})
+    setup = Setup(game="secret_hitler", seats=[f"P{i}" for i in range(10)], options={"first": 0})
     Table.start(store, setup, fate=Fate(seed=1))
     store.close()
 
@@ -73,10 +82,12 @@ def _child(kind: str, db: str) -> None:
         def build(self):
             if kind == "hello":
                 from kivy.uix.label import Label
+
                 return Label(text="Hello")
             from companion.table import EventStore, Table
             from companion.ui.fonts import use_dejavu
             from companion.ui.kiosk import Kiosk
+
             use_dejavu()
             store = EventStore(db)
             return Kiosk(store, Table.resume(store))
@@ -97,7 +108,7 @@ def cold_starts() -> tuple[list[float], list[float]]:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "start.sqlite3"
         _prepare_store(db)
-        _time_start("hello", db)                    # warm the file cache once for both
+        _time_start("hello", db)  # warm the file cache once for both
         kiosk, hello = [], []
         for _ in range(RUNS):
             hello.append(_time_start("hello", db))
@@ -126,14 +137,19 @@ def reveal_frames(directory: Path) -> list[float]:
     window = EventLoop.window
     use_dejavu()
     store = EventStore(directory / "reveal.sqlite3")
-    setup = Setup(game="secret_hitler", seats=[f"Player {i + 1}" for i in range(10)],
-                  options={"first": 0})
-    kiosk = Kiosk(store, None, settings=KioskSettings(directory / "kiosk.ini"),
-                  sounds_dir=directory / "sounds")
+    setup = Setup(
+        game="secret_hitler", seats=[f"Player {i + 1}" for i in range(10)], options={"first": 0}
+    )
+    kiosk = Kiosk(
+        store,
+        None,
+        settings=KioskSettings(directory / "kiosk.ini"),
+        sounds_dir=directory / "sounds",
+    )
     window.add_widget(kiosk)
-    kiosk.sounds.prepare()      # once per install: the sounds' files, made before timing
+    kiosk.sounds.prepare()  # once per install: the sounds' files, made before timing
     times: list[float] = []
-    for game in range(REVEALS):           # a new game each time: the first election
+    for game in range(REVEALS):  # a new game each time: the first election
         table = Table.start(store, setup, fate=Fate(seed=game))
         kiosk.show_table(table)
         ballot = kiosk.table_screen.ids.ballot
@@ -142,13 +158,14 @@ def reveal_frames(directory: Path) -> list[float]:
         for _ in range(5):
             EventLoop.idle()
         for seat in range(10):
-            table.execute({"type": "vote", "seat": seat, "choice": "nein"},
-                          source=seat_source(seat))
+            table.execute(
+                {"type": "vote", "seat": seat, "choice": "nein"}, source=seat_source(seat)
+            )
         glFinish()
-        while ballot.revealing:           # the animation runs on Kivy's clock
+        while ballot.revealing:  # the animation runs on Kivy's clock
             start = time.perf_counter()
             EventLoop.idle()
-            glFinish()                    # the frame counts once it is drawn, not queued
+            glFinish()  # the frame counts once it is drawn, not queued
             times.append(time.perf_counter() - start)
     window.remove_widget(kiosk)
     store.close()
@@ -161,8 +178,12 @@ def main() -> None:
     kiosk, hello = cold_starts()
     figure("kiosk.cold_start_ms", statistics.median(kiosk) * 1000, "ms", "lower")
     figure("kiosk.hello_world_ms", statistics.median(hello) * 1000, "ms", "lower")
-    figure("kiosk.cold_start_ratio", statistics.median(kiosk) / statistics.median(hello),
-           "ratio", "lower")
+    figure(
+        "kiosk.cold_start_ratio",
+        statistics.median(kiosk) / statistics.median(hello),
+        "ratio",
+        "lower",
+    )
 
 
 if __name__ == "__main__":

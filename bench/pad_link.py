@@ -10,6 +10,7 @@ other, as in the tests.
 Each figure is the best of several rounds. A real pad scans and reads USB
 once a millisecond, so on the hardware the window (8 presses per round trip)
 and that loop bound the rate; this measures the host's side and the logic."""
+
 from __future__ import annotations
 
 import statistics
@@ -17,10 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.devices.pad import SerialPad
-from companion.devices.pad_sim import PadSimulator, PtyLink, wait_for
 from votepad import pad as firmware
 from votepad import protocol
+
+from companion.devices.pad import SerialPad
+from companion.devices.pad_sim import PadSimulator, PtyLink, wait_for
 
 from .report import figure
 
@@ -71,8 +73,9 @@ def throughput(directory: Path) -> float:
 
 def latencies(directory: Path) -> list[float]:
     arrivals = []
-    link, driver, sim = _link(directory, lambda press: arrivals.append(time.monotonic()),
-                              step_wait=0.001)
+    link, driver, sim = _link(
+        directory, lambda press: arrivals.append(time.monotonic()), step_wait=0.001
+    )
     sim.record_sends = True
     sim.start()
     try:

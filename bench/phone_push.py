@@ -12,11 +12,12 @@ websocket clients, in one asyncio loop as on the kiosk.
 - ``phones.frame_interval_no_sockets.{p50,p99}``: the same with no page
   open, the baseline (a 60 Hz sleep never ticks at exactly 16.7 ms).
 """
+
 from __future__ import annotations
 
 import asyncio
-import tempfile
 import multiprocessing
+import tempfile
 import time
 from pathlib import Path
 
@@ -36,8 +37,12 @@ FRAME = 1 / 60
 
 
 def _table(directory: Path) -> Table:
-    setup = Setup(game="secret_hitler", seats=[f"P{i}" for i in range(SEATS)], mode="keeper",
-                  options={"first": 0})
+    setup = Setup(
+        game="secret_hitler",
+        seats=[f"P{i}" for i in range(SEATS)],
+        mode="keeper",
+        options={"first": 0},
+    )
     table = Table.start(EventStore(directory / "phones.sqlite3"), setup, fate=Fate(seed=1))
     for seat in range(SEATS):
         table.execute({"type": "confirm", "seat": seat})
@@ -74,8 +79,9 @@ async def push_latencies(directory: Path) -> list[float]:
     try:
         for seat in range(SEATS):
             # unsafe: keep cookies from an IP address (the phone's seat cookie)
-            session = aiohttp.ClientSession(base_url=base,
-                                            cookie_jar=aiohttp.CookieJar(unsafe=True))
+            session = aiohttp.ClientSession(
+                base_url=base, cookie_jar=aiohttp.CookieJar(unsafe=True)
+            )
             token = server.links.token(table.game_id, seat)
             await session.get(f"/join/{token}", allow_redirects=False)
             sessions.append(session)
@@ -92,7 +98,7 @@ async def push_latencies(directory: Path) -> list[float]:
             version = len(table.log)
             for socket in sockets:
                 message = await socket.receive_json()
-                while message["version"] < version:      # an older state on its way
+                while message["version"] < version:  # an older state on its way
                     message = await socket.receive_json()
             latencies.append(time.perf_counter() - start)
         return latencies
@@ -134,8 +140,9 @@ class _Spectators:
 
     def __init__(self, base: str, pages: int) -> None:
         self.ready = multiprocessing.Event()
-        self._process = multiprocessing.Process(target=_watch, args=(base, pages, self.ready),
-                                                daemon=True)
+        self._process = multiprocessing.Process(
+            target=_watch, args=(base, pages, self.ready), daemon=True
+        )
 
     def start(self) -> None:
         self._process.start()
@@ -147,11 +154,13 @@ class _Spectators:
 
 def _watch(base: str, pages: int, ready) -> None:
     async def watch() -> None:
-        async with aiohttp.ClientSession(base_url=base,
-                                         connector=aiohttp.TCPConnector(limit=0)) as session:
+        async with aiohttp.ClientSession(
+            base_url=base, connector=aiohttp.TCPConnector(limit=0)
+        ) as session:
             sockets = [await session.ws_connect("/ws/table") for _ in range(pages)]
             ready.set()
             await asyncio.gather(*(_drain(socket) for socket in sockets))
+
     asyncio.run(watch())
 
 
@@ -166,8 +175,9 @@ def main() -> None:
         latency_figures("phones.push_to_11_sockets", asyncio.run(push_latencies(Path(tmp))))
     for name, pages in (("no_sockets", 0), (f"{SPECTATORS}_sockets", SPECTATORS)):
         with tempfile.TemporaryDirectory() as tmp:
-            latency_figures(f"phones.frame_interval_{name}",
-                            asyncio.run(frame_intervals(Path(tmp), pages)))
+            latency_figures(
+                f"phones.frame_interval_{name}", asyncio.run(frame_intervals(Path(tmp), pages))
+            )
 
 
 if __name__ == "__main__":

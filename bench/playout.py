@@ -4,24 +4,37 @@ commands the engine accepts. Votes belong to the table's ballot, so where the
 engine opens one, ``vote`` draws every voter's choice and the closing
 ``ballot`` command counts as one action. Commands of the types in ``timed``
 get the time stamp a table would give them."""
+
 from __future__ import annotations
 
 import random
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from companion.games.base import Engine, Fate, Setup
 
 Vote = Callable[[dict[str, Any], random.Random, int], dict[str, Any]]
 
 
-def playouts(engine: Engine, game: str, players: int, games: int, seed: int,
-             vote: Vote | None = None, timed: frozenset[str] = frozenset(),
-             options: dict[str, Any] | None = None) -> tuple[int, float]:
+def playouts(
+    engine: Engine,
+    game: str,
+    players: int,
+    games: int,
+    seed: int,
+    vote: Vote | None = None,
+    timed: frozenset[str] = frozenset(),
+    options: dict[str, Any] | None = None,
+) -> tuple[int, float]:
     """Play ``games`` keeper-mode games; return (actions, seconds)."""
     pick = random.Random(seed)
-    setup = Setup(game=game, seats=[f"P{i}" for i in range(players)], mode="keeper",
-                  options=dict(options or {}))
+    setup = Setup(
+        game=game,
+        seats=[f"P{i}" for i in range(players)],
+        mode="keeper",
+        options=dict(options or {}),
+    )
     engine.check_setup(setup)
     actions = 0
     start = time.perf_counter()
@@ -35,7 +48,7 @@ def playouts(engine: Engine, game: str, players: int, games: int, seed: int,
                 command = pick.choice(commands)
                 if timed and command["type"] in timed:
                     command = dict(command, at=0.0)
-            else:                        # the engine waits for a ballot
+            else:  # the engine waits for a ballot
                 command = vote(engine.ballot(state), pick, players)
             for event in engine.decide(state, command):
                 engine.apply(state, event)

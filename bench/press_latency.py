@@ -15,6 +15,7 @@ clock stops in the table's listener, which runs after the commit. Six seats
 vote Nein in Secret Hitler elections (physical mode); every election fails,
 so the presidency moves on and another ballot opens.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -36,12 +37,16 @@ from .report import latency_figures
 
 BALLOTS = 300
 SEATS = 6
-NEIN = 1                    # the second button
+NEIN = 1  # the second button
 
 
 def _new_table(store: EventStore) -> Table:
-    setup = Setup(game="secret_hitler", seats=[f"P{i}" for i in range(SEATS)],
-                  mode="physical", options={"first": 0})
+    setup = Setup(
+        game="secret_hitler",
+        seats=[f"P{i}" for i in range(SEATS)],
+        mode="physical",
+        options={"first": 0},
+    )
     return Table.start(store, setup, fate=Fate(seed=1))
 
 
@@ -80,7 +85,7 @@ async def gpio_latencies(directory: Path) -> list[float]:
         pins = {seat.seat: factory.pin(seat.buttons[NEIN]) for seat in pinmap.seats}
         while len(latencies) < BALLOTS:
             if not _open_ballot(table):
-                table = _new_table(store)          # the game ended: the next one
+                table = _new_table(store)  # the game ended: the next one
                 table.subscribe(committed)
                 controls.attach(table)
                 continue
@@ -91,14 +96,14 @@ async def gpio_latencies(directory: Path) -> list[float]:
             closed.clear()
             last = pins[SEATS - 1]
 
-            def press_last() -> None:
+            def press_last(last=last) -> None:
                 stamps["pressed"] = time.perf_counter()
                 last.drive_low()
 
             threading.Thread(target=press_last).start()
             await asyncio.wait_for(closed.wait(), 5)
             latencies.append(stamps["revealed"] - stamps["pressed"])
-            await asyncio.sleep(0.03)              # past the debounce settle time
+            await asyncio.sleep(0.03)  # past the debounce settle time
             for pin in pins.values():
                 pin.drive_high()
             await asyncio.sleep(0.03)
@@ -170,10 +175,8 @@ async def _settled(table: Table, voters: int) -> None:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        latency_figures("ballot.last_press_to_reveal.gpio",
-                        asyncio.run(gpio_latencies(Path(tmp))))
-        latency_figures("ballot.last_press_to_reveal.pad",
-                        asyncio.run(pad_latencies(Path(tmp))))
+        latency_figures("ballot.last_press_to_reveal.gpio", asyncio.run(gpio_latencies(Path(tmp))))
+        latency_figures("ballot.last_press_to_reveal.pad", asyncio.run(pad_latencies(Path(tmp))))
 
 
 if __name__ == "__main__":

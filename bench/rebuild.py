@@ -1,6 +1,7 @@
 """Time to rebuild a table's state from a 1,000-event log: read from the
 SQLite file and folded through the engine, as a restart after a power cut
 does."""
+
 from __future__ import annotations
 
 import statistics
@@ -21,14 +22,14 @@ def long_game(store: EventStore) -> Table:
     """A physical-mode 6-player Coup game that lasts: every player steals from
     the richest opponent (unchallenged, unblocked), so coins circulate and
     nobody is forced to Coup, until the log holds EVENTS events."""
-    setup = Setup(game="coup", seats=[f"P{i}" for i in range(6)], mode="physical",
-                  options={"first": 0})
+    setup = Setup(
+        game="coup", seats=[f"P{i}" for i in range(6)], mode="physical", options={"first": 0}
+    )
     table = Table.start(store, setup, fate=Fate(seed=1))
     while len(table.log) < EVENTS:
         view = table.public_view()
         actor = view["current"]
-        richest = max((p for p in view["players"] if p["seat"] != actor),
-                      key=lambda p: p["coins"])
+        richest = max((p for p in view["players"] if p["seat"] != actor), key=lambda p: p["coins"])
         if richest["coins"] == 0:
             table.execute({"type": "income", "seat": actor})
             continue
@@ -52,6 +53,5 @@ def main() -> None:
             times.append(time.perf_counter() - start)
             store.close()
         assert len(rebuilt.log) >= EVENTS
-        figure("table.rebuild_1000_events.median", statistics.median(times) * 1000,
-               "ms", "lower")
+        figure("table.rebuild_1000_events.median", statistics.median(times) * 1000, "ms", "lower")
         figure("table.rebuild_1000_events.max", max(times) * 1000, "ms", "lower")

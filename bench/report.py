@@ -1,4 +1,5 @@
 """The one output format every benchmark uses."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,11 @@ import sys
 
 def figure(name: str, value: float, unit: str, better: str) -> None:
     assert better in ("lower", "higher")
-    print(json.dumps({"name": name, "value": round(value, 3), "unit": unit,
-                      "better": better}), file=sys.stdout, flush=True)
+    print(
+        json.dumps({"name": name, "value": round(value, 3), "unit": unit, "better": better}),
+        file=sys.stdout,
+        flush=True,
+    )
 
 
 def latency_figures(name: str, seconds: list[float]) -> None:

@@ -1,4 +1,5 @@
 """``companion`` — the command line: run the kiosk, replay a script, check the hardware."""
+
 from __future__ import annotations
 
 import argparse
@@ -14,7 +15,7 @@ from .devices.pinmap import PINS_ENV
 from .i18n import LANGUAGES
 from .logs import DEFAULT_LEVEL, LEVELS, configure_logging
 from .paths import DB_ENV, default_db
-from .ui.app import TOUCH_SOURCES       # importing it does not import Kivy
+from .ui.app import TOUCH_SOURCES  # importing it does not import Kivy
 
 if TYPE_CHECKING:
     from .table import EventStore, Table
@@ -28,104 +29,190 @@ WIFI_PASSWORD_ENV = "COMPANION_WIFI_PASSWORD"
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="companion",
-        description="Table Companion: a touchscreen referee beside a board game.")
+        prog="companion", description="Table Companion: a touchscreen referee beside a board game."
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     # Every command takes --log-level (after its name, as the others).
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--log-level", default=None, choices=LEVELS,
-                        help=f"how much the log on stderr says (default: the kiosk's "
-                             f"setting for run, else {DEFAULT_LEVEL})")
+    common.add_argument(
+        "--log-level",
+        default=None,
+        choices=LEVELS,
+        help=f"how much the log on stderr says (default: the kiosk's "
+        f"setting for run, else {DEFAULT_LEVEL})",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    run = sub.add_parser("run", parents=[common],
-                         help="open the kiosk: the unfinished game, or the home "
-                              "screen to choose one (--game starts one directly)")
+    run = sub.add_parser(
+        "run",
+        parents=[common],
+        help="open the kiosk: the unfinished game, or the home "
+        "screen to choose one (--game starts one directly)",
+    )
     _game_arguments(run, modes=["physical", "keeper"])
-    run.add_argument("--pins", type=Path, default=None,
-                     help="the GPIO pin map (default: $COMPANION_PINS or the built-in map); "
-                          "used on a Raspberry Pi")
-    run.add_argument("--pad", default=None, metavar="PORT",
-                     help="the serial button pad's port (default: the first Pico found "
-                          "under /dev/serial/by-id, whenever it is plugged in; 'none': no pad)")
-    run.add_argument("--mock-pins", action="store_true",
-                     help="open the pin map on simulated pins (tests; no GPIO needed)")
-    run.add_argument("--web-port", type=int, default=8080,
-                     help="the phone server's port (0: no phone server)")
+    run.add_argument(
+        "--pins",
+        type=Path,
+        default=None,
+        help="the GPIO pin map (default: $COMPANION_PINS or the built-in map); "
+        "used on a Raspberry Pi",
+    )
+    run.add_argument(
+        "--pad",
+        default=None,
+        metavar="PORT",
+        help="the serial button pad's port (default: the first Pico found "
+        "under /dev/serial/by-id, whenever it is plugged in; 'none': no pad)",
+    )
+    run.add_argument(
+        "--mock-pins",
+        action="store_true",
+        help="open the pin map on simulated pins (tests; no GPIO needed)",
+    )
+    run.add_argument(
+        "--web-port", type=int, default=8080, help="the phone server's port (0: no phone server)"
+    )
     run.add_argument("--web-host", default="0.0.0.0", help="the phone server's address")
-    run.add_argument("--public-url", default=None,
-                     help="the address phones open (default: http://<host name>.local:PORT/, "
-                          "without :PORT for port 80)")
-    run.add_argument("--wifi", default=None, metavar="SSID",
-                     help="show a Wi-Fi QR for this network first (the Pi's own access point)")
-    run.add_argument("--wifi-password", default=os.environ.get(WIFI_PASSWORD_ENV),
-                     help=f"its password (default: ${WIFI_PASSWORD_ENV}, which other users "
-                          "cannot read as they can a command line)")
-    run.add_argument("--exit-after", type=float, default=None, metavar="SECONDS",
-                     help="close the window after this many seconds (a start-up smoke test)")
+    run.add_argument(
+        "--public-url",
+        default=None,
+        help="the address phones open (default: http://<host name>.local:PORT/, "
+        "without :PORT for port 80)",
+    )
+    run.add_argument(
+        "--wifi",
+        default=None,
+        metavar="SSID",
+        help="show a Wi-Fi QR for this network first (the Pi's own access point)",
+    )
+    run.add_argument(
+        "--wifi-password",
+        default=os.environ.get(WIFI_PASSWORD_ENV),
+        help=f"its password (default: ${WIFI_PASSWORD_ENV}, which other users "
+        "cannot read as they can a command line)",
+    )
+    run.add_argument(
+        "--exit-after",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="close the window after this many seconds (a start-up smoke test)",
+    )
     run.add_argument("--size", default="1280x720", help="window size, WxH")
-    run.add_argument("--fullscreen", action="store_true",
-                     help="fill the display at its own resolution (the Pi's kiosk)")
-    run.add_argument("--touch", default="sdl", choices=TOUCH_SOURCES,
-                     help="who reads the touchscreen: sdl (default), or Kivy's mtdev or "
-                          "hidinput provider (see docs/deploy.md, touch doubled or missing)")
-    run.add_argument("--dim-after", type=float, default=0, metavar="SECONDS",
-                     help="dim the screen's backlight after this long without a touch; "
-                          "a touch wakes it (default 0: never)")
-    run.add_argument("--captive", action="store_true",
-                     help="answer a phone asking for any other host name with a redirect "
-                          "to --public-url (the Pi's own access point)")
+    run.add_argument(
+        "--fullscreen",
+        action="store_true",
+        help="fill the display at its own resolution (the Pi's kiosk)",
+    )
+    run.add_argument(
+        "--touch",
+        default="sdl",
+        choices=TOUCH_SOURCES,
+        help="who reads the touchscreen: sdl (default), or Kivy's mtdev or "
+        "hidinput provider (see docs/deploy.md, touch doubled or missing)",
+    )
+    run.add_argument(
+        "--dim-after",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="dim the screen's backlight after this long without a touch; "
+        "a touch wakes it (default 0: never)",
+    )
+    run.add_argument(
+        "--captive",
+        action="store_true",
+        help="answer a phone asking for any other host name with a redirect "
+        "to --public-url (the Pi's own access point)",
+    )
 
-    serve = sub.add_parser("serve", parents=[common],
-                           help="serve the phones and the table page, without "
-                                "the kiosk window (headless tables, tests)")
+    serve = sub.add_parser(
+        "serve",
+        parents=[common],
+        help="serve the phones and the table page, without "
+        "the kiosk window (headless tables, tests)",
+    )
     _game_arguments(serve, modes=["physical", "keeper"])
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on")
     serve.add_argument("--port", type=int, default=8080)
-    serve.add_argument("--print-links", action="store_true",
-                       help="print each seat's join link on the terminal (they are "
-                            "secrets: not for a terminal that is logged)")
-    serve.add_argument("--exit-after", type=float, default=None, metavar="SECONDS",
-                       help="stop after this many seconds (a smoke test)")
+    serve.add_argument(
+        "--print-links",
+        action="store_true",
+        help="print each seat's join link on the terminal (they are "
+        "secrets: not for a terminal that is logged)",
+    )
+    serve.add_argument(
+        "--exit-after",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop after this many seconds (a smoke test)",
+    )
 
     status = sub.add_parser(
-        "status", parents=[common],
+        "status",
+        parents=[common],
         help="say whether a game is in progress (exit status 3 if one is, 0 if none, 2 if "
-             "the store cannot be read): the installer asks before an upgrade")
-    status.add_argument("--db", type=Path, default=None,
-                        help=f"game store (default: ${DB_ENV} or the XDG data dir)")
+        "the store cannot be read): the installer asks before an upgrade",
+    )
+    status.add_argument(
+        "--db", type=Path, default=None, help=f"game store (default: ${DB_ENV} or the XDG data dir)"
+    )
     status.add_argument("--lang", default="en", choices=LANGUAGES)
 
     export = sub.add_parser(
-        "export", parents=[common],
+        "export",
+        parents=[common],
         help="write one zip for support: a consistent copy of the game store, the settings "
-             "without the PIN, the service's journal")
-    export.add_argument("--db", type=Path, default=None,
-                        help=f"game store (default: ${DB_ENV} or the XDG data dir)")
-    export.add_argument("--output", type=Path, default=None,
-                        help="the zip to write (default: table-companion-export-<time>.zip "
-                             "here)")
-    export.add_argument("--unit", default="table-companion.service",
-                        help="the systemd unit whose journal goes in")
+        "without the PIN, the service's journal",
+    )
+    export.add_argument(
+        "--db", type=Path, default=None, help=f"game store (default: ${DB_ENV} or the XDG data dir)"
+    )
+    export.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="the zip to write (default: table-companion-export-<time>.zip here)",
+    )
+    export.add_argument(
+        "--unit", default="table-companion.service", help="the systemd unit whose journal goes in"
+    )
     export.add_argument("--lang", default="en", choices=LANGUAGES)
 
-    replay = sub.add_parser("replay", parents=[common],
-                            help="play a JSON-lines script, print the views")
+    replay = sub.add_parser(
+        "replay", parents=[common], help="play a JSON-lines script, print the views"
+    )
     replay.add_argument("file", type=Path, help="the script ('-' reads stdin)")
     replay.add_argument("--lang", default="en", choices=LANGUAGES)
 
     doctor = sub.add_parser(
-        "doctor", parents=[common],
-        help="check the buttons, LEDs, buzzer and pad: list them, show presses live")
-    doctor.add_argument("--pins", type=Path, default=None,
-                        help=f"pin map file (default: ${PINS_ENV} or the built-in map)")
-    doctor.add_argument("--mock", action="store_true",
-                        help="use simulated pins even on a Raspberry Pi")
-    doctor.add_argument("--seconds", type=float, default=None,
-                        help="how long to show presses (default: until Ctrl-C)")
-    doctor.add_argument("--pad", default=None, metavar="PORT",
-                        help="the serial button pad's port (default: the first Pico found "
-                             "under /dev/serial/by-id; 'none': no pad)")
+        "doctor",
+        parents=[common],
+        help="check the buttons, LEDs, buzzer and pad: list them, show presses live",
+    )
+    doctor.add_argument(
+        "--pins",
+        type=Path,
+        default=None,
+        help=f"pin map file (default: ${PINS_ENV} or the built-in map)",
+    )
+    doctor.add_argument(
+        "--mock", action="store_true", help="use simulated pins even on a Raspberry Pi"
+    )
+    doctor.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="how long to show presses (default: until Ctrl-C)",
+    )
+    doctor.add_argument(
+        "--pad",
+        default=None,
+        metavar="PORT",
+        help="the serial button pad's port (default: the first Pico found "
+        "under /dev/serial/by-id; 'none': no pad)",
+    )
     doctor.add_argument("--lang", default="en", choices=LANGUAGES)
     return parser
 
@@ -134,33 +221,66 @@ def _game_arguments(parser: argparse.ArgumentParser, modes: list[str]) -> None:
     """The arguments that open a table: the store, and a new game's set-up
     (any game the registry knows; none: the unfinished game)."""
     from .games import names
-    parser.add_argument("--db", type=Path, default=None,
-                        help=f"game store (default: ${DB_ENV} or the XDG data dir)")
+
+    parser.add_argument(
+        "--db", type=Path, default=None, help=f"game store (default: ${DB_ENV} or the XDG data dir)"
+    )
     parser.add_argument("--game", default=None, choices=names())
-    parser.add_argument("--players", default="Anna,Ben,Chloé",
-                        help="comma-separated names in seat order (clockwise)")
-    parser.add_argument("--mode", default="physical", choices=modes,
-                        help="physical: the table's own cards; keeper: the app holds them "
-                             "and each player sees theirs on a phone")
+    parser.add_argument(
+        "--players",
+        default="Anna,Ben,Chloé",
+        help="comma-separated names in seat order (clockwise)",
+    )
+    parser.add_argument(
+        "--mode",
+        default="physical",
+        choices=modes,
+        help="physical: the table's own cards; keeper: the app holds them "
+        "and each player sees theirs on a phone",
+    )
     # Game options: each goes to the game's engine, which refuses one it
     # does not take (see docs/games/ for each game's options).
-    parser.add_argument("--direction", default=None, choices=["clockwise", "counterclockwise"],
-                        help="the way play passes, in a game that offers both")
-    parser.add_argument("--set", default=None, dest="roles",
-                        help='a game that deals a set of characters: "random" (default), '
-                             '"starter", or its characters comma-separated, e.g. '
-                             '"banker,director,guerrilla,politician,priest"')
-    parser.add_argument("--advanced", action="store_true",
-                        help="let a random set of characters draw the advanced ones too")
-    parser.add_argument("--votes", default=None, choices=["changeable", "locked"],
-                        help="a new game: may a seat change its vote until the last is in?")
-    parser.add_argument("--response-seconds", type=float, default=None, metavar="SECONDS",
-                        help="a new game with claims: a claim nobody challenges stands "
-                             "after this")
-    parser.add_argument("--lang", default=None, choices=LANGUAGES,
-                        help="the kiosk's language (default: as last set in its settings)")
-    parser.add_argument("--new", action="store_true",
-                        help="start a new game even if one is unfinished")
+    parser.add_argument(
+        "--direction",
+        default=None,
+        choices=["clockwise", "counterclockwise"],
+        help="the way play passes, in a game that offers both",
+    )
+    parser.add_argument(
+        "--set",
+        default=None,
+        dest="roles",
+        help='a game that deals a set of characters: "random" (default), '
+        '"starter", or its characters comma-separated, e.g. '
+        '"banker,director,guerrilla,politician,priest"',
+    )
+    parser.add_argument(
+        "--advanced",
+        action="store_true",
+        help="let a random set of characters draw the advanced ones too",
+    )
+    parser.add_argument(
+        "--votes",
+        default=None,
+        choices=["changeable", "locked"],
+        help="a new game: may a seat change its vote until the last is in?",
+    )
+    parser.add_argument(
+        "--response-seconds",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a new game with claims: a claim nobody challenges stands after this",
+    )
+    parser.add_argument(
+        "--lang",
+        default=None,
+        choices=LANGUAGES,
+        help="the kiosk's language (default: as last set in its settings)",
+    )
+    parser.add_argument(
+        "--new", action="store_true", help="start a new game even if one is unfinished"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -179,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     return _run(args)
 
 
-GAME_IN_PROGRESS = 3        # `companion status`: its exit status when a game is unfinished
+GAME_IN_PROGRESS = 3  # `companion status`: its exit status when a game is unfinished
 
 
 def _status(args: argparse.Namespace) -> int:
@@ -190,7 +310,7 @@ def _status(args: argparse.Namespace) -> int:
 
     t = Messages(args.lang)
     db = args.db or default_db()
-    if not db.exists():         # nothing played yet: do not create a store here
+    if not db.exists():  # nothing played yet: do not create a store here
         print(t("status.none"))
         return 0
     try:
@@ -204,8 +324,9 @@ def _status(args: argparse.Namespace) -> int:
         print(t("status.none"))
         return 0
     started = datetime.fromtimestamp(active.created_at).strftime("%Y-%m-%d %H:%M")
-    print(t("status.in_progress", game=active.game, count=len(active.setup["seats"]),
-            started=started))
+    print(
+        t("status.in_progress", game=active.game, count=len(active.setup["seats"]), started=started)
+    )
     return GAME_IN_PROGRESS
 
 
@@ -217,7 +338,8 @@ def _export(args: argparse.Namespace) -> int:
 
     t = Messages(args.lang)
     output = args.output or Path(
-        f"table-companion-export-{datetime.now().strftime('%Y%m%d-%H%M%S')}.zip")
+        f"table-companion-export-{datetime.now().strftime('%Y%m%d-%H%M%S')}.zip"
+    )
     try:
         done = export(args.db or default_db(), output, unit=args.unit)
     except ExportError as exc:
@@ -252,7 +374,7 @@ def _replay(args: argparse.Namespace) -> int:
         json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
         sys.stdout.flush()
-    except BrokenPipeError:         # e.g. piped into `head`
+    except BrokenPipeError:  # e.g. piped into `head`
         sys.stderr.close()
     return 0
 
@@ -270,8 +392,14 @@ def _doctor(args: argparse.Namespace) -> int:
         print(f"companion doctor: {t.error(exc)}", file=sys.stderr)
         return 2
     factory, simulated = open_pin_factory(mock=args.mock)
-    return run_doctor(pinmap, factory, simulated=simulated, t=t, seconds=args.seconds,
-                      open_pad=_pad_opener(args.pad))
+    return run_doctor(
+        pinmap,
+        factory,
+        simulated=simulated,
+        t=t,
+        seconds=args.seconds,
+        open_pad=_pad_opener(args.pad),
+    )
 
 
 def _pad_opener(port: str | None):
@@ -285,6 +413,7 @@ def _pad_opener(port: str | None):
         pad = SerialPad(deliver, port)
         pad.start()
         return pad
+
     return open_pad
 
 
@@ -294,8 +423,11 @@ def _options(args: argparse.Namespace) -> dict:
     if args.direction is not None:
         options["direction"] = args.direction
     if args.roles is not None:
-        options["set"] = args.roles if args.roles in ("random", "starter") else [
-            r.strip() for r in args.roles.split(",") if r.strip()]
+        options["set"] = (
+            args.roles
+            if args.roles in ("random", "starter")
+            else [r.strip() for r in args.roles.split(",") if r.strip()]
+        )
     if args.advanced:
         options["advanced"] = True
     if args.response_seconds is not None:
@@ -345,8 +477,13 @@ def _open_table(args: argparse.Namespace) -> tuple[EventStore, Table | None] | N
         table = None if args.new else Table.resume(store)
         if table is None and args.game is not None:
             names = [n for n in args.players.split(",") if n.strip()]
-            setup = Setup(game=args.game, seats=names, mode=args.mode, options=_options(args),
-                          table=_table_settings(args))
+            setup = Setup(
+                game=args.game,
+                seats=names,
+                mode=args.mode,
+                options=_options(args),
+                table=_table_settings(args),
+            )
             table = Table.start(store, setup, source=OPERATOR)
     except StoreError as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
@@ -366,7 +503,7 @@ def _run(args: argparse.Namespace) -> int:
     opened = _open_table(args)
     if opened is None:
         return 2
-    if args.log_level is None:          # the operator's setting (Settings, Log detail)
+    if args.log_level is None:  # the operator's setting (Settings, Log detail)
         from .ui.kiosk_settings import KioskSettings, settings_path
 
         configure_logging(KioskSettings(settings_path(opened[0].path)).log_level)
@@ -378,14 +515,26 @@ def _run(args: argparse.Namespace) -> int:
 
     web = None
     if args.web_port:
-        web = WebConfig(args.web_host, args.web_port,
-                        args.public_url or default_public_url(args.web_port),
-                        None if args.wifi is None else (args.wifi, args.wifi_password),
-                        captive=args.captive)
-    return run_kiosk(*opened, lang=args.lang, size=(width, height), devices=openers,
-                     pinmap=pinmap, simulated_pins=simulated_pins,
-                     exit_after=args.exit_after, web=web, fullscreen=args.fullscreen,
-                     touch=args.touch, dim_after=args.dim_after)
+        web = WebConfig(
+            args.web_host,
+            args.web_port,
+            args.public_url or default_public_url(args.web_port),
+            None if args.wifi is None else (args.wifi, args.wifi_password),
+            captive=args.captive,
+        )
+    return run_kiosk(
+        *opened,
+        lang=args.lang,
+        size=(width, height),
+        devices=openers,
+        pinmap=pinmap,
+        simulated_pins=simulated_pins,
+        exit_after=args.exit_after,
+        web=web,
+        fullscreen=args.fullscreen,
+        touch=args.touch,
+        dim_after=args.dim_after,
+    )
 
 
 def default_public_url(port: int) -> str:
@@ -409,5 +558,6 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     from .web.serve import serve
 
-    return asyncio.run(serve(table, args.host, args.port, print_links=args.print_links,
-                             exit_after=args.exit_after))
+    return asyncio.run(
+        serve(table, args.host, args.port, print_links=args.print_links, exit_after=args.exit_after)
+    )

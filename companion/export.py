@@ -17,6 +17,7 @@ It holds:
 - ``about.json``: versions, the time of the export, and why the journal is
   missing, if it is.
 """
+
 from __future__ import annotations
 
 import configparser
@@ -30,7 +31,7 @@ import sys
 import tempfile
 import zipfile
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
@@ -49,7 +50,7 @@ class ExportError(Exception):
 class Exported:
     path: Path
     games: int
-    journal_missing: str | None         # why the journal is not in it, or None
+    journal_missing: str | None  # why the journal is not in it, or None
 
 
 def export(db: Path, output: Path, unit: str = UNIT) -> Exported:
@@ -62,10 +63,14 @@ def export(db: Path, output: Path, unit: str = UNIT) -> Exported:
         games = _copy_store(db, copy)
         journal, missing = read_journal(unit)
         about = {
-            "version": _version(), "python": sys.version.split()[0],
-            "sqlite": sqlite3.sqlite_version, "platform": platform.platform(),
-            "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "store": str(db), "games": len(games), "unit": unit,
+            "version": _version(),
+            "python": sys.version.split()[0],
+            "sqlite": sqlite3.sqlite_version,
+            "platform": platform.platform(),
+            "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "store": str(db),
+            "games": len(games),
+            "unit": unit,
             "journal": "journal.txt" if missing is None else f"missing: {missing}",
         }
         partial = output.with_name(output.name + ".partial")
@@ -107,8 +112,8 @@ def _copy_store(db: Path, copy: Path) -> list[dict]:
     target = sqlite3.connect(copy, isolation_level=None)
     try:
         target.execute("DELETE FROM seat_links")
-        target.execute("PRAGMA journal_mode=DELETE")    # one file, no -wal beside it
-        target.execute("VACUUM")                        # and no deleted pages in it
+        target.execute("PRAGMA journal_mode=DELETE")  # one file, no -wal beside it
+        target.execute("VACUUM")  # and no deleted pages in it
     finally:
         target.close()
     return games
@@ -118,8 +123,7 @@ def _game(record) -> dict:
     game = dataclasses.asdict(record)
     for key in ("created_at", "ended_at"):
         if game[key] is not None:
-            game[key] = datetime.fromtimestamp(game[key], timezone.utc).isoformat(
-                timespec="seconds")
+            game[key] = datetime.fromtimestamp(game[key], UTC).isoformat(timespec="seconds")
     return game
 
 
@@ -127,9 +131,20 @@ def read_journal(unit: str) -> tuple[str | None, str | None]:
     """(the unit's journal, None), or (None, why it could not be read)."""
     try:
         done = subprocess.run(
-            ["journalctl", "--unit", unit, "--no-pager", "--output", "short-iso",
-             "--lines", str(JOURNAL_LINES)],
-            capture_output=True, text=True, timeout=120)
+            [
+                "journalctl",
+                "--unit",
+                unit,
+                "--no-pager",
+                "--output",
+                "short-iso",
+                "--lines",
+                str(JOURNAL_LINES),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     except FileNotFoundError:
         return None, "journalctl is not installed"
     except (OSError, subprocess.TimeoutExpired) as exc:

@@ -6,6 +6,7 @@ with its syslog priority (``<4>`` for a warning, sd-daemon(3)), so
 ``journalctl -p warning`` finds it; the journal adds the time itself.
 Elsewhere (a terminal) a line reads ``12:04:05 WARNING companion.cli: ...``.
 """
+
 from __future__ import annotations
 
 import logging
@@ -18,8 +19,13 @@ LEVELS = ("debug", "info", "warning", "error")
 DEFAULT_LEVEL = "info"
 
 # sd-daemon(3): <3> error, <4> warning, <6> info, <7> debug.
-_PRIORITIES = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4,
-               logging.INFO: 6, logging.DEBUG: 7}
+_PRIORITIES = {
+    logging.CRITICAL: 2,
+    logging.ERROR: 3,
+    logging.WARNING: 4,
+    logging.INFO: 6,
+    logging.DEBUG: 7,
+}
 
 
 class JournalFormatter(logging.Formatter):
@@ -49,8 +55,11 @@ def to_journal(stream: TextIO, environ: Mapping[str, str] = os.environ) -> bool:
     return (info.st_dev, info.st_ino) == (device, inode)
 
 
-def configure_logging(level: str = DEFAULT_LEVEL, stream: TextIO | None = None,
-                      environ: Mapping[str, str] = os.environ) -> logging.Handler:
+def configure_logging(
+    level: str = DEFAULT_LEVEL,
+    stream: TextIO | None = None,
+    environ: Mapping[str, str] = os.environ,
+) -> logging.Handler:
     """Send every message at ``level`` or above to ``stream`` (stderr),
     journal-style when systemd reads it. Calling it again replaces the
     handler (a level read later from the settings)."""
@@ -64,8 +73,9 @@ def configure_logging(level: str = DEFAULT_LEVEL, stream: TextIO | None = None,
     if to_journal(stream, environ):
         handler.setFormatter(JournalFormatter())
     else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s",
-                                               datefmt="%H:%M:%S"))
+        handler.setFormatter(
+            logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+        )
     number = getattr(logging, level.upper())
     handler.setLevel(number)
     root.addHandler(handler)

@@ -1,4 +1,5 @@
 """Where the app keeps its data (XDG base directories)."""
+
 from __future__ import annotations
 
 import os

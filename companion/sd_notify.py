@@ -7,6 +7,7 @@ then ``WATCHDOG=1`` from Kivy's Clock, so a frozen UI loop stops the pings
 and systemd restarts it. Outside systemd (no ``$NOTIFY_SOCKET``) every call
 does nothing.
 """
+
 from __future__ import annotations
 
 import logging
@@ -22,9 +23,9 @@ def notify(message: str, environ: Mapping[str, str] = os.environ) -> bool:
     when it was sent; False outside systemd or when the socket refused it
     (logged: a missed ping is systemd's to judge, not a reason to stop)."""
     address = environ.get("NOTIFY_SOCKET", "")
-    if address.startswith("@"):             # an abstract socket
+    if address.startswith("@"):  # an abstract socket
         address = "\0" + address[1:]
-    elif not address.startswith("/"):       # unset, or a transport we do not speak
+    elif not address.startswith("/"):  # unset, or a transport we do not speak
         return False
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:

@@ -1,4 +1,5 @@
 """Helpers that drive a real Article 27 table."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -8,7 +9,7 @@ from companion.table import Table
 
 PK, SM, DI, HU, NU = "peacekeeping", "smuggling", "diplomatic", "humanitarian", "nuclear"
 ISSUE_ORDER = (PK, SM, DI, HU, NU)
-FOUR = ["wealth", "peace", "prestige", "power"]         # keeper4's agendas, seat by seat
+FOUR = ["wealth", "peace", "prestige", "power"]  # keeper4's agendas, seat by seat
 
 
 class FakeClock:
@@ -24,11 +25,21 @@ class FakeClock:
         self.now += seconds
 
 
-def a27_table(store, players: int, mode: str = "keeper", first: int = 0,
-              deal: dict[str, Any] | None = None, clock: FakeClock | None = None,
-              **options: Any) -> Table:
-    setup = Setup(game="article27", seats=[chr(65 + i) for i in range(players)], mode=mode,
-                  options={"first": first, **options})
+def a27_table(
+    store,
+    players: int,
+    mode: str = "keeper",
+    first: int = 0,
+    deal: dict[str, Any] | None = None,
+    clock: FakeClock | None = None,
+    **options: Any,
+) -> Table:
+    setup = Setup(
+        game="article27",
+        seats=[chr(65 + i) for i in range(players)],
+        mode=mode,
+        options={"first": first, **options},
+    )
     return Table.start(store, setup, fate=Fate(seed=11, script=deal), clock=clock or FakeClock())
 
 
@@ -72,8 +83,16 @@ def vote(table: Table, votes: str | list[str]) -> None:
         table.execute({"type": "vote", "seat": seat, "choice": names[letter]})
 
 
-def bribe(table: Table, payer: int, to: int, amount: int, kind: str,
-          issue: str | None = None, text: str | None = None, accept: bool = True) -> int:
+def bribe(
+    table: Table,
+    payer: int,
+    to: int,
+    amount: int,
+    kind: str,
+    issue: str | None = None,
+    text: str | None = None,
+    accept: bool = True,
+) -> int:
     command = {"type": "offer", "seat": payer, "to": to, "amount": amount, "kind": kind}
     if issue is not None:
         command["issue"] = issue

@@ -1,6 +1,7 @@
 """Helpers for the Article 27 table screen's tests: a real table on a real
 SQLite file with a hand-moved clock, the screen with its sounds in a
 temporary directory, and ways to find and tap what the screen shows."""
+
 from __future__ import annotations
 
 import time
@@ -16,11 +17,17 @@ from companion.table import EventStore, Table, seat_source
 NAMES = ["Anna", "Ben", "Chloe", "Dimitris", "Eleni", "Farid"]
 
 
-def kiosk_table(path: Path, players: int = 3, mode: str = "physical",
-                clock: FakeClock | None = None, **options: Any) -> Table:
+def kiosk_table(
+    path: Path,
+    players: int = 3,
+    mode: str = "physical",
+    clock: FakeClock | None = None,
+    **options: Any,
+) -> Table:
     """A table on the SQLite file ``path``; Anna is the first SG."""
-    setup = Setup(game="article27", seats=NAMES[:players], mode=mode,
-                  options={"first": 0, **options})
+    setup = Setup(
+        game="article27", seats=NAMES[:players], mode=mode, options={"first": 0, **options}
+    )
     return Table.start(EventStore(path), setup, fate=Fate(seed=5), clock=clock or FakeClock())
 
 
@@ -39,8 +46,7 @@ def strip(screen) -> list[str]:
 def strip_button(screen, text: str):
     from kivy.uix.button import Button
 
-    found = [w for w in screen.ids.commands.children
-             if isinstance(w, Button) and w.text == text]
+    found = [w for w in screen.ids.commands.children if isinstance(w, Button) and w.text == text]
     assert found, f"no button {text!r} in the strip: {strip(screen)}"
     return found[0]
 
@@ -52,8 +58,7 @@ def tap_strip(screen, *texts: str) -> None:
 
 def tile(screen, issue: str):
     """The issue's tile, by the name the screen shows."""
-    found = [w for w in (*screen.ids.floor.children, *screen.ids.table.children)
-             if w.name == issue]
+    found = [w for w in (*screen.ids.floor.children, *screen.ids.table.children) if w.name == issue]
     assert found, f"no tile {issue!r} on the board"
     return found[0]
 
@@ -115,7 +120,7 @@ def physical_stages(table, clock):
     for round_ in (2, 3, 4):
         table.execute({"type": "next_round"})
         for _issue in range(5):
-            table.execute(dict(table.legal_commands()[0]))      # the first disk allowed
+            table.execute(dict(table.legal_commands()[0]))  # the first disk allowed
         table.execute({"type": "gavel"})
         clock.advance(300)
         table.tick()
@@ -123,13 +128,17 @@ def physical_stages(table, clock):
             yield "place_one"
         table.execute({"type": "move", "issue": SM, "to": "floor"})
         for seat in range(4):
-            table.execute({"type": "vote", "seat": seat, "choice": "veto" if seat == 1 else "yes"},
-                          source=seat_source(seat))
+            table.execute(
+                {"type": "vote", "seat": seat, "choice": "veto" if seat == 1 else "yes"},
+                source=seat_source(seat),
+            )
     yield "final"
-    for seat, (influence, agenda) in enumerate(((14, "peace"), (9, "justice"), (12, "prestige"),
-                                                (20, "innovation"))):
-        table.execute({"type": "final_tally", "seat": seat, "influence": influence,
-                       "agenda": agenda})
+    for seat, (influence, agenda) in enumerate(
+        ((14, "peace"), (9, "justice"), (12, "prestige"), (20, "innovation"))
+    ):
+        table.execute(
+            {"type": "final_tally", "seat": seat, "influence": influence, "agenda": agenda}
+        )
     yield "over"
 
 
@@ -140,8 +149,16 @@ def keeper_stages(table, clock):
     table.execute({"type": "move", "issue": HU, "to": "floor"})
     offer = table.execute({"type": "offer", "seat": 1, "to": 0, "amount": 2, "kind": "yes"})
     table.execute({"type": "accept", "seat": 0, "bribe": offer[0]["bribe"]})
-    other = table.execute({"type": "offer", "seat": 2, "to": 1, "amount": 1, "kind": "other",
-                           "text": "Ben backs Chloe next round"})
+    other = table.execute(
+        {
+            "type": "offer",
+            "seat": 2,
+            "to": 1,
+            "amount": 1,
+            "kind": "other",
+            "text": "Ben backs Chloe next round",
+        }
+    )
     table.execute({"type": "accept", "seat": 1, "bribe": other[0]["bribe"]})
     clock.advance(40)
     yield "keeper-negotiation"
@@ -150,8 +167,9 @@ def keeper_stages(table, clock):
         table.execute({"type": "vote", "seat": seat, "choice": "yes"}, source=seat_source(seat))
     yield "keeper-settle"
     for seat in (1, 2):
-        table.execute({"type": "confirm_other", "bribe": other[0]["bribe"], "seat": seat,
-                       "kept": True})
+        table.execute(
+            {"type": "confirm_other", "bribe": other[0]["bribe"], "seat": seat, "kept": True}
+        )
     yield "keeper-announce"
     table.execute({"type": "announce", "seat": 0, "score": 4})
     yield "keeper-challenge"
@@ -159,13 +177,15 @@ def keeper_stages(table, clock):
         phase = table.public_view()["phase"]
         if phase == "voting":
             for seat in range(3):
-                table.execute({"type": "vote", "seat": seat, "choice": "abstain"},
-                              source=seat_source(seat))
+                table.execute(
+                    {"type": "vote", "seat": seat, "choice": "abstain"}, source=seat_source(seat)
+                )
         elif phase == "challenge":
             table.execute({"type": "proceed"})
         elif phase == "announce":
-            table.execute({"type": "announce", "seat": table.public_view()["announcer"],
-                           "score": 0})
+            table.execute(
+                {"type": "announce", "seat": table.public_view()["announcer"], "score": 0}
+            )
         elif phase == "negotiation":
             table.execute({"type": "move", "issue": PK, "to": "floor"})
             table.execute({"type": "gavel"})
@@ -174,10 +194,26 @@ def keeper_stages(table, clock):
     yield "keeper-over"
 
 
-PHYSICAL_STAGES = ["unused", "reveal", "ready", "negotiation", "warning", "paused", "voting",
-                   "scored", "place_one", "final", "over"]
-KEEPER_STAGES = ["keeper-negotiation", "keeper-settle", "keeper-announce", "keeper-challenge",
-                 "keeper-over"]
+PHYSICAL_STAGES = [
+    "unused",
+    "reveal",
+    "ready",
+    "negotiation",
+    "warning",
+    "paused",
+    "voting",
+    "scored",
+    "place_one",
+    "final",
+    "over",
+]
+KEEPER_STAGES = [
+    "keeper-negotiation",
+    "keeper-settle",
+    "keeper-announce",
+    "keeper-challenge",
+    "keeper-over",
+]
 
 
 def at_stage(path, stage: str):
@@ -190,7 +226,7 @@ def at_stage(path, stage: str):
     else:
         table = kiosk_table(path, players=4, clock=clock)
         stages = physical_stages(table, clock)
-    assert stage in stages                  # plays the stages up to this one
+    assert stage in stages  # plays the stages up to this one
     return table
 
 
@@ -205,14 +241,22 @@ def one_line_fits(label) -> bool:
 
 def inside(part, box) -> bool:
     """``part`` lies within ``box``."""
-    return (box.x - 1 <= part.x and part.right <= box.right + 1
-            and box.y - 1 <= part.y and part.top <= box.top + 1)
+    return (
+        box.x - 1 <= part.x
+        and part.right <= box.right + 1
+        and box.y - 1 <= part.y
+        and part.top <= box.top + 1
+    )
 
 
 def apart(one, other) -> bool:
     """Side by side or one above the other, not overlapping."""
-    return (one.right <= other.x + 1 or other.right <= one.x + 1
-            or one.top <= other.y + 1 or other.top <= one.y + 1)
+    return (
+        one.right <= other.x + 1
+        or other.right <= one.x + 1
+        or one.top <= other.y + 1
+        or other.top <= one.y + 1
+    )
 
 
 def check_layout(screen, window, name):

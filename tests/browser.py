@@ -11,6 +11,7 @@ under screenshots/phone/). Browser tests run after all others and carry the
 pytest_collection_modifyitems). Without chromium or Playwright, tests that use
 the fixtures skip and say why.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -48,8 +49,9 @@ PHONE = {
 }
 # Generous, as CI machines can be busy; passing waits return at once.
 WAIT_MS = 15_000
-NO_PLAYWRIGHT = ("no browser: the Python package playwright is not installed "
-                 "(it is in the test extra)")
+NO_PLAYWRIGHT = (
+    "no browser: the Python package playwright is not installed (it is in the test extra)"
+)
 SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "screenshots")) / "phone"
 # A test using any of these fixtures drives the real chromium.
 BROWSER_FIXTURES = {"browser", "phone", "phones"}
@@ -59,7 +61,7 @@ def uses_browser(item: pytest.Item) -> bool:
     return not BROWSER_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
 
 
-@pytest.hookimpl(tryfirst=True)     # marked before -m deselects by marker
+@pytest.hookimpl(tryfirst=True)  # marked before -m deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests carry the ``browser`` marker and run last. While
     Playwright's sync API is alive, the main thread counts as running
@@ -74,13 +76,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
-        pytest.skip(f"no browser: {CHROMIUM} is missing (./scripts/test installs "
-                    "Debian's chromium when it may run apt-get)")
+        pytest.skip(
+            f"no browser: {CHROMIUM} is missing (./scripts/test installs "
+            "Debian's chromium when it may run apt-get)"
+        )
     sync_api = pytest.importorskip("playwright.sync_api", reason=NO_PLAYWRIGHT)
     sync_api.expect.set_options(timeout=WAIT_MS)
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS)
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
+        )
         yield chromium
         chromium.close()
 
@@ -120,6 +125,7 @@ class Served(str):
     """The base URL of an app served in a thread ("http://127.0.0.1:PORT"),
     and ``on_loop(function)``: run a function on the server's loop (where the
     app's state may change) and return its result."""
+
     on_loop: Callable[[Callable[[], object]], object]
 
 

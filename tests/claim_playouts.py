@@ -1,20 +1,21 @@
 """Random legal playouts of the Coup family through a real table, and the
 secrecy check they share: what a seat may not see never changes what it is
 shown."""
+
 from __future__ import annotations
 
 import copy
 import json
 import random
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
+from helpers import replays_exactly
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import RuleError
 from companion.table import Table
-from helpers import replays_exactly
 
 MAX_COMMANDS = 3000
 
@@ -68,8 +69,7 @@ def secret(table: Table) -> None:
         assert engine.private_view(shuffled_hidden(table, seat, rng), seat) == mine
 
 
-PLAYOUTS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+PLAYOUTS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def property_tests(start: Callable[[int, str, int], Table], conserved: Callable[[Table], None]):
@@ -77,6 +77,7 @@ def property_tests(start: Callable[[int, str, int], Table], conserved: Callable[
     (``start(players, mode, seed)``) and conservation check: keeper playouts
     end, conserve and keep secrets; physical ones end and conserve; playouts
     with undo replay exactly. A test module binds them to test_ names."""
+
     @pytest.mark.slow
     @PLAYOUTS
     @given(players=st.integers(2, 6), seed=st.integers(0, 2**32))
@@ -101,8 +102,11 @@ def property_tests(start: Callable[[int, str, int], Table], conserved: Callable[
         replays_exactly(table)
 
     @PLAYOUTS
-    @given(players=st.integers(2, 6), seed=st.integers(0, 2**32),
-           mode=st.sampled_from(["keeper", "physical"]))
+    @given(
+        players=st.integers(2, 6),
+        seed=st.integers(0, 2**32),
+        mode=st.sampled_from(["keeper", "physical"]),
+    )
     def with_undo(players, seed, mode):
         table = start(players, mode, seed)
         play(table, seed, conserved, undo_rate=0.1)

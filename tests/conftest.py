@@ -2,6 +2,7 @@
 set here, before any test module can import Kivy; the ``window`` fixture
 imports Kivy only when a test asks for it. Helpers live in the helper modules
 (helpers.py, ui_helpers.py, kiosk_helpers.py, ...), never in test modules."""
+
 from __future__ import annotations
 
 import os
@@ -18,14 +19,24 @@ os.environ.update(
 )
 from companion.ui.app import prepare_kivy_environment  # noqa: E402
 
-prepare_kivy_environment()      # the app's own text provider, and the rest
+prepare_kivy_environment()  # the app's own text provider, and the rest
 
 import pytest  # noqa: E402
 
 # Assertions in the helper modules read like the tests' own when they fail.
 pytest.register_assert_rewrite(
-    "a27_helpers", "a27_kiosk_helpers", "claim_playouts", "deploy_helpers", "g54_helpers",
-    "helpers", "kiosk_helpers", "sh_helpers", "sh_kiosk_helpers", "ui_helpers", "web_helpers")
+    "a27_helpers",
+    "a27_kiosk_helpers",
+    "claim_playouts",
+    "deploy_helpers",
+    "g54_helpers",
+    "helpers",
+    "kiosk_helpers",
+    "sh_helpers",
+    "sh_kiosk_helpers",
+    "ui_helpers",
+    "web_helpers",
+)
 
 from companion.table import EventStore  # noqa: E402
 

@@ -8,6 +8,7 @@ records pip's command lines instead of downloading anything (``pip wheel``
 lists the source directory it was given and leaves a wheel of that name)
 and runs everything else, such as ``python -m companion status``, with this
 checkout's code."""
+
 from __future__ import annotations
 
 import hashlib
@@ -20,10 +21,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 INSTALL = REPO / "deploy" / "install.sh"
-LOGGED = ("apt-get", "groupadd", "useradd", "usermod", "systemctl", "udevadm", "nmcli",
-          "sysctl")
-CMDLINE = ("console=serial0,115200 console=tty1 root=PARTUUID=5e3da3da-02 rootfstype=ext4 "
-           "fsck.repair=yes rootwait\n")
+LOGGED = ("apt-get", "groupadd", "useradd", "usermod", "systemctl", "udevadm", "nmcli", "sysctl")
+CMDLINE = (
+    "console=serial0,115200 console=tty1 root=PARTUUID=5e3da3da-02 rootfstype=ext4 "
+    "fsck.repair=yes rootwait\n"
+)
 
 
 @dataclass
@@ -38,10 +40,17 @@ class Pi:
         self.log.write_text("")
         # A UTF-8 locale, as `sudo` has on a Pi (the option checks must not
         # depend on it).
-        env = dict(os.environ, PATH=f"{self.stubs}{os.pathsep}{os.environ['PATH']}",
-                   LC_ALL="C.UTF-8")
-        return subprocess.run(["bash", str(INSTALL), "--root", str(self.root), *args],
-                              capture_output=True, text=True, timeout=300, env=env, cwd=cwd)
+        env = dict(
+            os.environ, PATH=f"{self.stubs}{os.pathsep}{os.environ['PATH']}", LC_ALL="C.UTF-8"
+        )
+        return subprocess.run(
+            ["bash", str(INSTALL), "--root", str(self.root), *args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+            cwd=cwd,
+        )
 
     def calls(self) -> list[str]:
         return self.log.read_text().splitlines()
@@ -58,11 +67,14 @@ class Pi:
     def config(self) -> dict[str, str]:
         """companion.conf as companion-start sees it: sourced by bash."""
         conf = self.root / "etc/table-companion/companion.conf"
-        keys = ("APP_DIR DATA_DIR PORT PUBLIC_URL PINS PAD TOUCH DIM_AFTER "
-                "ACCESS_POINT_SSID ACCESS_POINT_PASSWORD").split()
+        keys = (
+            "APP_DIR DATA_DIR PORT PUBLIC_URL PINS PAD TOUCH DIM_AFTER "
+            "ACCESS_POINT_SSID ACCESS_POINT_PASSWORD"
+        ).split()
         script = f". '{conf}'; " + "; ".join(f'printf "%s\\0" "${key}"' for key in keys)
-        values = subprocess.run(["bash", "-c", script], capture_output=True, text=True,
-                                check=True).stdout.split("\0")
+        values = subprocess.run(
+            ["bash", "-c", script], capture_output=True, text=True, check=True
+        ).stdout.split("\0")
         return dict(zip(keys, values))
 
     def snapshot(self) -> dict[str, tuple]:
@@ -103,7 +115,9 @@ if [ "$1 $2" = "-m pip" ]; then
 fi
 PYTHONPATH="{REPO}" exec "{sys.executable}" "$@"
 """
-    _script(stubs / "python3", f"""#!/bin/sh
+    _script(
+        stubs / "python3",
+        f"""#!/bin/sh
 echo "python3 $*" >> "{log}"
 if [ "$1 $2" = "-m venv" ]; then
     mkdir -p "$3/bin"
@@ -113,5 +127,6 @@ if [ "$1 $2" = "-m venv" ]; then
     exit 0
 fi
 exec "{sys.executable}" "$@"
-""")
+""",
+    )
     return Pi(root, stubs, log)

@@ -1,6 +1,7 @@
 """Child process for test_durability: plays a long scripted series of games
 into a SQLite store, resuming wherever the store says it stopped, and prints
 ``ack GAME NUMBER`` after each command has been committed."""
+
 from __future__ import annotations
 
 import json
@@ -26,7 +27,7 @@ def main(db: str, script_path: str) -> int:
             table = Table.start(store, Setup.from_json(game["setup"]), fate=Fate(seed=0))
             out.write(f"ack {index} 0\n")
             out.flush()
-        for command in game["commands"][table.next_command - 1:]:
+        for command in game["commands"][table.next_command - 1 :]:
             table.execute(command)
             out.write(f"ack {index} {table.next_command - 1}\n")
             out.flush()

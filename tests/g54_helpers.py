@@ -1,5 +1,6 @@
 """Helpers for the Coup: Rebellion G54 tests: a table with a chosen set of
 characters, and ways to reach a position through the real engine."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,8 +13,9 @@ from companion.table import Table
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 
 
-def g54_table(store, roles, players=3, mode="keeper", hands=None, draws=None, seed=7,
-              **options) -> Table:
+def g54_table(
+    store, roles, players=3, mode="keeper", hands=None, draws=None, seed=7, **options
+) -> Table:
     """A table playing the given five characters, seat 0 first, clockwise."""
     chosen = roles if isinstance(roles, str) else list(roles)
     options = {"direction": "clockwise", "first": 0, "set": chosen, **options}

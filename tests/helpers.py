@@ -1,9 +1,11 @@
 """Small helpers shared by the tests."""
+
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
@@ -22,8 +24,12 @@ def new_table(store, names, mode="physical", options=None, deal=None, seed=7):
 def physical_table(path):
     """A Coup table in physical mode on the SQLite file ``path``: Natassa,
     Stelios and Giorgos, clockwise, Natassa first."""
-    setup = Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"], mode="physical",
-                  options={"first": 0, "direction": "clockwise"})
+    setup = Setup(
+        game="coup",
+        seats=["Natassa", "Stelios", "Giorgos"],
+        mode="physical",
+        options={"first": 0, "direction": "clockwise"},
+    )
     return Table.start(EventStore(path), setup, fate=Fate(seed=1))
 
 
@@ -54,8 +60,12 @@ def influence(view: dict[str, Any]) -> list[int]:
 def cards_on_table(table) -> int:
     """Every card the state holds: hands, face-up piles, court, exchange pool."""
     s = table.state
-    return (sum(len(h) for h in s.hands) + sum(len(r) for r in s.revealed)
-            + len(s.court) + len(s.turn.drawn))
+    return (
+        sum(len(h) for h in s.hands)
+        + sum(len(r) for r in s.revealed)
+        + len(s.court)
+        + len(s.turn.drawn)
+    )
 
 
 def coins_in_game(table) -> int:

@@ -1,5 +1,6 @@
 """Helpers for kiosk screen tests: what a screen shows (its labels and their
 boxes), the checks every layout must pass, and taps by what a person reads."""
+
 from __future__ import annotations
 
 import time
@@ -7,7 +8,6 @@ import time
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
-
 from ui_helpers import SHOTS, fits_in_window, frames, tap
 
 MIN_TOUCH = 48
@@ -21,13 +21,21 @@ def walk(widget):
 
 def shown_labels(widget) -> list[Label]:
     """Every label with text that a person can see (not a button's)."""
-    return [w for w in walk(widget) if isinstance(w, Label) and not isinstance(w, Button)
-            and w.text and w.opacity > 0 and _visible(w)]
+    return [
+        w
+        for w in walk(widget)
+        if isinstance(w, Label)
+        and not isinstance(w, Button)
+        and w.text
+        and w.opacity > 0
+        and _visible(w)
+    ]
 
 
 def shown_texts(widget) -> list[str]:
     return [w.text for w in shown_labels(widget)] + [
-        b.text for b in walk(widget) if isinstance(b, Button) and b.opacity > 0]
+        b.text for b in walk(widget) if isinstance(b, Button) and b.opacity > 0
+    ]
 
 
 def _visible(widget) -> bool:
@@ -63,7 +71,7 @@ def assert_readable_layout(screen, window, buttons, scrolled=None) -> None:
             assert fits_in_window(label, window), label.text
         assert texture_fits(label), (label.text, label.size, label.texture_size)
     parts = [c for c in screen.children if c.height > 0]
-    for lower, upper in zip(parts, parts[1:]):       # Kivy lists children bottom-up
+    for lower, upper in zip(parts, parts[1:]):  # Kivy lists children bottom-up
         assert lower.top <= upper.y + 1, (type(lower).__name__, type(upper).__name__)
 
 
@@ -99,7 +107,6 @@ def wait_for_reveal(ballot, seconds: float = 3.0) -> None:
     assert not ballot.revealing
 
 
-
 def keyboard_shown():
     """The on-screen keyboard, once a field has opened it."""
     from companion.ui.touch_keyboard import keyboard
@@ -121,7 +128,7 @@ def type_by_taps(field, text: str, clear: bool = True, done: bool = True) -> Non
 
     open_board = keyboard()
     if open_board.is_open and field.to_window(field.x, field.y)[1] < open_board.top:
-        tap(open_board.key("done"))         # the field is under the keyboard: close it first
+        tap(open_board.key("done"))  # the field is under the keyboard: close it first
     drag_into_view(field)
     tap(field)
     board = keyboard_shown()
@@ -214,7 +221,7 @@ def window_shot(window, name: str):
     with fbo:
         ClearColor(0, 0, 0, 1)
         ClearBuffers()
-    layers = list(reversed(window.children))        # bottom first, as the window draws
+    layers = list(reversed(window.children))  # bottom first, as the window draws
     for layer in layers:
         window.canvas.remove(layer.canvas)
         fbo.add(layer.canvas)

@@ -11,6 +11,7 @@ handler took it), and "close-request" the way SDL sends a window manager's
 (Alt+F4 or the close button on a desktop). After each, it writes one JSON
 line: the key, whether the app is still up, whether a settings panel of
 Kivy's is open. Then it stops the app and exits."""
+
 from __future__ import annotations
 
 import asyncio
@@ -25,9 +26,17 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from companion.ui.app import configure_kivy, prepare_kivy_environment  # noqa: E402
 
 # (what a person pressed, the key code Kivy gives it, its modifiers)
-KEYS = [("Esc", 27, [])] + [(f"F{n}", 281 + n, []) for n in range(1, 13)] + [
-    ("Alt+F4", 285, ["alt"]), ("Ctrl+Q", 113, ["ctrl"]), ("Ctrl+W", 119, ["ctrl"]),
-    ("Ctrl+Alt+F1", 282, ["ctrl", "alt"]), ("Ctrl+Alt+Backspace", 8, ["ctrl", "alt"])]
+KEYS = (
+    [("Esc", 27, [])]
+    + [(f"F{n}", 281 + n, []) for n in range(1, 13)]
+    + [
+        ("Alt+F4", 285, ["alt"]),
+        ("Ctrl+Q", 113, ["ctrl"]),
+        ("Ctrl+W", 119, ["ctrl"]),
+        ("Ctrl+Alt+F1", 282, ["ctrl", "alt"]),
+        ("Ctrl+Alt+Backspace", 8, ["ctrl", "alt"]),
+    ]
+)
 
 
 CLOSE = "close-request"
@@ -51,17 +60,26 @@ def main(kind: str, names: list[str]) -> None:
     if kind == "kiosk":
         app = kiosk_app(EventStore(os.path.join(tempfile.mkdtemp(), "g.sqlite3")), None)
     else:
+
         class Plain(App):
             def build(self):
                 return Label(text="plain")
+
         app = Plain()
 
     def report(name: str) -> None:
         settings_open = app._app_settings is not None and app._app_settings.parent is not None
         settings_open = settings_open or any(isinstance(w, Settings) for w in Window.children)
-        print(json.dumps({"key": name, "up": EventLoop.status == "started"
-                          and App.get_running_app() is app,
-                          "settings": settings_open}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "key": name,
+                    "up": EventLoop.status == "started" and App.get_running_app() is app,
+                    "settings": settings_open,
+                }
+            ),
+            flush=True,
+        )
 
     codes = {name: (key, modifiers) for name, key, modifiers in KEYS}
 
@@ -69,7 +87,7 @@ def main(kind: str, names: list[str]) -> None:
         for name in names or [*codes, CLOSE]:
             if EventLoop.status != "started":
                 break
-            if name == CLOSE:                   # as SDL's "quit" event is handled
+            if name == CLOSE:  # as SDL's "quit" event is handled
                 if not Window.dispatch("on_request_close"):
                     app.stop()
             else:

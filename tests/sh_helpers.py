@@ -1,4 +1,5 @@
 """Helpers that drive a real Secret Hitler table round by round."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -6,14 +7,25 @@ from typing import Any
 from companion.games.base import Fate, Setup
 from companion.table import Table
 
-A, B, C, D, E, F, G, H, I, J = range(10)
+A, B, C, D, E, F, G, H, I, J = range(10)  # noqa: E741 - seats are letters
 
 
-def sh_table(store, players: int, mode: str = "physical", first: int = 0,
-             deal: dict[str, Any] | None = None, seed: int = 5,
-             table: dict[str, Any] | None = None) -> Table:
-    setup = Setup(game="secret_hitler", seats=[chr(65 + i) for i in range(players)],
-                  mode=mode, options={"first": first}, table=dict(table or {}))
+def sh_table(
+    store,
+    players: int,
+    mode: str = "physical",
+    first: int = 0,
+    deal: dict[str, Any] | None = None,
+    seed: int = 5,
+    table: dict[str, Any] | None = None,
+) -> Table:
+    setup = Setup(
+        game="secret_hitler",
+        seats=[chr(65 + i) for i in range(players)],
+        mode=mode,
+        options={"first": first},
+        table=dict(table or {}),
+    )
     started = Table.start(store, setup, fate=Fate(seed=seed, script=deal))
     if mode == "keeper":
         for seat in range(players):
@@ -39,8 +51,11 @@ def nominate(table: Table, chancellor: int | None = None) -> int:
     candidate = v["candidate"]
     if chancellor is None:
         limited = {p["seat"] for p in v["players"] if p["term_limited"]}
-        chancellor = next(p["seat"] for p in v["players"] if p["alive"]
-                          and p["seat"] != candidate and p["seat"] not in limited)
+        chancellor = next(
+            p["seat"]
+            for p in v["players"]
+            if p["alive"] and p["seat"] != candidate and p["seat"] not in limited
+        )
     table.execute({"type": "nominate", "seat": candidate, "target": chancellor})
     return chancellor
 
@@ -83,7 +98,7 @@ def chaos(table: Table, policy: str = "fascist") -> None:
     while view(table)["phase"] != "chaos":
         fail_round(table)
         if view(table)["phase"] != "chaos" and view(table)["tracker"] == 0:
-            return          # keeper mode: the app already turned the tile
+            return  # keeper mode: the app already turned the tile
     table.execute({"type": "chaos", "policy": policy})
 
 
@@ -91,9 +106,14 @@ def pick_chancellor(table: Table, avoid: set[int] = frozenset()) -> int:
     """An eligible chancellor for the candidate, outside ``avoid``."""
     v = view(table)
     limited = {p["seat"] for p in v["players"] if p["term_limited"]}
-    return next(p["seat"] for p in v["players"]
-                if p["alive"] and p["seat"] != v["candidate"]
-                and p["seat"] not in limited and p["seat"] not in avoid)
+    return next(
+        p["seat"]
+        for p in v["players"]
+        if p["alive"]
+        and p["seat"] != v["candidate"]
+        and p["seat"] not in limited
+        and p["seat"] not in avoid
+    )
 
 
 def rotate_to(table: Table, seat: int, avoid: set[int] = frozenset()) -> None:
@@ -118,6 +138,6 @@ def five_fascists_then_executions(store, executed):
         govern(table, "fascist", chancellor=pick_chancellor(table, avoid={A, B}))
         assert view(table)["phase"] == "execute"
         table.execute({"type": "execute", "seat": view(table)["president"], "target": victim})
-        if view(table)["phase"] == "execution_reveal":      # not confirmed before
+        if view(table)["phase"] == "execution_reveal":  # not confirmed before
             table.execute({"type": "reveal", "seat": victim, "hitler": False})
     return table

@@ -1,6 +1,7 @@
 """Helpers for the Secret Hitler table screen's tests: real tables (seats
 named Anna to Jude) brought to each phase through their commands, and the
 checks every phase's screen must pass."""
+
 from __future__ import annotations
 
 from kiosk_helpers import assert_readable_layout, shown_texts
@@ -13,16 +14,17 @@ NAMES = ["Anna", "Ben", "Carla", "Dimitri", "Elena", "Farid", "Giorgos", "Hana",
 
 
 def start(tmp_path, players: int, mode: str = "physical", deal=None) -> Table:
-    setup = Setup(game="secret_hitler", seats=NAMES[:players], mode=mode,
-                  options={"first": 0})
-    return Table.start(EventStore(tmp_path / "g.sqlite3"), setup,
-                       fate=Fate(seed=3, script=deal))
+    setup = Setup(game="secret_hitler", seats=NAMES[:players], mode=mode, options={"first": 0})
+    return Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=3, script=deal))
 
 
 def keeper(tmp_path, players: int = 5, confirm: bool = True) -> Table:
-    deal = {"roles": ["liberal", "fascist", "liberal", "hitler", "liberal", "liberal",
-                      "fascist"][:players],
-            "deck": ["liberal", "fascist", "fascist"] * 5 + ["liberal", "fascist"]}
+    deal = {
+        "roles": ["liberal", "fascist", "liberal", "hitler", "liberal", "liberal", "fascist"][
+            :players
+        ],
+        "deck": ["liberal", "fascist", "fascist"] * 5 + ["liberal", "fascist"],
+    }
     table = start(tmp_path, players, "keeper", deal)
     if confirm:
         for seat in range(players):
@@ -66,8 +68,13 @@ def to_phase(tmp_path, phase: str) -> Table:
         for _ in range(5):
             govern(table, "liberal")
         return table
-    players = {"nominate": 10, "election": 10, "investigate": 10, "special_election": 10,
-               "chaos": 7}.get(phase, 5)
+    players = {
+        "nominate": 10,
+        "election": 10,
+        "investigate": 10,
+        "special_election": 10,
+        "chaos": 7,
+    }.get(phase, 5)
     table = start(tmp_path, players)
     if phase == "election":
         nominate(table)
@@ -81,15 +88,21 @@ def to_phase(tmp_path, phase: str) -> Table:
             nominate(table)
             vote_all(table, "nein")
     elif phase in ("investigate", "special_election", "peek", "execute"):
-        fascist_policies(table, {"investigate": 0, "special_election": 2, "peek": 2,
-                                 "execute": 3}[phase])
+        fascist_policies(
+            table, {"investigate": 0, "special_election": 2, "peek": 2, "execute": 3}[phase]
+        )
         govern(table, "fascist")
     elif phase == "execution_reveal":
         fascist_policies(table, 3)
         govern(table, "fascist")
         unknown = {p["seat"] for p in table.public_view()["players"] if not p["not_hitler"]}
-        table.execute(next(c for c in table.legal_commands()
-                           if c["type"] == "execute" and c["target"] in unknown))
+        table.execute(
+            next(
+                c
+                for c in table.legal_commands()
+                if c["type"] == "execute" and c["target"] in unknown
+            )
+        )
     elif phase == "hitler_reveal":
         fascist_policies(table, 3)
         nominate(table)
@@ -102,15 +115,30 @@ def to_phase(tmp_path, phase: str) -> Table:
     return table
 
 
-PHASES = ["night", "nominate", "election", "hitler_reveal", "legislative",
-          "president_discard", "chancellor_enact", "veto", "chaos", "investigate",
-          "special_election", "peek", "execute", "execution_reveal", "over"]
+PHASES = [
+    "night",
+    "nominate",
+    "election",
+    "hitler_reveal",
+    "legislative",
+    "president_discard",
+    "chancellor_enact",
+    "veto",
+    "chaos",
+    "investigate",
+    "special_election",
+    "peek",
+    "execute",
+    "execution_reveal",
+    "over",
+]
 
 
 def check_screen(screen, window) -> None:
     bar = screen.ids.bar.ids
-    assert_readable_layout(screen, window, list(screen.ids.commands.children)
-                           + [bar.phones, bar.new_game, bar.undo])
+    assert_readable_layout(
+        screen, window, list(screen.ids.commands.children) + [bar.phones, bar.new_game, bar.undo]
+    )
     for panel in screen._panels:
         assert panel.height >= 48, "a seat panel is a touch target"
     texts = " ".join(shown_texts(screen))

@@ -2,27 +2,28 @@
 through a real table (votes through its ballot, the timer on a moving clock):
 influence is conserved and never negative, the game ends after the right
 number of rounds, and nobody sees another's agenda, slots or influence."""
+
 from __future__ import annotations
 
 import copy
 import random
 
+from a27_helpers import FakeClock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import Fate, Setup
 from companion.games.article27.rules import INFLUENCE_IN_THE_BOX, PRIVILEGE
+from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
-from a27_helpers import FakeClock
 
 MAX_COMMANDS = 20000
-playouts = settings(max_examples=15, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+playouts = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def start(players: int, seed: int, options: dict, clock: FakeClock) -> Table:
-    setup = Setup(game="article27", seats=[f"P{i}" for i in range(players)], mode="keeper",
-                  options=options)
+    setup = Setup(
+        game="article27", seats=[f"P{i}" for i in range(players)], mode="keeper", options=options
+    )
     return Table.start(EventStore(":memory:"), setup, fate=Fate(seed=seed), clock=clock)
 
 
@@ -77,7 +78,7 @@ def secret(table: Table) -> None:
     engine = table.engine
     rng = random.Random(len(table.log))
     if engine.is_over(table.state):
-        return                        # the end shows every agenda and score
+        return  # the end shows every agenda and score
     public = engine.public_view(table.state)
     assert all(p["agenda"] is None for p in public["players"])
     assert engine.public_view(_perturbed(table, rng, None)) == public
@@ -87,18 +88,24 @@ def secret(table: Table) -> None:
 
 
 @playouts
-@given(players=st.integers(3, 6), seed=st.integers(0, 2**32),
-       come_and_go=st.booleans(), lie_cheat_steal=st.booleans())
+@given(
+    players=st.integers(3, 6),
+    seed=st.integers(0, 2**32),
+    come_and_go=st.booleans(),
+    lie_cheat_steal=st.booleans(),
+)
 def test_keeper_playouts_conserve_influence_end_on_time_and_keep_secrets(
-        players, seed, come_and_go, lie_cheat_steal):
+    players, seed, come_and_go, lie_cheat_steal
+):
     clock = FakeClock()
-    table = start(players, seed, {"come_and_go": come_and_go,
-                                  "lie_cheat_steal": lie_cheat_steal}, clock)
+    table = start(
+        players, seed, {"come_and_go": come_and_go, "lie_cheat_steal": lie_cheat_steal}, clock
+    )
 
     def check(t):
         conserved(t)
         if len(t.log) % 6 == 0 or t.public_view()["phase"] != "negotiation":
-            secret(t)          # every state outside negotiation, a sample inside
+            secret(t)  # every state outside negotiation, a sample inside
 
     play(table, clock, seed, check)
     view = table.public_view()

@@ -1,15 +1,33 @@
 """Article 27: the digest's cases T1-T26, the last-round exception, the
 3-player double rotation, the timer at every point, and bad input."""
+
 from __future__ import annotations
 
 import pytest
+from a27_helpers import (
+    DI,
+    FOUR,
+    HU,
+    NU,
+    PK,
+    SM,
+    FakeClock,
+    a27_table,
+    bribe,
+    influence,
+    keeper4,
+    next_round,
+    propose,
+    quiet_slots,
+    reveal,
+    view,
+    vote,
+)
 
 from companion.games.article27 import scoring
 from companion.games.article27.rules import TRACK_VALUES
 from companion.games.base import RuleError
 from companion.table import EventStore, Table
-from a27_helpers import (DI, FOUR, HU, NU, PK, SM, FakeClock, a27_table, bribe, influence,
-                         keeper4, next_round, propose, quiet_slots, reveal, view, vote)
 
 A, B, C, D, E, F = range(6)
 
@@ -25,8 +43,9 @@ def refused(table, command, key, **kw):
 
 # -- T1, T26: issue scores -------------------------------------------------------
 
+
 def test_t1_issue_score_counts_a_repeated_issue_twice():
-    slots = [DI, PK, SM, HU, SM]          # PK at +3, SM at +1 and -4
+    slots = [DI, PK, SM, HU, SM]  # PK at +3, SM at +1 and -4
     assert scoring.issue_score(slots, [PK]) == 3
     assert scoring.issue_score(slots, [SM]) == -3
     assert scoring.issue_score(slots, [PK, SM]) == 0
@@ -44,7 +63,7 @@ def test_t1_through_a_real_round(store):
     vote(table, "YYYA")
     assert view(table)["outcome"] == "passed"
     after = influence(table)
-    assert after[A] - start[A] == -3 + 5 and after[B] - start[B] == 3   # A is the SG
+    assert after[A] - start[A] == -3 + 5 and after[B] - start[B] == 3  # A is the SG
 
 
 def test_t26_a_round_scores_between_minus_6_and_9():
@@ -54,8 +73,11 @@ def test_t26_a_round_scores_between_minus_6_and_9():
 
 # -- T2-T6: the vote ---------------------------------------------------------------
 
-@pytest.mark.parametrize("votes, outcome", [
-    ("YYYA", "passed"), ("YYYV", "vetoed"), ("AAAV", "vetoed"), ("YYAA", "failed")])
+
+@pytest.mark.parametrize(
+    "votes, outcome",
+    [("YYYA", "passed"), ("YYYV", "vetoed"), ("AAAV", "vetoed"), ("YYAA", "failed")],
+)
 def test_t2_t3_t4_outcomes(store, votes, outcome):
     table = keeper4(store)
     start = influence(table)
@@ -65,11 +87,11 @@ def test_t2_t3_t4_outcomes(store, votes, outcome):
     assert v["outcome"] == outcome
     paid = influence(table)
     if outcome == "vetoed":
-        assert v["vetoers"] == [D] and paid[D] == start[D] - 5            # T3
+        assert v["vetoers"] == [D] and paid[D] == start[D] - 5  # T3
     if outcome == "failed":
-        assert paid == start                                             # T4
+        assert paid == start  # T4
     if outcome == "passed":
-        assert paid == [start[A] + 5 + 5] + [x + 5 for x in start[1:]]   # T2, T12
+        assert paid == [start[A] + 5 + 5] + [x + 5 for x in start[1:]]  # T2, T12
 
 
 @pytest.mark.parametrize("players, needed", [(3, 2), (4, 3), (5, 3), (6, 4)])
@@ -84,45 +106,57 @@ def test_t5_thresholds(store, players, needed):
 def test_t6_a_veto_needs_five_influence_behind_the_screen(store):
     table = keeper4(store)
     propose(table, PK, call_vote=False)
-    bribe(table, D, A, 8, "yes")           # 8 of D's 12 in escrow: 4 left
+    bribe(table, D, A, 8, "yes")  # 8 of D's 12 in escrow: 4 left
     table.execute({"type": "gavel"})
     with pytest.raises(RuleError) as err:
         table.execute({"type": "vote", "seat": D, "choice": "veto"})
     assert err.value.key == "ballot.choice_not_allowed"
     assert view(table)["ballot"]["voted"] == []
-    assert {c["choice"] for c in table.legal_commands() if c.get("seat") == D} == {
-        "yes", "abstain"}
+    assert {c["choice"] for c in table.legal_commands() if c.get("seat") == D} == {"yes", "abstain"}
 
 
 def test_a_keeper_veto_comes_only_from_the_voter_so_a_refusal_stays_private(store):
     from companion.table import OPERATOR, seat_source
+
     table = keeper4(store)
     propose(table, PK, call_vote=False)
-    table.execute({"type": "offer", "seat": D, "to": A, "amount": 8, "kind": "yes"},
-                  source=seat_source(D))             # a private offer: D has 4 left
+    table.execute(
+        {"type": "offer", "seat": D, "to": A, "amount": 8, "kind": "yes"}, source=seat_source(D)
+    )  # a private offer: D has 4 left
     table.execute({"type": "gavel"})
     # The shared screen offers the same choices for every seat, and refuses a
     # veto for every seat alike, before looking at anyone's influence.
     for seat in (A, B, C, D):
         assert {c["choice"] for c in table.shared_commands() if c.get("seat") == seat} == {
-            "yes", "abstain"}
-        refused(table, {"type": "vote", "seat": seat, "choice": "veto"},
-                "command.private_choice", source=OPERATOR)
+            "yes",
+            "abstain",
+        }
+        refused(
+            table,
+            {"type": "vote", "seat": seat, "choice": "veto"},
+            "command.private_choice",
+            source=OPERATOR,
+        )
     # Only D's own phone or buttons hear why D cannot veto.
-    refused(table, {"type": "vote", "seat": D, "choice": "veto"},
-            "ballot.choice_not_allowed", source=seat_source(D))
+    refused(
+        table,
+        {"type": "vote", "seat": D, "choice": "veto"},
+        "ballot.choice_not_allowed",
+        source=seat_source(D),
+    )
     table.execute({"type": "vote", "seat": A, "choice": "veto"}, source=seat_source(A))
     assert view(table)["ballot"]["voted"] == [A]
 
 
 # -- T7-T10: bribes ----------------------------------------------------------------
 
+
 def test_t7_an_include_promise_kept_even_when_vetoed(store):
     table = keeper4(store)
     propose(table, call_vote=False)
     bribe(table, B, A, 3, "include", issue=PK)
     table.execute({"type": "move", "issue": PK, "to": "floor"})
-    assert view(table)["bribes"][0]["status"] == "accepted"     # public on the board
+    assert view(table)["bribes"][0]["status"] == "accepted"  # public on the board
     start = influence(table)
     table.execute({"type": "gavel"})
     vote(table, "YYYV")
@@ -176,7 +210,7 @@ def test_t10_the_right_to_take_back_ends_with_the_conflicting_deal(store):
     first = bribe(table, B, A, 3, "include", issue=PK)
     second = bribe(table, C, A, 2, "exclude", issue=PK)
     assert [b["conflicted"] for b in view(table)["bribes"]] == [True, False]
-    table.execute({"type": "withdraw", "seat": A, "bribe": second})   # A backs out of it
+    table.execute({"type": "withdraw", "seat": A, "bribe": second})  # A backs out of it
     assert [b["conflicted"] for b in view(table)["bribes"]] == [False, False]
     refused(table, {"type": "reclaim", "seat": B, "bribe": first}, "a27.cannot_reclaim")
     assert not any(c["type"] == "reclaim" for c in table.legal_commands())
@@ -198,28 +232,39 @@ def test_t10_left_in_place_both_are_settled_by_the_floor(store):
 def test_offers_counter_offers_and_escrow(store):
     table = keeper4(store)
     propose(table, PK, call_vote=False)
-    number = table.execute({"type": "offer", "seat": B, "to": C, "amount": 5,
-                            "kind": "yes"})[0]["bribe"]
-    assert table.private_view(B)["influence"] == 7          # 5 in escrow
-    assert view(table)["bribes"] == []                       # an open offer is private
+    number = table.execute({"type": "offer", "seat": B, "to": C, "amount": 5, "kind": "yes"})[0][
+        "bribe"
+    ]
+    assert table.private_view(B)["influence"] == 7  # 5 in escrow
+    assert view(table)["bribes"] == []  # an open offer is private
     assert [b["id"] for b in table.private_view(C)["bribes"]] == [number]
     assert table.private_view(D)["bribes"] == []
     refused(table, {"type": "accept", "seat": B, "bribe": number}, "a27.not_your_answer")
     table.execute({"type": "counter", "seat": C, "bribe": number, "amount": 9, "kind": "yes"})
-    assert table.private_view(B)["influence"] == 7           # a request, not yet escrow
-    refused(table, {"type": "counter", "seat": B, "bribe": number, "amount": 13,
-                    "kind": "yes"}, "a27.not_enough_influence")
+    assert table.private_view(B)["influence"] == 7  # a request, not yet escrow
+    refused(
+        table,
+        {"type": "counter", "seat": B, "bribe": number, "amount": 13, "kind": "yes"},
+        "a27.not_enough_influence",
+    )
     table.execute({"type": "accept", "seat": B, "bribe": number})
     assert table.private_view(B)["influence"] == 3
     assert view(table)["bribes"][0]["amount"] == 9
-    table.execute({"type": "withdraw", "seat": C, "bribe": number})    # C backs out (N8)
+    table.execute({"type": "withdraw", "seat": C, "bribe": number})  # C backs out (N8)
     assert table.private_view(B)["influence"] == 12
-    refused(table, {"type": "offer", "seat": B, "to": C, "amount": 13, "kind": "yes"},
-            "a27.not_enough_influence")
-    refused(table, {"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "include",
-                    "issue": PK}, "a27.only_sg_moves_issues")
-    refused(table, {"type": "offer", "seat": B, "to": B, "amount": 1, "kind": "yes"},
-            "a27.bribe_self")
+    refused(
+        table,
+        {"type": "offer", "seat": B, "to": C, "amount": 13, "kind": "yes"},
+        "a27.not_enough_influence",
+    )
+    refused(
+        table,
+        {"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "include", "issue": PK},
+        "a27.only_sg_moves_issues",
+    )
+    refused(
+        table, {"type": "offer", "seat": B, "to": B, "amount": 1, "kind": "yes"}, "a27.bribe_self"
+    )
 
 
 def board_and_log(private_offers):
@@ -228,6 +273,7 @@ def board_and_log(private_offers):
     ``private_offers`` C and D also make two offers that are never
     accepted, one withdrawn and one refused."""
     from companion.table import seat_source
+
     table = keeper4(EventStore(":memory:"))
     propose(table, PK, call_vote=False)
     if private_offers:
@@ -247,32 +293,43 @@ def test_nothing_public_shows_an_offer_that_was_never_accepted():
     public = board_and_log(private_offers=True)
     assert public == board_and_log(private_offers=False)
     assert [(b["number"], b["from"], b["status"]) for b in public["bribes"]] == [
-        (1, B, "withdrawn"), (2, C, "accepted")]
-    assert [(line["key"], line["args"]["bribe"]) for line in public["log"]
-            if "bribe" in line["key"]] == [("a27.log.bribe_accepted", 1),
-                                           ("a27.log.bribe_withdraw", 1),
-                                           ("a27.log.bribe_accepted", 2)]
+        (1, B, "withdrawn"),
+        (2, C, "accepted"),
+    ]
+    assert [
+        (line["key"], line["args"]["bribe"]) for line in public["log"] if "bribe" in line["key"]
+    ] == [
+        ("a27.log.bribe_accepted", 1),
+        ("a27.log.bribe_withdraw", 1),
+        ("a27.log.bribe_accepted", 2),
+    ]
 
 
-@pytest.mark.parametrize("private", [
-    [],
-    [{"type": "offer", "seat": C, "to": D, "amount": 3, "kind": "veto"}],
-    [{"type": "offer", "seat": C, "to": D, "amount": 3, "kind": "veto"},
-     {"type": "withdraw", "seat": C, "bribe": 1}],
-])
+@pytest.mark.parametrize(
+    "private",
+    [
+        [],
+        [{"type": "offer", "seat": C, "to": D, "amount": 3, "kind": "veto"}],
+        [
+            {"type": "offer", "seat": C, "to": D, "amount": 3, "kind": "veto"},
+            {"type": "withdraw", "seat": C, "bribe": 1},
+        ],
+    ],
+)
 def test_undo_never_shows_whether_a_private_deal_was_made(private):
     """Keeper mode: nothing is undone during negotiation (the latest entry may
     be a private deal; every public step there is reversed by another
     command), so the kiosk's undo button and its answer are the same whatever
     the players did on their phones."""
     from companion.table import OPERATOR, seat_source
+
     table = keeper4(EventStore(":memory:"))
     propose(table, PK, call_vote=False)
     for command in private:
         table.execute(command, source=seat_source(command["seat"]))
     assert view(table)["can_undo"] is False
     refused(table, {"type": "undo"}, "undo.would_rehide", source=OPERATOR)
-    table.execute({"type": "gavel"})                # Vote!: the deals are closed
+    table.execute({"type": "gavel"})  # Vote!: the deals are closed
     table.execute({"type": "undo"})
     assert view(table)["phase"] == "negotiation"
 
@@ -280,8 +337,7 @@ def test_undo_never_shows_whether_a_private_deal_was_made(private):
 def test_bribes_close_when_the_vote_is_called(store):
     table = keeper4(store)
     propose(table, PK)
-    refused(table, {"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "yes"},
-            "a27.not_now")
+    refused(table, {"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "yes"}, "a27.not_now")
 
 
 def test_physical_mode_has_no_bribes(store):
@@ -289,31 +345,39 @@ def test_physical_mode_has_no_bribes(store):
     table.execute({"type": "unused", "agendas": ["innovation", "justice"]})
     reveal(table, FOUR + ["wealth"])
     table.execute({"type": "gavel"})
-    refused(table, {"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "yes"},
-            "a27.keeper_only")
+    refused(
+        table, {"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "yes"}, "a27.keeper_only"
+    )
 
 
 def test_the_kiosk_never_makes_a_keeper_bribe(store):
     from companion.table import OPERATOR, seat_source
+
     table = keeper4(store)
     propose(table, PK, call_vote=False)
-    refused(table, {"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "yes"},
-            "command.private_choice", source=OPERATOR)
-    table.execute({"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "yes"},
-                  source=seat_source(B))
+    refused(
+        table,
+        {"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "yes"},
+        "command.private_choice",
+        source=OPERATOR,
+    )
+    table.execute(
+        {"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "yes"}, source=seat_source(B)
+    )
     assert all(c["type"] not in ("offer", "accept") for c in table.shared_commands())
 
 
 # -- T11-T14: payouts, privilege, timer ------------------------------------------------
 
+
 def test_t11_a_negative_score_never_takes_more_than_a_player_holds(store):
     table = keeper4(store, slots=[[PK, SM, DI, HU, NU]] * 3 + [[PK, SM, DI, HU, NU]])
-    propose(table, HU, NU, call_vote=False)                 # -2 and -4 for everyone
-    bribe(table, B, C, 10, "yes")                           # B keeps 2 behind the screen
+    propose(table, HU, NU, call_vote=False)  # -2 and -4 for everyone
+    bribe(table, B, C, 10, "yes")  # B keeps 2 behind the screen
     table.execute({"type": "gavel"})
     vote(table, "YYYA")
     assert view(table)["outcome"] == "passed"
-    assert influence(table)[B] == 0                          # paid 2 of the 6 owed
+    assert influence(table)[B] == 0  # paid 2 of the 6 owed
     assert influence(table)[C] == 12 + 10 - 6
 
 
@@ -341,7 +405,7 @@ def test_t13_time_up_with_an_empty_floor(store):
     table.execute({"type": "move", "issue": PK, "to": "floor"})
     assert view(table)["phase"] == "voting"
     vote(table, "YYYA")
-    assert influence(table) == [17, 17, 17, 17]              # no +5 for the SG
+    assert influence(table) == [17, 17, 17, 17]  # no +5 for the SG
 
 
 def test_t14_vote_needs_an_issue_on_the_floor(store):
@@ -357,16 +421,19 @@ def test_time_up_comes_before_any_command_even_before_the_tick(store):
     table = keeper4(store, clock=clock)
     table.execute({"type": "gavel"})
     clock.advance(330)
-    with pytest.raises(RuleError) as err:                # negotiation is over
+    with pytest.raises(RuleError) as err:  # negotiation is over
         table.execute({"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "yes"})
     assert err.value.key == "a27.not_now"
     v = view(table)
     assert v["phase"] == "place_one" and v["privilege"] is False
     table.execute({"type": "move", "issue": PK, "to": "floor"})
-    assert view(table)["phase"] == "voting"              # the one issue; no "Vote!"
+    assert view(table)["phase"] == "voting"  # the one issue; no "Vote!"
     refused(table, {"type": "gavel"}, "a27.not_now")
     assert [key for key, _ in table.log_lines()[-3:]] == [
-        "a27.log.gavel", "a27.log.timer_expired", "a27.log.move_floor"]
+        "a27.log.gavel",
+        "a27.log.timer_expired",
+        "a27.log.move_floor",
+    ]
     assert [c["source"] for c in store.commands(table.game_id)][-2:] == ["clock", "local"]
 
 
@@ -398,8 +465,12 @@ def test_the_timer_pauses_and_cannot_be_forced_early(store):
     clock.advance(100)
     table.execute({"type": "pause"})
     clock.advance(500)
-    assert view(table)["timer"] == {"duration": 300, "remaining": 200.0, "running": False,
-                                    "paused": True}
+    assert view(table)["timer"] == {
+        "duration": 300,
+        "remaining": 200.0,
+        "running": False,
+        "paused": True,
+    }
     assert table.tick() == []
     table.execute({"type": "resume"})
     refused(table, {"type": "timer_expired"}, "a27.timer_running")
@@ -416,7 +487,7 @@ def test_a_restarted_table_has_the_right_time_left(tmp_path):
     table.execute({"type": "gavel"})
     clock.advance(120)
     table.store.close()
-    clock.advance(30)                      # the restart takes 30 seconds
+    clock.advance(30)  # the restart takes 30 seconds
     resumed = Table.resume(EventStore(path), clock=clock)
     assert view(resumed)["timer"]["remaining"] == 150.0
     clock.advance(150)
@@ -432,13 +503,17 @@ def test_a_forged_time_is_ignored(store):
 
 # -- T15-T18: disks and the agenda track --------------------------------------------------
 
+
 def test_t15_a_third_disk_of_one_agenda_is_replaced(store):
-    deal = {"agendas": FOUR, "slots": [quiet_slots(4)],
-            "disks": ["wealth", "wealth", "wealth", "peace", "power", "prestige"]}
+    deal = {
+        "agendas": FOUR,
+        "slots": [quiet_slots(4)],
+        "disks": ["wealth", "wealth", "wealth", "peace", "power", "prestige"],
+    }
     table = a27_table(store, 4, deal=deal)
     disks = [i["agenda"] for i in view(table)["issues"]]
     assert disks == ["wealth", "wealth", "peace", "power", "prestige"]
-    assert table.state.areas[DI].count("wealth") == 1       # shuffled back in
+    assert table.state.areas[DI].count("wealth") == 1  # shuffled back in
 
 
 def test_t15_physical_entry_of_a_third_disk_is_refused(store):
@@ -447,17 +522,18 @@ def test_t15_physical_entry_of_a_third_disk_is_refused(store):
     table.execute({"type": "reveal_disk", "issue": PK, "agenda": "wealth"})
     table.execute({"type": "reveal_disk", "issue": SM, "agenda": "wealth"})
     refused(table, {"type": "reveal_disk", "issue": DI, "agenda": "wealth"}, "a27.third_agenda")
-    refused(table, {"type": "reveal_disk", "issue": DI, "agenda": "justice"},
-            "a27.no_such_disk")
+    refused(table, {"type": "reveal_disk", "issue": DI, "agenda": "justice"}, "a27.no_such_disk")
 
 
 def test_t16_the_last_round_keeps_a_third_disk(store):
     table = a27_table(store, 4, mode="physical")
     table.execute({"type": "unused", "agendas": ["innovation", "justice"]})
-    rounds = [["wealth", "peace", "prestige", "power", "wealth"],
-              ["peace", "prestige", "power", "wealth", "peace"],
-              ["prestige", "power", "wealth", "peace", "prestige"],
-              ["power", "wealth", "peace", "prestige", "power"]]
+    rounds = [
+        ["wealth", "peace", "prestige", "power", "wealth"],
+        ["peace", "prestige", "power", "wealth", "peace"],
+        ["prestige", "power", "wealth", "peace", "prestige"],
+        ["power", "wealth", "peace", "prestige", "power"],
+    ]
     for disks in rounds[:3]:
         reveal(table, disks)
         propose(table, PK)
@@ -486,26 +562,36 @@ def test_t16_keeper_last_round_allows_three_of_a_kind(store):
 def test_t17_track_values():
     assert TRACK_VALUES == (0, 1, 3, 6, 10, 15)
     from companion.games.article27.rules import track_value
+
     assert track_value(4) == 10 and track_value(5) == 15
 
 
 def test_t18_the_best_reachable_value_of_each_agenda(store):
     table = a27_table(store, 6, mode="physical")
-    rounds = [(["power", "power", "wealth", "wealth", "prestige"], (PK, SM, DI), "YYYYAA"),
-              (["wealth", "justice", "power", "peace", "innovation"], (PK, SM, DI, HU), "YYYYAA"),
-              (["prestige", "peace", "justice", "innovation", "wealth"], (PK,), "YYYYAA"),
-              (["justice", "prestige", "peace", "justice", "peace"], (PK,), "YYYYYV")]
+    rounds = [
+        (["power", "power", "wealth", "wealth", "prestige"], (PK, SM, DI), "YYYYAA"),
+        (["wealth", "justice", "power", "peace", "innovation"], (PK, SM, DI, HU), "YYYYAA"),
+        (["prestige", "peace", "justice", "innovation", "wealth"], (PK,), "YYYYAA"),
+        (["justice", "prestige", "peace", "justice", "peace"], (PK,), "YYYYYV"),
+    ]
     for disks, floor, votes in rounds:
         reveal(table, disks)
         propose(table, *floor)
         vote(table, votes)
     track = {row["agenda"]: (row["value"], row["best"]) for row in view(table)["track"]}
     assert {a: v for a, (v, _) in track.items()} == {
-        "wealth": 3, "peace": 1, "prestige": 1, "innovation": 0, "justice": 1, "power": 6}
+        "wealth": 3,
+        "peace": 1,
+        "prestige": 1,
+        "innovation": 0,
+        "justice": 1,
+        "power": 6,
+    }
     assert [a for a, (_, best) in track.items() if best == 15] == ["power"]
 
 
 # -- T19-T22: Lie, Cheat and Steal -----------------------------------------------------
+
 
 def lcs_table(store, announcer_slots):
     """Four players, keeper, the variant on; B's slots as given; a passed
@@ -521,7 +607,7 @@ def lcs_table(store, announcer_slots):
 
 
 def test_t19_a_caught_lie_pays_the_difference_capped_at_5(store):
-    table = lcs_table(store, [SM, DI, HU, PK, NU])          # PK at -2: B's true score -2
+    table = lcs_table(store, [SM, DI, HU, PK, NU])  # PK at -2: B's true score -2
     assert view(table)["announcer"] == B
     before = influence(table)
     table.execute({"type": "announce", "seat": B, "score": 7})
@@ -530,11 +616,11 @@ def test_t19_a_caught_lie_pays_the_difference_capped_at_5(store):
     assert result["truthful"] is False and result["penalty"] == 5
     after = influence(table)
     assert after[C] == before[C] + 5
-    assert after[B] == before[B] - 5 - 2                     # the penalty, then the real -2
+    assert after[B] == before[B] - 5 - 2  # the penalty, then the real -2
 
 
 def test_t20_an_honest_announcement_costs_the_challenger_3(store):
-    table = lcs_table(store, [PK, SM, DI, HU, NU])          # true score 5
+    table = lcs_table(store, [PK, SM, DI, HU, NU])  # true score 5
     before = influence(table)
     table.execute({"type": "announce", "seat": B, "score": 5})
     table.execute({"type": "challenge", "seat": D})
@@ -545,7 +631,7 @@ def test_t20_an_honest_announcement_costs_the_challenger_3(store):
 def test_t21_a_challenger_needs_3(store):
     table = keeper4(store, lie_cheat_steal=True)
     propose(table, PK, call_vote=False)
-    bribe(table, C, D, 10, "yes")                            # C keeps 2 behind the screen
+    bribe(table, C, D, 10, "yes")  # C keeps 2 behind the screen
     table.execute({"type": "gavel"})
     vote(table, "YYYY")
     table.execute({"type": "announce", "seat": A, "score": 5})
@@ -561,10 +647,10 @@ def test_t21_a_challenger_needs_3(store):
 
 def test_t22_the_bank_covers_a_bankrupt_liar(store):
     slots = quiet_slots(4)
-    slots[B] = [SM, DI, HU, NU, PK]                           # B's PK at -4
+    slots[B] = [SM, DI, HU, NU, PK]  # B's PK at -4
     table = keeper4(store, slots=slots, lie_cheat_steal=True)
     propose(table, PK, call_vote=False)
-    bribe(table, B, C, 10, "yes")                             # B keeps 2
+    bribe(table, B, C, 10, "yes")  # B keeps 2
     table.execute({"type": "gavel"})
     vote(table, "YYYA")
     table.execute({"type": "announce", "seat": A, "score": 5})
@@ -581,7 +667,7 @@ def test_t22_the_bank_covers_a_bankrupt_liar(store):
 
 
 def test_unchallenged_lies_pay(store):
-    table = lcs_table(store, [SM, DI, HU, NU, PK])          # true score -4
+    table = lcs_table(store, [SM, DI, HU, NU, PK])  # true score -4
     before = influence(table)
     table.execute({"type": "announce", "seat": B, "score": 9})
     for seat in (A, C, D):
@@ -591,6 +677,7 @@ def test_unchallenged_lies_pay(store):
 
 
 # -- T23-T25: setup, rotation, ranking ---------------------------------------------------
+
 
 def test_t23_four_players_box_two_agendas(store):
     table = a27_table(store, 4)
@@ -615,18 +702,26 @@ def test_t24_three_players_keep_every_disk_and_lead_twice(store):
 
 
 def test_t25_a_tie_goes_to_fewer_agenda_points():
-    ranked = scoring.rank([
-        {"seat": 0, "total": 40, "points": 6, "passed_as_sg": False},
-        {"seat": 1, "total": 40, "points": 10, "passed_as_sg": True},
-        {"seat": 2, "total": 41, "points": 0, "passed_as_sg": False},
-        {"seat": 3, "total": 30, "points": 3, "passed_as_sg": True},
-        {"seat": 4, "total": 30, "points": 3, "passed_as_sg": False},
-        {"seat": 5, "total": 20, "points": 1, "passed_as_sg": False},
-        {"seat": 6, "total": 20, "points": 1, "passed_as_sg": False},
-    ])
+    ranked = scoring.rank(
+        [
+            {"seat": 0, "total": 40, "points": 6, "passed_as_sg": False},
+            {"seat": 1, "total": 40, "points": 10, "passed_as_sg": True},
+            {"seat": 2, "total": 41, "points": 0, "passed_as_sg": False},
+            {"seat": 3, "total": 30, "points": 3, "passed_as_sg": True},
+            {"seat": 4, "total": 30, "points": 3, "passed_as_sg": False},
+            {"seat": 5, "total": 20, "points": 1, "passed_as_sg": False},
+            {"seat": 6, "total": 20, "points": 1, "passed_as_sg": False},
+        ]
+    )
     assert [(e["seat"], e["rank"], e["tie_break"]) for e in ranked] == [
-        (2, 1, None), (0, 2, "fewer_agenda_points"), (1, 3, "fewer_agenda_points"),
-        (3, 4, "passed_as_sg"), (4, 5, "passed_as_sg"), (5, 6, "shared"), (6, 6, "shared")]
+        (2, 1, None),
+        (0, 2, "fewer_agenda_points"),
+        (1, 3, "fewer_agenda_points"),
+        (3, 4, "passed_as_sg"),
+        (4, 5, "passed_as_sg"),
+        (5, 6, "shared"),
+        (6, 6, "shared"),
+    ]
 
 
 def test_a_whole_keeper_game_ends_with_a_ranking(store):
@@ -646,7 +741,7 @@ def test_a_whole_keeper_game_ends_with_a_ranking(store):
 
 def test_physical_mode_ends_with_everyone_entering_their_result(store):
     table = a27_table(store, 3, mode="physical")
-    for r in range(6):
+    for _round in range(6):
         next_round(table)
         while view(table)["phase"] == "reveal":
             table.execute(table.legal_commands()[0])
@@ -654,8 +749,11 @@ def test_physical_mode_ends_with_everyone_entering_their_result(store):
         vote(table, "YYA")
     assert view(table)["phase"] == "final"
     table.execute({"type": "final_tally", "seat": A, "influence": 20, "agenda": "wealth"})
-    refused(table, {"type": "final_tally", "seat": B, "influence": 20, "agenda": "wealth"},
-            "a27.bad_agenda")
+    refused(
+        table,
+        {"type": "final_tally", "seat": B, "influence": 20, "agenda": "wealth"},
+        "a27.bad_agenda",
+    )
     table.execute({"type": "final_tally", "seat": B, "influence": 25, "agenda": "peace"})
     table.execute({"type": "final_tally", "seat": C, "influence": 18, "agenda": "power"})
     v = view(table)
@@ -695,15 +793,23 @@ def test_come_and_go_starts_with_20(store):
 
 def test_only_the_sg_moves_issues(store):
     from companion.table import seat_source
+
     table = keeper4(store)
     table.execute({"type": "gavel"})
     refused(table, {"type": "move", "seat": B, "issue": PK, "to": "floor"}, "a27.not_sg")
-    refused(table, {"type": "move", "seat": B, "issue": PK, "to": "floor"},
-            "a27.not_sg", source=seat_source(B))
-    refused(table, {"type": "move", "issue": PK, "to": "floor"},
-            "command.not_your_seat", source=seat_source(B))
-    table.execute({"type": "move", "seat": A, "issue": PK, "to": "floor"},
-                  source=seat_source(A))
+    refused(
+        table,
+        {"type": "move", "seat": B, "issue": PK, "to": "floor"},
+        "a27.not_sg",
+        source=seat_source(B),
+    )
+    refused(
+        table,
+        {"type": "move", "issue": PK, "to": "floor"},
+        "command.not_your_seat",
+        source=seat_source(B),
+    )
+    table.execute({"type": "move", "seat": A, "issue": PK, "to": "floor"}, source=seat_source(A))
     refused(table, {"type": "move", "issue": PK, "to": "floor"}, "a27.already_there")
     assert view(table)["floor"] == [PK]
 

@@ -1,15 +1,16 @@
 """The table's secret ballot, on a Secret Hitler election: nobody learns a
 vote before the last one is in; then every vote is revealed in one event."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
+from sh_helpers import A, B, C, D, E, nominate, sh_table, view
 
 from companion.games.base import RuleError
 from companion.i18n import Messages
 from companion.table import LOCAL, OPERATOR, EventStore, Table, seat_source
-from sh_helpers import A, B, C, D, E, nominate, sh_table, view
 
 
 def open_ballot(store, mode="keeper", **settings):
@@ -23,8 +24,12 @@ def test_an_open_ballot_shows_who_voted_never_what(store):
     table.execute({"type": "vote", "seat": B, "choice": "nein"}, source=seat_source(B))
     table.execute({"type": "vote", "seat": D, "choice": "ja"}, source=seat_source(D))
     public = view(table)
-    assert public["ballot"] == {"id": "election-1", "eligible": [A, B, C, D, E],
-                                "choices": ["ja", "nein"], "voted": [B, D]}
+    assert public["ballot"] == {
+        "id": "election-1",
+        "eligible": [A, B, C, D, E],
+        "choices": ["ja", "nein"],
+        "voted": [B, D],
+    }
     text = json.dumps(public)
     assert "nein" not in text.replace('"choices": ["ja", "nein"]', "")
     assert public["last_votes"] is None
@@ -39,7 +44,8 @@ def test_an_open_ballot_shows_who_voted_never_what(store):
     # The votes are stored (a power cut loses none) in the private store.
     assert [e for _, e in table.log[-2:]] == [
         {"type": "vote", "ballot": "election-1", "seat": B, "choice": "nein", "by": "seat:1"},
-        {"type": "vote", "ballot": "election-1", "seat": D, "choice": "ja", "by": "seat:3"}]
+        {"type": "vote", "ballot": "election-1", "seat": D, "choice": "ja", "by": "seat:3"},
+    ]
 
 
 def test_the_last_vote_reveals_every_vote_at_once(store):
@@ -75,10 +81,9 @@ def test_a_vote_may_change_until_the_last_arrives(store):
 def test_a_table_that_locks_votes_counts_the_first_press(store):
     table = open_ballot(store, votes="locked")
     table.execute({"type": "vote", "seat": A, "choice": "ja"}, source=seat_source(A))
-    for choice in ("ja", "nein"):       # one answer, whatever the choice
+    for choice in ("ja", "nein"):  # one answer, whatever the choice
         with pytest.raises(RuleError) as err:
-            table.execute({"type": "vote", "seat": A, "choice": choice},
-                          source=seat_source(A))
+            table.execute({"type": "vote", "seat": A, "choice": choice}, source=seat_source(A))
         assert (err.value.key, err.value.args_) == ("ballot.already_voted", {"player": A})
     # The setting is part of the game: a restarted table still locks.
     table.store.close()
@@ -87,16 +92,18 @@ def test_a_table_that_locks_votes_counts_the_first_press(store):
     with pytest.raises(RuleError):
         resumed.execute({"type": "vote", "seat": A, "choice": "nein"}, source=seat_source(A))
     for seat in (B, C, D, E):
-        resumed.execute({"type": "vote", "seat": seat, "choice": "nein"},
-                        source=seat_source(seat))
+        resumed.execute({"type": "vote", "seat": seat, "choice": "nein"}, source=seat_source(seat))
     assert view(resumed)["last_votes"] == ["ja", "nein", "nein", "nein", "nein"]
 
 
-@pytest.mark.parametrize("settings, key", [
-    ({"votes": "sometimes"}, "setup.bad_option"),
-    ({"votes": None}, "setup.bad_option"),
-    ({"loud": True}, "setup.unknown_option"),
-])
+@pytest.mark.parametrize(
+    "settings, key",
+    [
+        ({"votes": "sometimes"}, "setup.bad_option"),
+        ({"votes": None}, "setup.bad_option"),
+        ({"loud": True}, "setup.unknown_option"),
+    ],
+)
 def test_bad_table_settings_are_refused(store, settings, key):
     with pytest.raises(RuleError) as err:
         sh_table(store, 5, table=settings)
@@ -136,9 +143,11 @@ def test_votes_from_the_wrong_seat_or_nobody_are_refused(store):
     with pytest.raises(RuleError) as err:
         table.execute({"type": "vote", "seat": B, "choice": "ja"}, source=seat_source(A))
     assert err.value.key == "command.not_your_seat"
-    for command, key in [({"type": "vote", "seat": 7, "choice": "ja"}, "command.bad_seat"),
-                         ({"type": "vote", "seat": A, "choice": "yes"}, "ballot.bad_choice"),
-                         ({"type": "vote", "seat": A}, "ballot.bad_choice")]:
+    for command, key in [
+        ({"type": "vote", "seat": 7, "choice": "ja"}, "command.bad_seat"),
+        ({"type": "vote", "seat": A, "choice": "yes"}, "ballot.bad_choice"),
+        ({"type": "vote", "seat": A}, "ballot.bad_choice"),
+    ]:
         with pytest.raises(RuleError) as err:
             table.execute(command)
         assert err.value.key == key
@@ -147,6 +156,7 @@ def test_votes_from_the_wrong_seat_or_nobody_are_refused(store):
 
 def test_the_dead_do_not_vote(store):
     from sh_helpers import five_fascists_then_executions
+
     table = five_fascists_then_executions(store, [C])
     nominate(table)
     assert C not in view(table)["ballot"]["eligible"]
@@ -160,7 +170,7 @@ def test_an_aborted_ballot_runs_again_and_the_log_says_so(store):
     table.execute({"type": "vote", "seat": A, "choice": "ja"})
     table.execute({"type": "vote", "seat": B, "choice": "ja"})
     with pytest.raises(RuleError):
-        table.execute({"type": "ballot_abort"}, source=seat_source(A))   # operator only
+        table.execute({"type": "ballot_abort"}, source=seat_source(A))  # operator only
     table.execute({"type": "ballot_abort"})
     assert view(table)["ballot"]["voted"] == []
     assert "ballot_vote" not in table.private_view(A)
@@ -205,4 +215,5 @@ def test_the_kiosk_offers_a_vote_for_each_seat_still_to_vote(store):
     table.execute({"type": "vote", "seat": A, "choice": "ja"})
     votes = [c for c in table.shared_commands() if c["type"] == "vote"]
     assert {(c["seat"], c["choice"]) for c in votes} == {
-        (s, c) for s in (B, C, D, E) for c in ("ja", "nein")}
+        (s, c) for s in (B, C, D, E) for c in ("ja", "nein")
+    }

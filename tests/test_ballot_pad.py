@@ -1,21 +1,21 @@
 """Whole ballots through the serial pad: the real firmware logic as the MCU
 on a pty, the real driver, the hand-over to the asyncio loop, Controls, the
 table and its SQLite file, and the seats' LEDs back on the pad."""
+
 from __future__ import annotations
 
 import asyncio
 
 import pytest
-
 from a27_helpers import PK, a27_table, propose
+from helpers import until
+from sh_helpers import nominate, sh_table
+
 from companion.devices.controls import Controls
 from companion.devices.pad import SerialPad
 from companion.devices.pad_sim import PadSimulator, PtyLink, wait_for
 from companion.devices.press import loop_delivery
 from companion.table import seat_source
-from helpers import until
-from sh_helpers import nominate, sh_table
-
 
 
 @pytest.fixture
@@ -42,8 +42,9 @@ async def ballot_on_the_pad(link, table, presses, seats):
             sim.press(start + 3 * n, seat, button, bounce_ms=(1, 2))
         await until(lambda: table.public_view()["ballot"] is None, "the reveal")
         await until(sim.script_done, "the pad's script")
-        assert wait_for(lambda: sim.led_history and not any(sim.led_history[-1][1]), 5), \
+        assert wait_for(lambda: sim.led_history and not any(sim.led_history[-1][1]), 5), (
             "the LEDs go out"
+        )
         return sim.led_history, pad.status()
     finally:
         sim.stop()
@@ -53,9 +54,8 @@ async def ballot_on_the_pad(link, table, presses, seats):
 def test_a_ten_seat_secret_hitler_ballot_through_the_pad(store, link):
     table = sh_table(store, 10)
     nominate(table, 2)
-    votes = [0, 1, 1, 0, 0, 1, 0, 0, 1, 0]          # button 0 Ja, button 1 Nein
-    history, status = asyncio.run(ballot_on_the_pad(
-        link, table, list(enumerate(votes)), seats=10))
+    votes = [0, 1, 1, 0, 0, 1, 0, 0, 1, 0]  # button 0 Ja, button 1 Nein
+    history, status = asyncio.run(ballot_on_the_pad(link, table, list(enumerate(votes)), seats=10))
     revealed = [e for _, e in table.log if e["type"] == "ballot"][-1]["votes"]
     assert revealed == [("ja", "nein")[b] for b in votes]
     assert len([e for _, e in table.log if e["type"] == "vote"]) == 10, "each press once"
@@ -64,7 +64,7 @@ def test_a_ten_seat_secret_hitler_ballot_through_the_pad(store, link):
     # with the reveal, so nine at most), then all went out.
     lit = [sum(levels) for _, levels in history]
     peak = lit.index(9)
-    assert lit[:peak + 1] == sorted(lit[:peak + 1]) and lit[0] == 0
+    assert lit[: peak + 1] == sorted(lit[: peak + 1]) and lit[0] == 0
     assert lit[peak:] == sorted(lit[peak:], reverse=True) and lit[-1] == 0
 
 
@@ -78,7 +78,8 @@ def test_a_six_seat_article_27_ballot_through_the_pad(store, link):
     revealed = [e for _, e in table.log if e["type"] == "ballot"][-1]["votes"]
     assert revealed == [("yes", "veto", "abstain")[b] for b in buttons]
     assert [e["by"] for _, e in table.log if e["type"] == "vote"] == [
-        seat_source(seat, "pad") for seat in range(6)]
+        seat_source(seat, "pad") for seat in range(6)
+    ]
 
 
 def test_unplugging_the_pad_mid_ballot_loses_no_vote(store, link):

@@ -2,6 +2,7 @@
 phone, talks to an aiohttp server running in a thread by fetch and by
 websocket, screenshots are real pictures, and two phones keep separate
 cookies (as a second phone at one seat will need)."""
+
 from __future__ import annotations
 
 import re
@@ -9,9 +10,8 @@ import uuid
 
 import pytest
 from aiohttp import web
-from PIL import Image
-
 from browser import NO_PLAYWRIGHT, PHONE, serve_in_thread, shot
+from PIL import Image
 
 expect = pytest.importorskip("playwright.sync_api", reason=NO_PLAYWRIGHT).expect
 NEW_VISITOR = re.compile(r"^new [0-9a-f]{32}$")
@@ -92,21 +92,22 @@ def test_a_phone_posts_by_fetch_and_hears_the_websocket(phone):
         width, height = picture.size
         colours = picture.convert("RGB").getcolors(maxcolors=1_000_000)
     scale = PHONE["device_scale_factor"]
-    assert (width, height) == (PHONE["viewport"]["width"] * scale,
-                               PHONE["viewport"]["height"] * scale)
-    assert len(colours) > 100          # the gradient, the button and the text
+    assert (width, height) == (
+        PHONE["viewport"]["width"] * scale,
+        PHONE["viewport"]["height"] * scale,
+    )
+    assert len(colours) > 100  # the gradient, the button and the text
 
 
 def cookie_app() -> web.Application:
     """Gives each new visitor an id in a cookie and says who is visiting."""
+
     async def who(request: web.Request) -> web.Response:
         visitor = request.cookies.get("visitor")
         if visitor:
-            return web.Response(text=f"<p id=who>returning {visitor}</p>",
-                                content_type="text/html")
+            return web.Response(text=f"<p id=who>returning {visitor}</p>", content_type="text/html")
         visitor = uuid.uuid4().hex
-        response = web.Response(text=f"<p id=who>new {visitor}</p>",
-                                content_type="text/html")
+        response = web.Response(text=f"<p id=who>new {visitor}</p>", content_type="text/html")
         response.set_cookie("visitor", visitor, httponly=True, samesite="Strict")
         return response
 

@@ -1,14 +1,15 @@
 """The end-of-game chart: drawn from the public views the game went through,
 for the four complete example games of docs/examples, and shown in a real
 Kivy window."""
+
 from __future__ import annotations
 
 import pytest
+from helpers import finished
 
+from companion.games import spec_for
 from companion.i18n import Messages
 from companion.table import EventStore, Table
-from companion.games import spec_for
-from helpers import finished
 
 pytest.importorskip("kivy.base")
 from ui_helpers import SHOTS, fits_in_window, frames, show  # noqa: E402
@@ -50,6 +51,8 @@ def test_each_game_s_chart_ends_where_the_game_ended(window, tmp_path, game):
 def test_an_unfinished_game_has_no_chart(tmp_path):
     from companion.games.base import Setup
 
-    table = Table.start(EventStore(tmp_path / "g.sqlite3"),
-                        Setup(game="coup", seats=["Ann", "Bob"], options={"first": 0}))
+    table = Table.start(
+        EventStore(tmp_path / "g.sqlite3"),
+        Setup(game="coup", seats=["Ann", "Bob"], options={"first": 0}),
+    )
     assert spec_for("coup").words.chart(table.public_history(), table.names, Messages("en")) is None

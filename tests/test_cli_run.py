@@ -1,4 +1,5 @@
 """`companion run` refuses bad set-ups with a clear message, before any window."""
+
 from __future__ import annotations
 
 import json
@@ -9,21 +10,35 @@ import pytest
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", "run", *args],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "run", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--game", "coup", "--players", "Solo"], "Coup is for 2 to 6 players, not 1."),
-    (["--game", "coup", "--players", "Ann,ann", "--new"], "Two players are called “ann”."),
-    (["--size", "big"], "--size must look like 1280x720"),
-    (["--pins", "/no/such/pins.toml"], "Cannot read the pin map /no/such/pins.toml"),
-    (["--game", "coup", "--response-seconds", "0", "--new"], "“0.0” is not a valid value for the option"),
-    (["--game", "g54", "--set", "banker,spy", "--new"],
-     "Choose exactly 5 different characters of the game."),
-    (["--game", "g54", "--set", "banker,director,guerrilla,politician,wizard", "--new"],
-     "“wizard” is not a character of this game."),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--game", "coup", "--players", "Solo"], "Coup is for 2 to 6 players, not 1."),
+        (["--game", "coup", "--players", "Ann,ann", "--new"], "Two players are called “ann”."),
+        (["--size", "big"], "--size must look like 1280x720"),
+        (["--pins", "/no/such/pins.toml"], "Cannot read the pin map /no/such/pins.toml"),
+        (
+            ["--game", "coup", "--response-seconds", "0", "--new"],
+            "“0.0” is not a valid value for the option",
+        ),
+        (
+            ["--game", "g54", "--set", "banker,spy", "--new"],
+            "Choose exactly 5 different characters of the game.",
+        ),
+        (
+            ["--game", "g54", "--set", "banker,director,guerrilla,politician,wizard", "--new"],
+            "“wizard” is not a character of this game.",
+        ),
+    ],
+)
 def test_bad_setups_are_refused_clearly(tmp_path, args, message):
     done = run("--db", str(tmp_path / "g.sqlite3"), *args)
     assert done.returncode == 2
@@ -36,7 +51,7 @@ def test_an_unusable_store_is_refused_clearly(tmp_path):
     garbage.write_text("not a database")
     done = run("--db", str(garbage))
     assert done.returncode == 2 and "file is not a database" in done.stderr
-    done = run("--db", str(tmp_path))            # a directory
+    done = run("--db", str(tmp_path))  # a directory
     assert done.returncode == 2 and "cannot open" in done.stderr
     assert "Traceback" not in done.stderr
 
@@ -55,10 +70,32 @@ def test_the_kiosk_starts_on_one_loop_and_stops_cleanly(tmp_path):
         port = probe.getsockname()[1]
     db = tmp_path / "g.sqlite3"
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "run", "--db", str(db), "--game", "g54",
-         "--set", "starter", "--new", "--mock-pins", "--response-seconds", "5",
-         "--web-host", "127.0.0.1", "--web-port", str(port), "--exit-after", "6"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "run",
+            "--db",
+            str(db),
+            "--game",
+            "g54",
+            "--set",
+            "starter",
+            "--new",
+            "--mock-pins",
+            "--response-seconds",
+            "5",
+            "--web-host",
+            "127.0.0.1",
+            "--web-port",
+            str(port),
+            "--exit-after",
+            "6",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     public = None
     deadline = time.monotonic() + 30
     while public is None and time.monotonic() < deadline and process.poll() is None:
@@ -73,6 +110,7 @@ def test_the_kiosk_starts_on_one_loop_and_stops_cleanly(tmp_path):
     # Not even the one Kivy logs for its mtdev provider (a debug line now).
     assert "Traceback" not in stderr
     from companion.table import EventStore
+
     store = EventStore(db)
     assert [g.status for g in store.history()] == ["active"]
     setup = json.loads(json.dumps(store.active_game().setup))
@@ -108,15 +146,31 @@ def test_phones_that_come_before_the_first_game_are_told_to_wait(tmp_path):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "run", "--db", str(tmp_path / "g.sqlite3"),
-         "--mock-pins", "--web-host", "127.0.0.1", "--web-port", str(port),
-         "--exit-after", "6"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "run",
+            "--db",
+            str(tmp_path / "g.sqlite3"),
+            "--mock-pins",
+            "--web-host",
+            "127.0.0.1",
+            "--web-port",
+            str(port),
+            "--exit-after",
+            "6",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     page = None
     deadline = time.monotonic() + 30
     while page is None and time.monotonic() < deadline and process.poll() is None:
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/join/any-token",
-                                         headers={"Accept-Language": "fa-IR,fa;q=0.9"})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/join/any-token", headers={"Accept-Language": "fa-IR,fa;q=0.9"}
+        )
         try:
             with urllib.request.urlopen(request) as response:
                 page = (response.status, response.read().decode())
@@ -135,9 +189,12 @@ def test_phones_that_come_before_the_first_game_are_told_to_wait(tmp_path):
 
 
 def test_serve_without_a_game_to_serve_says_how_to_name_one(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "companion", "serve", "--db",
-                           str(tmp_path / "g.sqlite3")], capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--db", str(tmp_path / "g.sqlite3")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert "no unfinished game; name one with --game" in done.stderr
     assert "Traceback" not in done.stderr

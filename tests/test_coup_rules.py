@@ -1,11 +1,12 @@
 """Every Coup rule: the digest's concrete cases (coup.md §11), each block and
 challenge combination, the two-influence cases, and the options."""
+
 from __future__ import annotations
 
 import pytest
+from helpers import cards_on_table, coins, coins_in_game, influence, new_table, run
 
 from companion.games.base import RuleError
-from helpers import cards_on_table, coins, coins_in_game, influence, new_table, run
 
 A, B, C = 0, 1, 2
 NAMES = ["Ann", "Bob", "Cat"]
@@ -44,6 +45,7 @@ def refused(table, command, key):
 
 # -- coup.md §11, cases 1-16 ---------------------------------------------------
 
+
 def test_1_ten_coins_forces_a_coup(store):
     table = physical(store)
     set_coins(table, A, 10)
@@ -59,7 +61,9 @@ def test_2_nine_plus_income_forces_coup_next_turn(store):
     assert coins(table.public_view())[A] == 10
     run(table, {"type": "income", "seat": B}, {"type": "income", "seat": C})
     refused(table, {"type": "tax", "seat": A}, "coup.must_coup")
-    run(table, {"type": "coup", "seat": A, "target": B}, {"type": "lose", "seat": B, "card": "duke"})
+    run(
+        table, {"type": "coup", "seat": A, "target": B}, {"type": "lose", "seat": B, "card": "duke"}
+    )
     assert coins(table.public_view())[A] == 3
 
 
@@ -79,8 +83,9 @@ def test_4_assassinate_needs_three(store):
 
 
 def test_5_failed_assassin_claim_is_refunded(store):
-    table = keeper(store, deal={"hands": [["duke", "duke"], ["captain", "contessa"],
-                                          ["ambassador", "duke"]]})
+    table = keeper(
+        store, deal={"hands": [["duke", "duke"], ["captain", "contessa"], ["ambassador", "duke"]]}
+    )
     set_coins(table, A, 3)
     view = run(table, {"type": "assassinate", "seat": A, "target": B})
     assert coins(view)[A] == 0
@@ -96,8 +101,13 @@ def test_5_failed_assassin_claim_is_refunded(store):
 def test_6_contessa_block_keeps_the_coins(store):
     table = physical(store)
     set_coins(table, A, 3)
-    view = run(table, {"type": "assassinate", "seat": A, "target": B}, {"type": "proceed"},
-               {"type": "block", "seat": B, "character": "contessa"}, {"type": "proceed"})
+    view = run(
+        table,
+        {"type": "assassinate", "seat": A, "target": B},
+        {"type": "proceed"},
+        {"type": "block", "seat": B, "character": "contessa"},
+        {"type": "proceed"},
+    )
     assert coins(view)[A] == 0
     assert influence(view) == [2, 2, 2]
     assert view["current"] == B
@@ -106,8 +116,12 @@ def test_6_contessa_block_keeps_the_coins(store):
 def test_7_failed_challenge_then_assassination_costs_two(store):
     table = keeper(store)
     set_coins(table, A, 3)
-    run(table, {"type": "assassinate", "seat": A, "target": B},
-        {"type": "challenge", "seat": B}, {"type": "show", "seat": A})
+    run(
+        table,
+        {"type": "assassinate", "seat": A, "target": B},
+        {"type": "challenge", "seat": B},
+        {"type": "show", "seat": A},
+    )
     view = run(table, {"type": "lose", "seat": B, "card": "captain"})
     # The challenge is settled; B may still block, but does not.
     assert view["phase"] == "block" and view["waiting_for"] == [B]
@@ -123,11 +137,16 @@ def test_7_failed_challenge_then_assassination_costs_two(store):
 def test_8_bluffed_contessa_challenged_costs_two(store):
     table = physical(store)
     set_coins(table, A, 3)
-    view = run(table, {"type": "assassinate", "seat": A, "target": B}, {"type": "proceed"},
-               {"type": "block", "seat": B, "character": "contessa"},
-               {"type": "challenge", "seat": A}, {"type": "concede", "seat": B},
-               {"type": "lose", "seat": B, "card": "duke"},
-               {"type": "lose", "seat": B, "card": "captain"})
+    view = run(
+        table,
+        {"type": "assassinate", "seat": A, "target": B},
+        {"type": "proceed"},
+        {"type": "block", "seat": B, "character": "contessa"},
+        {"type": "challenge", "seat": A},
+        {"type": "concede", "seat": B},
+        {"type": "lose", "seat": B, "card": "duke"},
+        {"type": "lose", "seat": B, "card": "captain"},
+    )
     assert influence(view) == [2, 0, 2]
     assert view["players"][B]["revealed"] == ["duke", "captain"]
 
@@ -135,25 +154,27 @@ def test_8_bluffed_contessa_challenged_costs_two(store):
 def test_9_steal_from_one_coin_takes_one(store):
     table = physical(store, names=["Ann", "Bob"])
     # Bob is robbed of both coins, then takes Income: he has 1.
-    run(table, {"type": "steal", "seat": A, "target": B}, {"type": "proceed"},
-        {"type": "proceed"})
+    run(table, {"type": "steal", "seat": A, "target": B}, {"type": "proceed"}, {"type": "proceed"})
     view = run(table, {"type": "income", "seat": B})
     assert coins(view) == [4, 1]
-    view = run(table, {"type": "steal", "seat": A, "target": B}, {"type": "proceed"},
-               {"type": "pass", "seat": B})
+    view = run(
+        table,
+        {"type": "steal", "seat": A, "target": B},
+        {"type": "proceed"},
+        {"type": "pass", "seat": B},
+    )
     assert coins(view) == [5, 0]
 
 
 def test_steal_from_a_player_with_no_coins_gains_nothing(store):
     table = physical(store)
-    run(table, {"type": "steal", "seat": A, "target": B}, {"type": "proceed"},
-        {"type": "proceed"})
-    run(table, {"type": "steal", "seat": B, "target": C}, {"type": "proceed"},
-        {"type": "proceed"})
+    run(table, {"type": "steal", "seat": A, "target": B}, {"type": "proceed"}, {"type": "proceed"})
+    run(table, {"type": "steal", "seat": B, "target": C}, {"type": "proceed"}, {"type": "proceed"})
     view = run(table, {"type": "exchange", "seat": C}, {"type": "proceed"})
     assert coins(view) == [4, 2, 0]
-    view = run(table, {"type": "steal", "seat": A, "target": C}, {"type": "proceed"},
-               {"type": "proceed"})
+    view = run(
+        table, {"type": "steal", "seat": A, "target": C}, {"type": "proceed"}, {"type": "proceed"}
+    )
     assert coins(view) == [4, 2, 0] and view["current"] == B
 
 
@@ -162,15 +183,18 @@ def test_10_only_the_target_blocks_a_steal(store):
     run(table, {"type": "steal", "seat": A, "target": B}, {"type": "proceed"})
     refused(table, {"type": "block", "seat": C, "character": "captain"}, "coup.not_your_block")
     refused(table, {"type": "block", "seat": B, "character": "duke"}, "coup.cannot_block_with")
-    view = run(table, {"type": "block", "seat": B, "character": "ambassador"},
-               {"type": "proceed"})
+    view = run(table, {"type": "block", "seat": B, "character": "ambassador"}, {"type": "proceed"})
     assert coins(view) == [2, 2, 2] and view["current"] == B
 
 
 def test_11_anyone_blocks_foreign_aid_with_the_duke(store):
     table = physical(store)
-    view = run(table, {"type": "foreign_aid", "seat": A},
-               {"type": "block", "seat": C, "character": "duke"}, {"type": "proceed"})
+    view = run(
+        table,
+        {"type": "foreign_aid", "seat": A},
+        {"type": "block", "seat": C, "character": "duke"},
+        {"type": "proceed"},
+    )
     assert coins(view) == [2, 2, 2]
     assert view["current"] == B
 
@@ -191,7 +215,8 @@ def test_12b_a_claim_that_stood_is_too_late_to_challenge_and_is_not_called_gener
     assert table.public_view()["phase"] == "block", "nobody challenged: now Bob may block"
     err = refused(table, {"type": "challenge", "seat": C}, "coup.claim_answered")
     assert Messages("en").error(err) == (
-        "The claim of the Captain has been answered: it can no longer be challenged.")
+        "The claim of the Captain has been answered: it can no longer be challenged."
+    )
 
 
 def test_12c_a_refusal_for_the_wrong_moment_says_what_the_table_waits_for(store):
@@ -203,7 +228,8 @@ def test_12c_a_refusal_for_the_wrong_moment_says_what_the_table_waits_for(store)
     err = refused(table, {"type": "income", "seat": C}, "coup.not_now")
     words, view = table.spec.words, table.public_view()
     assert words.refusal(err, view, Messages("en", table.names)) == (
-        "Not now. Bob loses an influence: which card is turned face up?")
+        "Not now. Bob loses an influence: which card is turned face up?"
+    )
     assert words.refusal(err, view, Messages("el", table.names)).startswith("Όχι τώρα. ")
 
 
@@ -222,10 +248,14 @@ def test_13_defended_claim_reshuffles_and_redraws(store):
 def test_14_exchange_with_one_influence_keeps_one(store):
     table = keeper(store, deal={**DEAL, "draws": ["assassin", "captain"]})
     # Cat loses one influence to a failed challenge first.
-    run(table, {"type": "tax", "seat": A}, {"type": "challenge", "seat": C},
+    run(
+        table,
+        {"type": "tax", "seat": A},
+        {"type": "challenge", "seat": C},
         {"type": "show", "seat": A, "redraw": False},
         {"type": "lose", "seat": C, "card": "duke"},
-        {"type": "income", "seat": B})
+        {"type": "income", "seat": B},
+    )
     court = table.public_view()["court"]
     view = run(table, {"type": "exchange", "seat": C}, {"type": "proceed"})
     assert view["phase"] == "exchange"
@@ -257,10 +287,15 @@ def test_16_last_player_standing_wins(store):
     tax = [{"type": "tax", "seat": A}, {"type": "proceed"}]
     bob_income = {"type": "income", "seat": B}
     run(table, *tax, bob_income, *tax, bob_income)
-    run(table, {"type": "coup", "seat": A, "target": B}, {"type": "lose", "seat": B, "card": "duke"})
+    run(
+        table, {"type": "coup", "seat": A, "target": B}, {"type": "lose", "seat": B, "card": "duke"}
+    )
     run(table, bob_income, *tax, bob_income, *tax, bob_income)
-    view = run(table, {"type": "coup", "seat": A, "target": B},
-               {"type": "lose", "seat": B, "card": "captain"})
+    view = run(
+        table,
+        {"type": "coup", "seat": A, "target": B},
+        {"type": "lose", "seat": B, "card": "captain"},
+    )
     assert view["phase"] == "over" and view["winner"] == A
     assert coins(view) == [0, 0] and view["treasury"] == 50
     assert table.is_over
@@ -271,18 +306,27 @@ def test_16_last_player_standing_wins(store):
 
 # -- every block and challenge combination --------------------------------------
 
+
 @pytest.mark.parametrize("holds, outcome", [(True, "blocked"), (False, "goes_ahead")])
-@pytest.mark.parametrize("action, blocker, character", [
-    ("foreign_aid", C, "duke"),
-    ("steal", B, "captain"),
-    ("steal", B, "ambassador"),
-    ("assassinate", B, "contessa"),
-])
+@pytest.mark.parametrize(
+    "action, blocker, character",
+    [
+        ("foreign_aid", C, "duke"),
+        ("steal", B, "captain"),
+        ("steal", B, "ambassador"),
+        ("assassinate", B, "contessa"),
+    ],
+)
 def test_challenged_block(store, action, blocker, character, holds, outcome):
-    hands = {True: {"duke": ["duke", "captain"], "captain": ["captain", "duke"],
-                    "ambassador": ["ambassador", "duke"], "contessa": ["contessa", "duke"]},
-             False: {c: ["assassin", "assassin"] for c in
-                     ("duke", "captain", "ambassador", "contessa")}}[holds][character]
+    hands = {
+        True: {
+            "duke": ["duke", "captain"],
+            "captain": ["captain", "duke"],
+            "ambassador": ["ambassador", "duke"],
+            "contessa": ["contessa", "duke"],
+        },
+        False: {c: ["assassin", "assassin"] for c in ("duke", "captain", "ambassador", "contessa")},
+    }[holds][character]
     others = [["duke", "assassin"], ["captain", "ambassador"], ["contessa", "ambassador"]]
     deal = [others[0], others[1], others[2]]
     deal[blocker] = hands
@@ -296,8 +340,11 @@ def test_challenged_block(store, action, blocker, character, holds, outcome):
     run(table, command)
     if action != "foreign_aid":
         run(table, {"type": "proceed"})
-    run(table, {"type": "block", "seat": blocker, "character": character},
-        {"type": "challenge", "seat": A})
+    run(
+        table,
+        {"type": "block", "seat": blocker, "character": character},
+        {"type": "challenge", "seat": A},
+    )
     if holds:
         run(table, {"type": "show", "seat": blocker})
         view = table.public_view()
@@ -307,16 +354,21 @@ def test_challenged_block(store, action, blocker, character, holds, outcome):
         gained = coins(view)[A] - coins(before)[A]
         assert gained == (-3 if action == "assassinate" else 0)
     else:
-        run(table, {"type": "concede", "seat": blocker},
-            {"type": "lose", "seat": blocker, "card": "assassin"})
+        run(
+            table,
+            {"type": "concede", "seat": blocker},
+            {"type": "lose", "seat": blocker, "card": "assassin"},
+        )
         view = table.public_view()
         if action == "assassinate":
             # The failed bluff and then the assassination: two influence lost.
             assert influence(view)[blocker] == 0
         else:
             assert influence(view)[blocker] == 1
-        assert coins(view)[A] - coins(before)[A] == {
-            "foreign_aid": 2, "steal": 2, "assassinate": -3}[action]
+        assert (
+            coins(view)[A] - coins(before)[A]
+            == {"foreign_aid": 2, "steal": 2, "assassinate": -3}[action]
+        )
     next_seat = B if view["players"][B]["influence"] else C
     assert view["current"] == next_seat
     assert coins_in_game(table) == 50 and cards_on_table(table) == 15
@@ -325,6 +377,7 @@ def test_challenged_block(store, action, blocker, character, holds, outcome):
 def _fit(deal, fixed):
     """Replace cards of the other seats so no character is dealt 4 times."""
     from collections import Counter
+
     pool = Counter({c: 3 for c in ("duke", "assassin", "captain", "ambassador", "contessa")})
     pool.subtract(deal[fixed])
     out = [list(h) for h in deal]
@@ -339,14 +392,22 @@ def _fit(deal, fixed):
     return out
 
 
-@pytest.mark.parametrize("character_action, claim", [
-    ("tax", "duke"), ("steal", "captain"), ("exchange", "ambassador"),
-    ("assassinate", "assassin")])
+@pytest.mark.parametrize(
+    "character_action, claim",
+    [
+        ("tax", "duke"),
+        ("steal", "captain"),
+        ("exchange", "ambassador"),
+        ("assassinate", "assassin"),
+    ],
+)
 @pytest.mark.parametrize("true_claim", [True, False])
 def test_challenged_action(store, character_action, claim, true_claim):
     hand = [claim, "contessa"] if true_claim else ["contessa", "contessa"]
-    others = [[c for c in ("duke", "captain", "ambassador", "assassin") if c != claim][:2],
-              [c for c in ("duke", "captain", "ambassador", "assassin") if c != claim][1:3]]
+    others = [
+        [c for c in ("duke", "captain", "ambassador", "assassin") if c != claim][:2],
+        [c for c in ("duke", "captain", "ambassador", "assassin") if c != claim][1:3],
+    ]
     table = keeper(store, deal={"hands": [hand, others[0], others[1]]})
     set_coins(table, A, 3)
     before = table.public_view()
@@ -388,8 +449,13 @@ def test_challenger_must_be_alive_and_not_the_claimant(store):
 def test_eliminated_players_cannot_act(store):
     table = physical(store)
     for card in ("duke", "captain"):
-        run(table, {"type": "tax", "seat": A}, {"type": "challenge", "seat": B},
-            {"type": "show", "seat": A}, {"type": "lose", "seat": B, "card": card})
+        run(
+            table,
+            {"type": "tax", "seat": A},
+            {"type": "challenge", "seat": B},
+            {"type": "show", "seat": A},
+            {"type": "lose", "seat": B, "card": card},
+        )
         if card == "duke":
             run(table, {"type": "income", "seat": B}, {"type": "income", "seat": C})
     view = table.public_view()
@@ -409,9 +475,13 @@ def test_physical_mode_refuses_a_fourth_copy(store):
         view = table.public_view()
         while view["current"] != claimant:
             view = run(table, {"type": "income", "seat": view["current"]})
-        run(table, {"type": "tax", "seat": claimant},
-            {"type": "challenge", "seat": challenger}, {"type": "show", "seat": claimant},
-            {"type": "lose", "seat": challenger, "card": "duke"})
+        run(
+            table,
+            {"type": "tax", "seat": claimant},
+            {"type": "challenge", "seat": challenger},
+            {"type": "show", "seat": claimant},
+            {"type": "lose", "seat": challenger, "card": "duke"},
+        )
     view = table.public_view()
     while view["current"] != A:
         view = run(table, {"type": "income", "seat": view["current"]})
@@ -436,8 +506,12 @@ def test_redraw_can_be_made_mandatory(store):
     refused(table, {"type": "show", "seat": A, "redraw": False}, "coup.redraw_mandatory")
     # The Greek rulebook's default: the defender may keep the shown card.
     table = keeper(store)
-    run(table, {"type": "tax", "seat": A}, {"type": "challenge", "seat": B},
-        {"type": "show", "seat": A, "redraw": False})
+    run(
+        table,
+        {"type": "tax", "seat": A},
+        {"type": "challenge", "seat": B},
+        {"type": "show", "seat": A, "redraw": False},
+    )
     assert table.private_view(A)["hand"] == ["assassin", "duke"]
 
 
@@ -455,10 +529,12 @@ def test_treasury_running_short_pays_what_it_has(store):
 
 
 def test_options_are_validated(store):
-    for options, key in [({"direction": "sideways"}, "setup.bad_option"),
-                         ({"first": 9}, "setup.bad_option"),
-                         ({"colour": "red"}, "setup.unknown_option"),
-                         ({"redraw": "never"}, "setup.bad_option")]:
+    for options, key in [
+        ({"direction": "sideways"}, "setup.bad_option"),
+        ({"first": 9}, "setup.bad_option"),
+        ({"colour": "red"}, "setup.unknown_option"),
+        ({"redraw": "never"}, "setup.bad_option"),
+    ]:
         with pytest.raises(RuleError) as err:
             physical(store, **options)
         assert err.value.key == key

@@ -1,16 +1,17 @@
 """deploy/install.sh against a scratch root (tests/deploy_helpers.py): the
 files it writes, a second run that changes nothing, options that keep their
 values, the access point, and the refusal to upgrade in the middle of a game."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
+from deploy_helpers import CMDLINE, REPO, scratch_pi
+from helpers import new_table
 
 from companion.table import EventStore, Table
 from companion.ui.kiosk_settings import KioskSettings
-from deploy_helpers import CMDLINE, REPO, scratch_pi
-from helpers import new_table
 
 UNIT = "/etc/systemd/system/table-companion.service"
 CONF = "/etc/table-companion/companion.conf"
@@ -26,8 +27,11 @@ def pi(tmp_path):
 
 
 def sidecars_aside(tree: dict) -> dict:
-    return {path: entry for path, entry in tree.items()
-            if not path.endswith(("-wal", "-shm")) and path != DATA.lstrip("/")}
+    return {
+        path: entry
+        for path, entry in tree.items()
+        if not path.endswith(("-wal", "-shm")) and path != DATA.lstrip("/")
+    }
 
 
 def installed(pi, *args):
@@ -42,25 +46,45 @@ def test_a_fresh_install_writes_the_service_its_configuration_and_the_app(pi):
 
     # The system packages, the service user in its groups.
     apt = next(c for c in calls if c.startswith("apt-get -q install"))
-    for package in ("python3-venv", "libegl1", "libgbm1", "libmtdev1", "libfribidi0",
-                    "avahi-daemon", "network-manager", "dnsmasq-base"):
+    for package in (
+        "python3-venv",
+        "libegl1",
+        "libgbm1",
+        "libmtdev1",
+        "libfribidi0",
+        "avahi-daemon",
+        "network-manager",
+        "dnsmasq-base",
+    ):
         assert f" {package}" in apt
-    assert (f"useradd --system --user-group --groups {GROUPS} --home-dir {DATA} "
-            "--no-create-home --shell /usr/sbin/nologin companion") in calls
+    assert (
+        f"useradd --system --user-group --groups {GROUPS} --home-dir {DATA} "
+        "--no-create-home --shell /usr/sbin/nologin companion"
+    ) in calls
     # The app in its own venv: exactly the locked set, hashes checked, then its
     # own wheel built from a copy of this checkout with nothing downloaded.
     assert f"python3 -m venv {pi.root}/opt/table-companion/venv" in calls
-    pip = [c.split(" --no-input ", 1)[1] for c in calls
-           if c.startswith("venv-python -m pip --disable-pip-version-check --no-input ")]
-    assert pip[0] == (f"install --quiet --require-hashes --no-deps -r "
-                      f"{REPO}/deploy/requirements.lock")
-    assert re.fullmatch(r"wheel --quiet --no-deps --no-build-isolation --no-index "
-                        r"--wheel-dir (\S+)/dist \1", pip[1])
+    pip = [
+        c.split(" --no-input ", 1)[1]
+        for c in calls
+        if c.startswith("venv-python -m pip --disable-pip-version-check --no-input ")
+    ]
+    assert pip[0] == (
+        f"install --quiet --require-hashes --no-deps -r {REPO}/deploy/requirements.lock"
+    )
+    assert re.fullmatch(
+        r"wheel --quiet --no-deps --no-build-isolation --no-index "
+        r"--wheel-dir (\S+)/dist \1",
+        pip[1],
+    )
     wheel_call = next(c for c in calls if " wheel --quiet " in c)
     listed = calls[calls.index(wheel_call) + 1].split()
     assert listed == ["LICENSE", "README.md", "companion", "dist", "hardware", "pyproject.toml"]
-    assert re.fullmatch(r"install --quiet --no-deps --no-index --force-reinstall "
-                        r"\S+/dist/table_companion-0\.0\.0-py3-none-any\.whl", pip[2])
+    assert re.fullmatch(
+        r"install --quiet --no-deps --no-index --force-reinstall "
+        r"\S+/dist/table_companion-0\.0\.0-py3-none-any\.whl",
+        pip[2],
+    )
     assert len(pip) == 3, "nothing unpinned: no pip upgrade, no other install"
     assert pi.exists("/opt/table-companion/venv/.installed")
 
@@ -70,9 +94,17 @@ def test_a_fresh_install_writes_the_service_its_configuration_and_the_app(pi):
         assert pi.read(f"/opt/table-companion/bin/{name}") == (REPO / "deploy" / name).read_text()
         assert pi.mode(f"/opt/table-companion/bin/{name}") == 0o755
     assert pi.config() == {
-        "APP_DIR": "/opt/table-companion", "DATA_DIR": DATA, "PORT": "80",
-        "PUBLIC_URL": "", "PINS": "", "PAD": "none", "TOUCH": "sdl", "DIM_AFTER": "300",
-        "ACCESS_POINT_SSID": "", "ACCESS_POINT_PASSWORD": ""}
+        "APP_DIR": "/opt/table-companion",
+        "DATA_DIR": DATA,
+        "PORT": "80",
+        "PUBLIC_URL": "",
+        "PINS": "",
+        "PAD": "none",
+        "TOUCH": "sdl",
+        "DIM_AFTER": "300",
+        "ACCESS_POINT_SSID": "",
+        "ACCESS_POINT_PASSWORD": "",
+    }
     assert pi.mode(CONF) == 0o640
     assert "<port>80</port>" in pi.read("/etc/avahi/services/table-companion.service")
     assert "backlight" in pi.read("/etc/udev/rules.d/70-table-companion.rules")
@@ -81,9 +113,13 @@ def test_a_fresh_install_writes_the_service_its_configuration_and_the_app(pi):
     assert KioskSettings(pi.root / DATA.lstrip("/") / "kiosk.ini").rotation == 90
     assert not pi.exists(AP) and not pi.exists(AP_DNS)
 
-    for step in ("systemctl daemon-reload", "systemctl enable table-companion.service",
-                 "udevadm control --reload-rules", "udevadm settle --timeout=10",
-                 "systemctl restart table-companion.service"):
+    for step in (
+        "systemctl daemon-reload",
+        "systemctl enable table-companion.service",
+        "udevadm control --reload-rules",
+        "udevadm settle --timeout=10",
+        "systemctl restart table-companion.service",
+    ):
         assert step in calls
     # The backlight exists before the rule does: the event replayed for it
     # must be one the rule matches, or dimming waits for the next boot.
@@ -93,21 +129,24 @@ def test_a_fresh_install_writes_the_service_its_configuration_and_the_app(pi):
     rule = pi.read("/etc/udev/rules.d/70-table-companion.rules")
     matched = re.search(r'ACTION=="([^"]+)"', rule)
     assert matched and (action.group(1) if action else "change") in matched.group(1).split("|")
-    assert calls.index(trigger) < calls.index("udevadm settle --timeout=10") < calls.index(
-        "systemctl restart table-companion.service")
+    assert (
+        calls.index(trigger)
+        < calls.index("udevadm settle --timeout=10")
+        < calls.index("systemctl restart table-companion.service")
+    )
 
 
 def test_a_second_run_changes_nothing(pi):
     installed(pi, "--rotation", "90", "--port", "8080")
     before = pi.snapshot()
     done = installed(pi)
-    assert pi.snapshot() == before          # contents, modes and times
+    assert pi.snapshot() == before  # contents, modes and times
     assert "already up to date: nothing changed" in done.stdout
     calls = pi.calls()
     assert not [c for c in calls if c.startswith(("venv-python -m pip", "python3 -m venv"))]
     assert "systemctl restart table-companion.service" not in calls
     assert "systemctl daemon-reload" not in calls
-    installed(pi, "--rotation", "90", "--port", "8080")    # the same options again
+    installed(pi, "--rotation", "90", "--port", "8080")  # the same options again
     assert pi.snapshot() == before
 
 
@@ -124,12 +163,18 @@ def test_options_left_out_keep_their_values_and_a_change_restarts_the_service(pi
 def test_the_rotation_changes_only_its_own_line_of_the_kiosks_settings(pi):
     settings = pi.root / DATA.lstrip("/") / "kiosk.ini"
     settings.parent.mkdir(parents=True)
-    settings.write_text("[kiosk]\npin = 4711\nlanguage = el\nvolume = 0.5\nrotation = 0\n\n"
-                        "[wifi]\nssid = Cafe\npassword = hunter22\n")
+    settings.write_text(
+        "[kiosk]\npin = 4711\nlanguage = el\nvolume = 0.5\nrotation = 0\n\n"
+        "[wifi]\nssid = Cafe\npassword = hunter22\n"
+    )
     installed(pi, "--rotation", "270")
     kept = KioskSettings(settings)
     assert (kept.rotation, kept.language, kept.volume, kept.wifi) == (
-        270, "el", 0.5, ("Cafe", "hunter22"))
+        270,
+        "el",
+        0.5,
+        ("Cafe", "hunter22"),
+    )
     assert kept.check_pin("4711")
     assert settings.stat().st_mode & 0o777 == 0o600, "the PIN and Wi-Fi password are private"
 
@@ -137,14 +182,23 @@ def test_the_rotation_changes_only_its_own_line_of_the_kiosks_settings(pi):
 def test_the_access_point_and_back_to_the_cafes_wifi(pi):
     installed(pi, "--access-point", "Table 1", "--access-point-password", "it's $ecret")
     connection = pi.read(AP)
-    for line in ("mode=ap", "ssid=Table 1", "key-mgmt=wpa-psk", "psk=it's $ecret",
-                 "method=shared", "address1=10.42.0.1/24", "autoconnect=true"):
+    for line in (
+        "mode=ap",
+        "ssid=Table 1",
+        "key-mgmt=wpa-psk",
+        "psk=it's $ecret",
+        "method=shared",
+        "address1=10.42.0.1/24",
+        "autoconnect=true",
+    ):
         assert line in connection.splitlines()
-    assert pi.mode(AP) == 0o600             # NetworkManager ignores a readable keyfile
+    assert pi.mode(AP) == 0o600  # NetworkManager ignores a readable keyfile
     assert "address=/#/10.42.0.1" in pi.read(AP_DNS).splitlines()
     config = pi.config()
     assert (config["ACCESS_POINT_SSID"], config["ACCESS_POINT_PASSWORD"]) == (
-        "Table 1", "it's $ecret")
+        "Table 1",
+        "it's $ecret",
+    )
     calls = pi.calls()
     # Last: the access point takes wlan0 (and an SSH session over it) away.
     assert calls[-1] == "nmcli connection up table-companion-ap"
@@ -214,30 +268,47 @@ def test_an_access_point_that_does_not_come_up_leaves_the_rest_installed(pi):
     assert pi.config()["ACCESS_POINT_SSID"] == "Table 1" and pi.mode(AP) == 0o600
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--port", "eighty"], "--port must be a port number"),
-    (["--touch", "pen"], "--touch must be sdl, mtdev or hidinput"),
-    (["--rotation", "45"], "--rotation must be 0, 90, 180 or 270"),
-    (["--access-point", "Table"], "--access-point-password: 8 to 63"),
-    (["--access-point", "Table;1", "--access-point-password", "long enough"],
-     "--access-point: 1 to 32 letters"),
-    (["--access-point", "Table 1 ", "--access-point-password", "long enough"],
-     "--access-point: 1 to 32 letters"),
-    (["--access-point", "Tablé", "--access-point-password", "long enough"],
-     "--access-point: 1 to 32 letters"),
-    # WPA takes ASCII only (NetworkManager refuses the rest), and the keyfile
-    # drops a space at either end, which the kiosk's Wi-Fi QR would keep.
-    (["--access-point", "Table", "--access-point-password", "mötley crüe"],
-     "--access-point-password: 8 to 63 ASCII"),
-    (["--access-point", "Table", "--access-point-password", " long enough"],
-     "--access-point-password: 8 to 63 ASCII"),
-    (["--access-point", "Table", "--access-point-password", "x" * 64],
-     "--access-point-password: 8 to 63 ASCII"),
-    (["--access-point", "Table", "--access-point-password", "back\\slash"],
-     "--access-point-password: 8 to 63 ASCII"),
-    (["--pins", "/no/such/pins.toml"], "cannot read the pin map"),
-    (["--frobnicate", "1"], "unknown option --frobnicate"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--port", "eighty"], "--port must be a port number"),
+        (["--touch", "pen"], "--touch must be sdl, mtdev or hidinput"),
+        (["--rotation", "45"], "--rotation must be 0, 90, 180 or 270"),
+        (["--access-point", "Table"], "--access-point-password: 8 to 63"),
+        (
+            ["--access-point", "Table;1", "--access-point-password", "long enough"],
+            "--access-point: 1 to 32 letters",
+        ),
+        (
+            ["--access-point", "Table 1 ", "--access-point-password", "long enough"],
+            "--access-point: 1 to 32 letters",
+        ),
+        (
+            ["--access-point", "Tablé", "--access-point-password", "long enough"],
+            "--access-point: 1 to 32 letters",
+        ),
+        # WPA takes ASCII only (NetworkManager refuses the rest), and the keyfile
+        # drops a space at either end, which the kiosk's Wi-Fi QR would keep.
+        (
+            ["--access-point", "Table", "--access-point-password", "mötley crüe"],
+            "--access-point-password: 8 to 63 ASCII",
+        ),
+        (
+            ["--access-point", "Table", "--access-point-password", " long enough"],
+            "--access-point-password: 8 to 63 ASCII",
+        ),
+        (
+            ["--access-point", "Table", "--access-point-password", "x" * 64],
+            "--access-point-password: 8 to 63 ASCII",
+        ),
+        (
+            ["--access-point", "Table", "--access-point-password", "back\\slash"],
+            "--access-point-password: 8 to 63 ASCII",
+        ),
+        (["--pins", "/no/such/pins.toml"], "cannot read the pin map"),
+        (["--frobnicate", "1"], "unknown option --frobnicate"),
+    ],
+)
 def test_bad_options_are_refused_before_anything_changes(pi, args, message):
     before = pi.snapshot()
     done = pi.install(*args)
@@ -253,8 +324,10 @@ def test_a_pin_map_is_copied_into_the_configuration(pi, tmp_path):
     assert pi.config()["PINS"] == "/etc/table-companion/pins.toml"
 
 
-LOCKED_DOWN = {"/etc/systemd/logind.conf.d/table-companion.conf": ("NAutoVTs=0", "ReserveVT=0"),
-               "/etc/sysctl.d/90-table-companion.conf": ("kernel.sysrq = 0",)}
+LOCKED_DOWN = {
+    "/etc/systemd/logind.conf.d/table-companion.conf": ("NAutoVTs=0", "ReserveVT=0"),
+    "/etc/sysctl.d/90-table-companion.conf": ("kernel.sysrq = 0",),
+}
 
 
 def test_the_kiosk_is_locked_down_its_console_the_other_consoles_sysrq_and_ctrl_alt_del(pi):
@@ -263,8 +336,13 @@ def test_the_kiosk_is_locked_down_its_console_the_other_consoles_sysrq_and_ctrl_
         for line in lines:
             assert line in pi.read(path).splitlines(), (path, line)
     unit = pi.read(UNIT).splitlines()
-    for line in ("TTYPath=/dev/tty1", "StandardInput=tty", "StandardOutput=journal",
-                 "StandardError=journal", "Conflicts=getty@tty1.service"):
+    for line in (
+        "TTYPath=/dev/tty1",
+        "StandardInput=tty",
+        "StandardOutput=journal",
+        "StandardError=journal",
+        "Conflicts=getty@tty1.service",
+    ):
         assert line in unit
     calls = pi.calls()
     assert "systemctl mask ctrl-alt-del.target" in calls
@@ -279,8 +357,10 @@ def fake_machine(pi, machine: str, userland: str) -> None:
         stub.chmod(0o755)
 
 
-@pytest.mark.parametrize("machine, userland", [
-    ("armv7l", "armhf"), ("aarch64", "armhf"), ("i686", "i386"), ("riscv64", "riscv64")])
+@pytest.mark.parametrize(
+    "machine, userland",
+    [("armv7l", "armhf"), ("aarch64", "armhf"), ("i686", "i386"), ("riscv64", "riscv64")],
+)
 def test_a_32_bit_or_unknown_system_is_refused_before_anything_changes(pi, machine, userland):
     fake_machine(pi, machine, userland)
     before = pi.snapshot()
@@ -301,16 +381,32 @@ def test_arm64_is_installed_like_x86_64(pi):
 def test_uninstall_removes_what_the_installer_wrote_and_keeps_the_games(pi, tmp_path):
     pins = tmp_path / "pins.toml"
     pins.write_text((REPO / "companion/devices/pinmap.default.toml").read_text())
-    installed(pi, "--pins", str(pins), "--rotation", "90", "--access-point", "Table 1",
-              "--access-point-password", "bluff-well")
+    installed(
+        pi,
+        "--pins",
+        str(pins),
+        "--rotation",
+        "90",
+        "--access-point",
+        "Table 1",
+        "--access-point-password",
+        "bluff-well",
+    )
     db = pi.root / DATA.lstrip("/") / "companion.sqlite3"
     store = EventStore(db)
     new_table(store, ["Ann", "Ben", "Cy"])
     store.close()
-    written = [UNIT, CONF, AP, AP_DNS, "/etc/table-companion/pins.toml",
-               "/etc/udev/rules.d/70-table-companion.rules",
-               "/etc/systemd/journald.conf.d/table-companion.conf",
-               "/etc/avahi/services/table-companion.service", *LOCKED_DOWN]
+    written = [
+        UNIT,
+        CONF,
+        AP,
+        AP_DNS,
+        "/etc/table-companion/pins.toml",
+        "/etc/udev/rules.d/70-table-companion.rules",
+        "/etc/systemd/journald.conf.d/table-companion.conf",
+        "/etc/avahi/services/table-companion.service",
+        *LOCKED_DOWN,
+    ]
     assert all(pi.exists(path) for path in written)
 
     refused = pi.install("--uninstall")
@@ -323,9 +419,12 @@ def test_uninstall_removes_what_the_installer_wrote_and_keeps_the_games(pi, tmp_
     assert pi.exists(f"{DATA}/companion.sqlite3") and pi.exists(f"{DATA}/kiosk.ini")
     assert EventStore(db).active_game() is not None, "the game is kept"
     calls = pi.calls()
-    for step in ("systemctl disable --now table-companion.service",
-                 "systemctl unmask ctrl-alt-del.target", "systemctl daemon-reload",
-                 "nmcli connection reload"):
+    for step in (
+        "systemctl disable --now table-companion.service",
+        "systemctl unmask ctrl-alt-del.target",
+        "systemctl daemon-reload",
+        "nmcli connection reload",
+    ):
         assert step in calls
     assert not [c for c in calls if c.startswith(("apt-get", "useradd", "venv-python -m pip"))]
     assert f"stay in {DATA}" in done.stdout

@@ -11,6 +11,7 @@ Freezing the UI loop: a sitecustomize module, on PYTHONPATH for this test
 only, makes SIGUSR1 block the main thread, where Kivy's loop runs, while
 every other thread of the kiosk goes on. Pings sent from any thread but the
 UI loop's would go on too, and fail the test."""
+
 from __future__ import annotations
 
 import array
@@ -26,16 +27,16 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
-from companion.table import EventStore
 from deploy_helpers import REPO
 from helpers import new_table
 
-pytestmark = pytest.mark.slow       # the kiosk started, frozen and stopped as a service
+from companion.table import EventStore
 
-FREEZE = 4.0                # seconds the UI loop is blocked
-DIM_AFTER = 3               # seconds without a touch before the screen dims
-WATCHDOG_USEC = 1_000_000   # a ping every half second
+pytestmark = pytest.mark.slow  # the kiosk started, frozen and stopped as a service
+
+FREEZE = 4.0  # seconds the UI loop is blocked
+DIM_AFTER = 3  # seconds without a touch before the screen dims
+WATCHDOG_USEC = 1_000_000  # a ping every half second
 CREDENTIALS = struct.calcsize("3i")
 
 SITECUSTOMIZE = f'''"""Test hook (tests/test_deploy_service.py): SIGUSR1 blocks the main
@@ -64,11 +65,15 @@ class Notifications:
             self.socket.settimeout(left)
             try:
                 data, ancillary, _flags, _address = self.socket.recvmsg(
-                    4096, socket.CMSG_SPACE(CREDENTIALS))
+                    4096, socket.CMSG_SPACE(CREDENTIALS)
+                )
             except TimeoutError:
                 break
-            pid = next(array.array("i", payload)[0] for level, kind, payload in ancillary
-                       if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS)
+            pid = next(
+                array.array("i", payload)[0]
+                for level, kind, payload in ancillary
+                if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS
+            )
             got.append((time.monotonic(), data.decode(), pid))
         return got
 
@@ -125,10 +130,12 @@ def service(tmp_path):
     store.close()
     port = free_port()
     conf = tmp_path / "companion.conf"
-    conf.write_text(f"APP_DIR={app}\nDATA_DIR={data}\nPORT={port}\n"
-                    f"PUBLIC_URL=http://127.0.0.1:{port}/\nPINS=''\nPAD=none\nTOUCH=sdl\n"
-                    f"DIM_AFTER={DIM_AFTER}\nACCESS_POINT_SSID='Table 1'\n"
-                    "ACCESS_POINT_PASSWORD='secret pass'\n")
+    conf.write_text(
+        f"APP_DIR={app}\nDATA_DIR={data}\nPORT={port}\n"
+        f"PUBLIC_URL=http://127.0.0.1:{port}/\nPINS=''\nPAD=none\nTOUCH=sdl\n"
+        f"DIM_AFTER={DIM_AFTER}\nACCESS_POINT_SSID='Table 1'\n"
+        "ACCESS_POINT_PASSWORD='secret pass'\n"
+    )
     # A panel's backlight, left dim (26 of 255) by a kiosk that died dim.
     light = tmp_path / "backlight" / "10-0045"
     light.mkdir(parents=True)
@@ -139,12 +146,26 @@ def service(tmp_path):
     (hook / "sitecustomize.py").write_text(SITECUSTOMIZE)
 
     notifications = Notifications(tmp_path / "notify")
-    env = dict(os.environ, COMPANION_CONF=str(conf), NOTIFY_SOCKET=str(tmp_path / "notify"),
-               WATCHDOG_USEC=str(WATCHDOG_USEC), SDL_VIDEODRIVER="offscreen",
-               KIVY_HOME=str(tmp_path / "kivy"), KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1",
-               PYTHONPATH=str(hook), COMPANION_BACKLIGHTS=str(tmp_path / "backlight"))
-    process = subprocess.Popen([str(app / "bin" / "companion-start")], cwd=REPO, env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    env = dict(
+        os.environ,
+        COMPANION_CONF=str(conf),
+        NOTIFY_SOCKET=str(tmp_path / "notify"),
+        WATCHDOG_USEC=str(WATCHDOG_USEC),
+        SDL_VIDEODRIVER="offscreen",
+        KIVY_HOME=str(tmp_path / "kivy"),
+        KIVY_NO_ARGS="1",
+        KIVY_NO_FILELOG="1",
+        PYTHONPATH=str(hook),
+        COMPANION_BACKLIGHTS=str(tmp_path / "backlight"),
+    )
+    process = subprocess.Popen(
+        [str(app / "bin" / "companion-start")],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     yield process, notifications, port, light / "brightness"
     if process.poll() is None:
         process.kill()
@@ -154,13 +175,20 @@ def service(tmp_path):
 
 def test_the_service_reports_ready_pings_from_its_ui_loop_and_stops_cleanly(service):
     process, notifications, port, brightness = service
-    assert notifications.wait_for("READY=1", 90) == process.pid     # NotifyAccess=main
+    assert notifications.wait_for("READY=1", 90) == process.pid  # NotifyAccess=main
     started = time.monotonic()
 
     # companion-start became `companion run` with the configuration's options.
     arguments = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
-    for option in (b"--fullscreen", b"--captive", b"--wifi", b"Table 1", b"--pad", b"none",
-                   str(port).encode()):
+    for option in (
+        b"--fullscreen",
+        b"--captive",
+        b"--wifi",
+        b"Table 1",
+        b"--pad",
+        b"none",
+        str(port).encode(),
+    ):
         assert option in arguments
     # The Wi-Fi password is not on the command line (anyone's to read), but in
     # the environment, which only the service's user and root can read.
@@ -173,14 +201,14 @@ def test_the_service_reports_ready_pings_from_its_ui_loop_and_stops_cleanly(serv
 
     # Its phone server is up, as the access point's captive portal.
     assert status_and_location(f"http://127.0.0.1:{port}/api/table", "127.0.0.1")[0] == 200
-    assert status_and_location(f"http://127.0.0.1:{port}/generate_204",
-                               "connectivitycheck.gstatic.com") == (
-        302, f"http://127.0.0.1:{port}/")
+    assert status_and_location(
+        f"http://127.0.0.1:{port}/generate_204", "connectivitycheck.gstatic.com"
+    ) == (302, f"http://127.0.0.1:{port}/")
 
     # A frozen UI loop stops the pings (systemd would restart it)...
     process.send_signal(signal.SIGUSR1)
     frozen_at = time.monotonic()
-    notifications.receive(0.5)                  # a ping already on its way
+    notifications.receive(0.5)  # a ping already on its way
     during = [m for m in notifications.receive(FREEZE - 1.5) if m[1] == "WATCHDOG=1"]
     assert during == [], f"pinged {time.monotonic() - frozen_at:.1f} s into a freeze"
     # ...and they come back with it.
@@ -191,7 +219,7 @@ def test_the_service_reports_ready_pings_from_its_ui_loop_and_stops_cleanly(serv
     assert time.monotonic() - started > DIM_AFTER + 2
     assert brightness.read_text().strip() == "26"
 
-    process.send_signal(signal.SIGTERM)         # systemctl stop
+    process.send_signal(signal.SIGTERM)  # systemctl stop
     assert notifications.wait_for("STOPPING=1", 30) == process.pid
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 0, stderr[-2000:]

@@ -1,11 +1,12 @@
 """Dimming after idle and waking on touch: a backlight directory laid out as
 sysfs lays it out, the kiosk's real window, and a clock the test moves."""
+
 from __future__ import annotations
 
 from kivy.uix.button import Button
+from ui_helpers import show, tap
 
 from companion.ui.dimmer import Backlight, Dimmer
-from ui_helpers import show, tap
 
 
 def backlight(root, name="10-0045", maximum=255, brightness=200):
@@ -33,10 +34,10 @@ def test_the_screen_dims_after_idle_and_activity_restores_it(tmp_path):
     assert (path / "brightness").read_text().strip() == "200" and not dimmer.dim
     clock.now += 1
     dimmer.check()
-    assert (path / "brightness").read_text().strip() == "26" and dimmer.dim   # 10 % of 255
+    assert (path / "brightness").read_text().strip() == "26" and dimmer.dim  # 10 % of 255
     assert dimmer.activity() is True
     assert (path / "brightness").read_text().strip() == "200" and not dimmer.dim
-    assert dimmer.activity() is False           # already bright: nothing to wake
+    assert dimmer.activity() is False  # already bright: nothing to wake
 
 
 def test_a_screen_left_dim_by_a_previous_run_is_brightened(tmp_path):
@@ -45,7 +46,7 @@ def test_a_screen_left_dim_by_a_previous_run_is_brightened(tmp_path):
     path = backlight(tmp_path / "backlight", maximum=255, brightness=26)
     assert Backlight(path).undo_a_dim_left_over() is True
     assert (path / "brightness").read_text().strip() == "255"
-    for level in ("200", "25", "0"):            # the operator's, or off: not ours
+    for level in ("200", "25", "0"):  # the operator's, or off: not ours
         (path / "brightness").write_text(level)
         assert Backlight(path).undo_a_dim_left_over() is False
         assert (path / "brightness").read_text().strip() == level
@@ -53,7 +54,7 @@ def test_a_screen_left_dim_by_a_previous_run_is_brightened(tmp_path):
 
 def test_no_backlight_means_no_dimmer(tmp_path):
     assert Backlight.find(tmp_path / "absent") is None
-    (tmp_path / "broken" / "x").mkdir(parents=True)      # no max_brightness
+    (tmp_path / "broken" / "x").mkdir(parents=True)  # no max_brightness
     assert Backlight.find(tmp_path / "broken") is None
 
 
@@ -64,17 +65,20 @@ def test_the_touch_that_wakes_the_screen_presses_nothing(window, tmp_path):  # n
     presses = []
     target = Button(text="Income", on_release=lambda _b: presses.append(1))
     show(window, target, (800, 480))
-    handlers = dict(on_touch_down=dimmer.touch_down, on_touch_move=dimmer.touch_move,
-                    on_touch_up=dimmer.touch_up)
+    handlers = dict(
+        on_touch_down=dimmer.touch_down,
+        on_touch_move=dimmer.touch_move,
+        on_touch_up=dimmer.touch_up,
+    )
     window.bind(**handlers)
     try:
         tap(target)
-        assert presses == [1]                   # bright: touches go through
+        assert presses == [1]  # bright: touches go through
         clock.now += 30
         dimmer.check()
         assert (path / "brightness").read_text().strip() == "3"
         tap(target)
-        assert presses == [1]                   # this one only woke the screen
+        assert presses == [1]  # this one only woke the screen
         assert (path / "brightness").read_text().strip() == "31"
         tap(target)
         assert presses == [1, 1]

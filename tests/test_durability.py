@@ -2,6 +2,7 @@
 file and is killed with SIGKILL at many random points. After each kill the
 store must hold every acknowledged command, nothing that was not sent, and
 rebuild exactly the state a clean replay of those commands gives."""
+
 from __future__ import annotations
 
 import json
@@ -19,7 +20,7 @@ import pytest
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
 
-pytestmark = pytest.mark.slow       # 60 kills of a child process
+pytestmark = pytest.mark.slow  # 60 kills of a child process
 
 CHILD = Path(__file__).with_name("durability_child.py")
 KILLS = 60
@@ -33,8 +34,12 @@ def scripted_games(seed: int) -> list[dict]:
     games, total = [], 0
     while total < TOTAL_COMMANDS:
         players = rng.randint(2, 6)
-        setup = Setup(game="coup", seats=[f"P{i}" for i in range(players)], mode="physical",
-                      options={"first": 0, "direction": "clockwise"})
+        setup = Setup(
+            game="coup",
+            seats=[f"P{i}" for i in range(players)],
+            mode="physical",
+            options={"first": 0, "direction": "clockwise"},
+        )
         table = Table.start(EventStore(":memory:"), setup, fate=Fate(seed=0))
         commands = []
         while not table.is_over:
@@ -50,8 +55,9 @@ def expected_views(games: list[dict]) -> list[list[dict]]:
     """The public view after each command of each game, from a clean replay."""
     out = []
     for game in games:
-        table = Table.start(EventStore(":memory:"), Setup.from_json(game["setup"]),
-                            fate=Fate(seed=0))
+        table = Table.start(
+            EventStore(":memory:"), Setup.from_json(game["setup"]), fate=Fate(seed=0)
+        )
         views = [_comparable(table.public_view())]
         for command in game["commands"]:
             table.execute(command)
@@ -80,11 +86,13 @@ def check_store(db: Path, games, views, acked: dict[int, int], since: int = 0) -
             if index < since:
                 continue
             # The table stamps each command with its clock's time ("at").
-            stored = [{k: v for k, v in c["command"].items() if k != "at"}
-                      for c in store.commands(record.id)]
+            stored = [
+                {k: v for k, v in c["command"].items() if k != "at"}
+                for c in store.commands(record.id)
+            ]
             assert stored[0] == {"type": "start"}
             # Exactly a prefix of the script: nothing lost, doubled or invented.
-            assert stored[1:] == games[index]["commands"][:len(stored) - 1]
+            assert stored[1:] == games[index]["commands"][: len(stored) - 1]
             assert len(stored) - 1 >= acked.get(index, -1), "an acknowledged command was lost"
             table = Table.from_record(store, record)
             assert _comparable(table.public_view()) == views[index][len(stored) - 1]
@@ -108,9 +116,13 @@ def test_sigkill_at_random_points_loses_no_acknowledged_command(tmp_path):
     kills = 0
     finished = False
     while not finished:
-        child = subprocess.Popen([sys.executable, str(CHILD), str(db), str(script)],
-                                 stdout=subprocess.PIPE, text=True, bufsize=1)
-        first = child.stdout.readline()          # the child is running and writing
+        child = subprocess.Popen(
+            [sys.executable, str(CHILD), str(db), str(script)],
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        first = child.stdout.readline()  # the child is running and writing
         lines = [first]
         if kills < KILLS:
             time.sleep(rng.uniform(0.0, 0.08))

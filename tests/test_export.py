@@ -1,6 +1,7 @@
 """`companion export` and `companion status`, run as commands on real SQLite
 stores: the export is a consistent copy even while the kiosk's connection
 holds committed commands only in the write-ahead log."""
+
 from __future__ import annotations
 
 import json
@@ -12,40 +13,48 @@ import sys
 import zipfile
 from pathlib import Path
 
+from helpers import new_table
+
 from companion.table import EventStore
 from companion.web.links import SeatLinks
-from helpers import new_table
 
 
 def companion(*args: str, path: str | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     if path is not None:
         env["PATH"] = path
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=120, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
 
 
 def stub_journalctl(directory: Path) -> Path:
     """A journalctl that prints two log lines and records its arguments."""
     directory.mkdir()
     script = directory / "journalctl"
-    script.write_text('#!/bin/sh\necho "$@" > "$(dirname "$0")/args"\n'
-                      'echo "2025-01-01T20:00:00+00:00 table companion[42]: READY"\n'
-                      'echo "2025-01-01T20:00:01+00:00 table companion[42]: a press"\n')
+    script.write_text(
+        '#!/bin/sh\necho "$@" > "$(dirname "$0")/args"\n'
+        'echo "2025-01-01T20:00:00+00:00 table companion[42]: READY"\n'
+        'echo "2025-01-01T20:00:01+00:00 table companion[42]: a press"\n'
+    )
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
     return directory
 
 
-def test_the_export_holds_a_consistent_copy_the_settings_without_secrets_and_the_journal(
-        tmp_path):
+def test_the_export_holds_a_consistent_copy_the_settings_without_secrets_and_the_journal(tmp_path):
     db = tmp_path / "data" / "companion.sqlite3"
     store = EventStore(db)
     table = new_table(store, ["Ann", "Ben", "Cy"])
     for _ in range(5):
         table.execute({"type": "income", "seat": table.public_view()["current"]})
-    SeatLinks(store).token(table.game_id, 0)        # a phone's join link: a secret
+    SeatLinks(store).token(table.game_id, 0)  # a phone's join link: a secret
     (db.with_name("kiosk.ini")).write_text(
-        "[kiosk]\npin = 4711\nlanguage = el\n\n[wifi]\nssid = Cafe\npassword = hunter22\n")
+        "[kiosk]\npin = 4711\nlanguage = el\n\n[wifi]\nssid = Cafe\npassword = hunter22\n"
+    )
     # The kiosk's connection is still open: its commits are in the WAL only.
     assert Path(f"{db}-wal").stat().st_size > 0
     commands = len(store.commands(table.game_id))
@@ -53,15 +62,28 @@ def test_the_export_holds_a_consistent_copy_the_settings_without_secrets_and_the
 
     tools = stub_journalctl(tmp_path / "bin")
     output = tmp_path / "support.zip"
-    done = companion("export", "--db", str(db), "--output", str(output),
-                     path=f"{tools}{os.pathsep}{os.environ['PATH']}")
+    done = companion(
+        "export",
+        "--db",
+        str(db),
+        "--output",
+        str(output),
+        path=f"{tools}{os.pathsep}{os.environ['PATH']}",
+    )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == (f"Written {output}, for support: the game store (1 game), "
-                                   "the settings and the service's log.")
+    assert done.stdout.strip() == (
+        f"Written {output}, for support: the game store (1 game), "
+        "the settings and the service's log."
+    )
 
     with zipfile.ZipFile(output) as archive:
-        assert sorted(archive.namelist()) == ["about.json", "companion.sqlite3", "games.json",
-                                              "journal.txt", "kiosk.ini"]
+        assert sorted(archive.namelist()) == [
+            "about.json",
+            "companion.sqlite3",
+            "games.json",
+            "journal.txt",
+            "kiosk.ini",
+        ]
         archive.extract("companion.sqlite3", tmp_path / "out")
         games = json.loads(archive.read("games.json"))
         settings = archive.read("kiosk.ini").decode()
@@ -96,20 +118,23 @@ def test_without_journalctl_the_export_says_why_the_log_is_missing(tmp_path):
     empty = tmp_path / "no-tools"
     empty.mkdir()
     output = tmp_path / "support.zip"
-    done = companion("export", "--db", str(db), "--output", str(output), "--lang", "ru",
-                     path=str(empty))
+    done = companion(
+        "export", "--db", str(db), "--output", str(output), "--lang", "ru", path=str(empty)
+    )
     assert done.returncode == 0, done.stderr
     assert "хранилище игр (1 игра)" in done.stdout
     assert "Журнала службы в нём нет: journalctl is not installed" in done.stdout
     with zipfile.ZipFile(output) as archive:
         assert "journal.txt" not in archive.namelist()
         assert json.loads(archive.read("about.json"))["journal"] == (
-            "missing: journalctl is not installed")
+            "missing: journalctl is not installed"
+        )
 
 
 def test_an_export_without_a_store_fails_clearly(tmp_path):
-    done = companion("export", "--db", str(tmp_path / "none.sqlite3"),
-                     "--output", str(tmp_path / "x.zip"))
+    done = companion(
+        "export", "--db", str(tmp_path / "none.sqlite3"), "--output", str(tmp_path / "x.zip")
+    )
     assert done.returncode == 2
     assert done.stderr.strip() == f"Cannot export: no game store at {tmp_path / 'none.sqlite3'}"
     assert not (tmp_path / "x.zip").exists() and "Traceback" not in done.stderr
@@ -119,7 +144,7 @@ def test_status_tells_whether_a_game_is_in_progress(tmp_path):
     db = tmp_path / "companion.sqlite3"
     done = companion("status", "--db", str(db))
     assert (done.returncode, done.stdout.strip()) == (0, "No game is in progress.")
-    assert not db.exists()                      # asking does not create a store
+    assert not db.exists()  # asking does not create a store
     store = EventStore(db)
     table = new_table(store, ["Ann", "Ben", "Cy"])
     done = companion("status", "--db", str(db), "--lang", "el")

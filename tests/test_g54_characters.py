@@ -3,12 +3,13 @@ claim that is challenged (the challenger loses a life, the action goes on),
 a bluff that is caught (the claimant loses a life, gets the cost back, and
 nothing happens), and for every character that blocks, a true block and a
 caught bluff."""
+
 from __future__ import annotations
 
 import pytest
+from g54_helpers import coins, current, g54_table, lives, reach, run, view
 
 from companion.games.g54.roles import ROLES
-from g54_helpers import coins, current, g54_table, lives, reach, run, view
 
 A, B, C = 0, 1, 2
 FILLERS = ["banker", "director", "politician", "priest", "judge", "farmer"]
@@ -84,7 +85,7 @@ def test_a_true_claim_survives_a_challenge(store, role):
     assert claim["result"] == "upheld" and claim["challenger"] == B
     finish_turn(table, A)
     assert lives(table)[A] == 2 and lives(table)[B] <= 1
-    assert len(table.state.hands[A]) == 2                   # the shown card was replaced
+    assert len(table.state.hands[A]) == 2  # the shown card was replaced
 
 
 @pytest.mark.parametrize("role", [r.name for r in ACTIONS])
@@ -97,15 +98,13 @@ def test_a_caught_bluff_costs_a_life_and_does_nothing(store, role):
     after = view(table)
     assert lives(table) == [1, 2, 2]
     assert after["players"][A]["claims"][-1]["result"] == "failed"
-    if role == "speculator":                 # caught bluffing: the coins go to the challenger
+    if role == "speculator":  # caught bluffing: the coins go to the challenger
         assert coins(table)[A] == 0
         assert coins(table)[B] == before["players"][B]["coins"] + before["players"][A]["coins"]
     else:
         assert coins(table) == [p["coins"] for p in before["players"]]
     assert after.get("tokens") == before.get("tokens")
     assert current(table) == B
-
-
 
 
 @pytest.mark.parametrize("role", [r.name for r in BLOCKABLE])
@@ -115,24 +114,24 @@ def test_a_true_block_survives_a_challenge_and_stops_the_action(store, role):
     table = g54_table(store, [role] + f, hands=hands, advanced=True)
     ready(table, role)
     run(table, declaration(role, f))
-    run(table, {"type": "proceed"})                        # nobody challenges A
+    run(table, {"type": "proceed"})  # nobody challenges A
     before = view(table)
-    if before["phase"] == "join":                          # the Protestor: C pays to join
+    if before["phase"] == "join":  # the Protestor: C pays to join
         run(table, {"type": "join", "seat": C})
         before = view(table)
     assert before["phase"] == "block" and B in before["waiting_for"]
     run(table, {"type": "block", "seat": B, "character": role})
-    if view(table)["phase"] == "block":                    # every other player: C passes
+    if view(table)["phase"] == "block":  # every other player: C passes
         run(table, {"type": "pass", "seat": C})
     run(table, {"type": "challenge", "seat": A}, {"type": "show", "seat": B, "redraw": True})
-    assert view(table)["waiting_for"] == [A]               # the challenger loses a life
+    assert view(table)["waiting_for"] == [A]  # the challenger loses a life
     run(table, {"type": "lose", "seat": A, "card": f[0]})
     finish_turn(table, A)
     after = view(table)
     assert lives(table)[B] == 2 and lives(table)[A] == 1
     assert after["players"][B]["claims"][-1]["kind"] == "block"
     assert after["players"][B]["claims"][-1]["result"] == "upheld"
-    if role in ("politician", "priest", "communist"):      # no coins moved from B
+    if role in ("politician", "priest", "communist"):  # no coins moved from B
         assert coins(table)[B] == before["players"][B]["coins"]
     if role == "mercenary":
         assert after["tokens"]["disappear"] == {}
@@ -151,13 +150,17 @@ def test_a_caught_block_bluff_costs_a_life_and_the_action_goes_on(store, role):
     run(table, {"type": "block", "seat": B, "character": role})
     if view(table)["phase"] == "block":
         run(table, {"type": "pass", "seat": C})
-    run(table, {"type": "challenge", "seat": A}, {"type": "concede", "seat": B},
-        {"type": "lose", "seat": B, "card": f[1]})
+    run(
+        table,
+        {"type": "challenge", "seat": A},
+        {"type": "concede", "seat": B},
+        {"type": "lose", "seat": B, "card": f[1]},
+    )
     claims = view(table)["players"][B]["claims"]
     assert claims[-1]["kind"] == "block" and claims[-1]["result"] == "failed"
     finish_turn(table, A)
     assert lives(table)[A] == 2
     if role in ("guerrilla", "judge", "general", "protestor", "crime_boss"):
-        assert lives(table)[B] == 0                        # the action took the second life
+        assert lives(table)[B] == 0  # the action took the second life
     if role == "mercenary":
         assert view(table)["tokens"]["disappear"] == {"1": 1}

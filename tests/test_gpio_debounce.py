@@ -2,6 +2,7 @@
 two real presses are two, and a release never presses. Checked with an
 injected clock (exact, any storm) and with real timed edges on gpiozero's
 mock pins, which do not simulate bounce themselves."""
+
 from __future__ import annotations
 
 import time
@@ -24,8 +25,14 @@ class FakeClock:
         return self.now
 
 
-def storm(contact: Debouncer, clock: FakeClock, start: float, edges: int,
-          span: float = 0.005, first: bool = True) -> list[float]:
+def storm(
+    contact: Debouncer,
+    clock: FakeClock,
+    start: float,
+    edges: int,
+    span: float = 0.005,
+    first: bool = True,
+) -> list[float]:
     """``edges`` alternating edges, the first to ``first``, spread over ``span``."""
     presses = []
     for i in range(edges):
@@ -47,9 +54,9 @@ def test_ten_edges_within_five_ms_are_one_press_at_the_first_edge():
 def test_two_presses_sixty_ms_apart_are_two():
     clock = FakeClock()
     contact = Debouncer(clock=clock)
-    presses = storm(contact, clock, 1.0, 9)                     # down, bouncing
-    presses += storm(contact, clock, 1.030, 9, first=False)     # up at 30 ms, bouncing
-    presses += storm(contact, clock, 1.060, 9)                  # down again at 60 ms
+    presses = storm(contact, clock, 1.0, 9)  # down, bouncing
+    presses += storm(contact, clock, 1.030, 9, first=False)  # up at 30 ms, bouncing
+    presses += storm(contact, clock, 1.060, 9)  # down again at 60 ms
     assert presses == [1.0, 1.060]
 
 
@@ -70,11 +77,16 @@ def test_a_contact_held_at_start_up_presses_only_after_its_release():
     assert contact.edge(True) == 1.5
 
 
-bounces = st.lists(st.floats(0.0, SETTLE * 0.9), max_size=5)      # gaps between edge pairs
+bounces = st.lists(st.floats(0.0, SETTLE * 0.9), max_size=5)  # gaps between edge pairs
 
 
-@given(st.lists(st.tuples(bounces, bounces, st.floats(0.0, 0.2), st.floats(0.001, 0.2)),
-                min_size=1, max_size=8))
+@given(
+    st.lists(
+        st.tuples(bounces, bounces, st.floats(0.0, 0.2), st.floats(0.001, 0.2)),
+        min_size=1,
+        max_size=8,
+    )
+)
 def test_any_bouncing_presses_separated_by_a_quiet_release_count_once_each(presses):
     """Each press: a close edge, bounce pairs (open, close) less than SETTLE
     apart, a hold, an open edge, bounce pairs (close, open), then quiet for
@@ -111,6 +123,7 @@ def test_any_bouncing_presses_separated_by_a_quiet_release_count_once_each(press
 # driven as fast as Python can, and the settle time for it is 0.25 s, so a
 # loaded machine pausing the driver for a while cannot split it.
 
+
 @pytest.fixture
 def factory():
     pins = MockFactory()
@@ -133,12 +146,12 @@ def test_a_real_time_edge_storm_on_a_mock_pin_is_one_press(factory):
     pin = factory.pin(17)
     with GpioTable(ONE_SEAT, presses.append, factory=factory, settle=0.25):
         before = time.monotonic()
-        drive_storm(pin, 11)                          # closed, after ten bounces
+        drive_storm(pin, 11)  # closed, after ten bounces
         storm_end = time.monotonic()
         time.sleep(0.05)
-        drive_storm(pin, 11, first_low=False)         # open, after ten bounces
+        drive_storm(pin, 11, first_low=False)  # open, after ten bounces
     assert len(presses) == 1
-    assert before <= presses[0].at <= storm_end       # timed at the first edge
+    assert before <= presses[0].at <= storm_end  # timed at the first edge
 
 
 def test_two_real_presses_sixty_ms_apart_on_a_mock_pin_are_two(factory):

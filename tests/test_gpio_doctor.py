@@ -1,5 +1,6 @@
 """`companion doctor` on mock pins: it lists the pin map, blinks and beeps,
 prints the pad's status and shows presses as they come."""
+
 from __future__ import annotations
 
 import os
@@ -16,8 +17,9 @@ from companion.devices.pad_sim import PadSimulator, PtyLink
 from companion.devices.pinmap import parse_pinmap
 from companion.i18n import Messages
 
-PINMAP = parse_pinmap("gavel = 4\nbuzzer = 12\n[seats.1]\nbuttons = [17, 18]\nled = 20\n"
-                      "[seats.3]\nbuttons = [22]\n")
+PINMAP = parse_pinmap(
+    "gavel = 4\nbuzzer = 12\n[seats.1]\nbuttons = [17, 18]\nled = 20\n[seats.3]\nbuttons = [22]\n"
+)
 
 
 @pytest.fixture
@@ -27,8 +29,15 @@ def factory():
     pins.reset()
 
 
-def doctor(factory, open_pad=None, presses=(), seconds=0.3, simulated="mock", pinmap=PINMAP,
-           on_listen=lambda: None):
+def doctor(
+    factory,
+    open_pad=None,
+    presses=(),
+    seconds=0.3,
+    simulated="mock",
+    pinmap=PINMAP,
+    on_listen=lambda: None,
+):
     """Run the doctor; when it starts listening, press ``presses`` (pins)."""
     lines = []
 
@@ -40,8 +49,15 @@ def doctor(factory, open_pad=None, presses=(), seconds=0.3, simulated="mock", pi
                 factory.pin(pin).drive_high()
             on_listen()
 
-    status = run_doctor(pinmap, factory, simulated=simulated, t=Messages("en"),
-                        seconds=seconds, open_pad=open_pad, say=say)
+    status = run_doctor(
+        pinmap,
+        factory,
+        simulated=simulated,
+        t=Messages("en"),
+        seconds=seconds,
+        open_pad=open_pad,
+        say=say,
+    )
     return status, lines
 
 
@@ -54,9 +70,15 @@ def test_the_doctor_lists_checks_and_shows_presses(factory, tmp_path):
         pad = SerialPad(deliver, link.path, retry_interval=0.05)
         pad.start()
         return pad
+
     try:
-        status, lines = doctor(factory, open_pad=open_pad, presses=[18, 4], seconds=1.0,
-                               on_listen=lambda: sim.press(sim.now_ms + 50, 2, 1))
+        status, lines = doctor(
+            factory,
+            open_pad=open_pad,
+            presses=[18, 4],
+            seconds=1.0,
+            on_listen=lambda: sim.press(sim.now_ms + 50, 2, 1),
+        )
     finally:
         sim.stop()
         link.unplug()
@@ -77,7 +99,7 @@ def test_the_doctor_lists_checks_and_shows_presses(factory, tmp_path):
     ]
     assert f"  port: {link.path}" in lines[10:listening]
     assert "  online: True" in lines[10:listening]
-    shown = lines[listening + 1:-1]
+    shown = lines[listening + 1 : -1]
     assert shown[0].endswith(" s  seat 1, button 2, GPIO 18 (header pin 12)")
     assert shown[1].endswith(" s  gavel, GPIO 4 (header pin 7)")
     assert shown[2].endswith(" s  seat 3, button 2, on the pad")
@@ -92,9 +114,8 @@ def test_no_gpio_and_no_pad_are_said_plainly(factory, tmp_path):
         pad.start()
         return pad
 
-    quiet = parse_pinmap("[seats.1]\nbuttons = [17]\n")        # nothing to blink or beep
-    status, lines = doctor(factory, open_pad=open_pad, simulated="no pin library",
-                           pinmap=quiet)
+    quiet = parse_pinmap("[seats.1]\nbuttons = [17]\n")  # nothing to blink or beep
+    status, lines = doctor(factory, open_pad=open_pad, simulated="no pin library", pinmap=quiet)
     assert status == 0
     assert lines[0] == "No GPIO here: using simulated pins (no pin library)."
     assert "  connected: False" in lines and "  online: False" in lines
@@ -102,7 +123,7 @@ def test_no_gpio_and_no_pad_are_said_plainly(factory, tmp_path):
 
 
 def test_pins_that_cannot_be_opened_are_reported(factory):
-    holder = LED(17, pin_factory=factory)        # something else holds seat 1's first button
+    holder = LED(17, pin_factory=factory)  # something else holds seat 1's first button
     status, lines = doctor(factory)
     holder.close()
     assert status == 1
@@ -110,8 +131,13 @@ def test_pins_that_cannot_be_opened_are_reported(factory):
 
 
 def companion(*args: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=60, env={**os.environ, **env})
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **env},
+    )
 
 
 @pytest.mark.slow
@@ -128,12 +154,16 @@ def test_companion_doctor_with_mock_pins():
 def test_companion_doctor_without_gpio_says_so_and_reads_a_user_map(tmp_path):
     pins = tmp_path / "pins.toml"
     pins.write_text("[seats.2]\nbuttons = [5]\n")
-    done = companion("doctor", "--seconds", "0", "--pins", str(pins),
-                     GPIOZERO_PIN_FACTORY="no-such-library")
+    done = companion(
+        "doctor", "--seconds", "0", "--pins", str(pins), GPIOZERO_PIN_FACTORY="no-such-library"
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("No GPIO here: using simulated pins (")
-    assert lines[1:3] == ["1 seat in the pin map:", "  Seat 2: buttons GPIO 5 (header pin 29); no LED"]
+    assert lines[1:3] == [
+        "1 seat in the pin map:",
+        "  Seat 2: buttons GPIO 5 (header pin 29); no LED",
+    ]
 
 
 def test_companion_doctor_refuses_a_bad_pin_map(tmp_path):

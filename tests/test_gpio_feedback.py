@@ -1,5 +1,6 @@
 """The seat LEDs and the buzzer on mock pins: what each pin went through,
 read from the pin's recorded states."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,9 +10,10 @@ from companion.devices.gpio import GpioTable
 from companion.devices.patterns import BUZZER, REFUSAL
 from companion.devices.pinmap import load_pinmap, parse_pinmap
 
-PINMAP = parse_pinmap("buzzer = 12\n[seats.1]\nbuttons = [17]\nled = 20\n"
-                      "[seats.2]\nbuttons = [18]\nled = 21\n")
-WAIT = 10       # seconds; patterns last about a second, this only bounds a hang
+PINMAP = parse_pinmap(
+    "buzzer = 12\n[seats.1]\nbuttons = [17]\nled = 20\n[seats.2]\nbuttons = [18]\nled = 21\n"
+)
+WAIT = 10  # seconds; patterns last about a second, this only bounds a hang
 
 
 @pytest.fixture
@@ -44,7 +46,7 @@ def test_a_refusal_blinks_three_times_then_rests_off(factory, table):
     assert table.wait_quiet(WAIT)
     assert levels(factory, 21) == [False] + [True, False] * 3
     assert levels(factory, 20) == [False]
-    on_times = [s.timestamp for s in factory.pin(21).states[2::2]]     # time spent on
+    on_times = [s.timestamp for s in factory.pin(21).states[2::2]]  # time spent on
     assert all(t >= REFUSAL[0][1] * 0.9 for t in on_times)
 
 
@@ -58,7 +60,7 @@ def test_a_voted_seat_blinks_and_returns_to_lit(factory, table):
 
 def test_a_vote_during_the_blink_lights_the_led_when_it_ends(factory, table):
     table.refuse(0)
-    table.show_voted(0, True)           # while blinking: remembered, not shown yet
+    table.show_voted(0, True)  # while blinking: remembered, not shown yet
     assert table.wait_quiet(WAIT)
     assert levels(factory, 20)[-1] is True
     table.show_voted(0, False)

@@ -1,5 +1,6 @@
 """The pin map: the packaged default fits the header, user maps are read from
 a file, and every mistake is refused with a clear, translatable message."""
+
 from __future__ import annotations
 
 import re
@@ -10,8 +11,16 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.devices import pinmap as pm
 from companion.devices.pinmap import (
-    HEADER_PIN, MAX_SEATS, RESERVED, PinMap, PinMapError, SeatPins, load_pinmap, parse_pinmap,
-    pinmap_path)
+    HEADER_PIN,
+    MAX_SEATS,
+    RESERVED,
+    PinMap,
+    PinMapError,
+    SeatPins,
+    load_pinmap,
+    parse_pinmap,
+    pinmap_path,
+)
 from companion.i18n import Messages, catalog
 
 EN = catalog("en")
@@ -19,8 +28,11 @@ EN = catalog("en")
 
 def test_header_table_matches_gpiozero_board_data():
     header = MockFactory().board_info.headers["J8"]
-    gpio_pins = {int(info.name[4:]): number for number, info in header.pins.items()
-                 if info.name.startswith("GPIO")}
+    gpio_pins = {
+        int(info.name[4:]): number
+        for number, info in header.pins.items()
+        if info.name.startswith("GPIO")
+    }
     assert HEADER_PIN == gpio_pins
 
 
@@ -43,11 +55,15 @@ def test_the_default_map_file_is_package_data():
 
 def test_a_custom_map_file(tmp_path):
     path = tmp_path / "pins.toml"
-    path.write_text('gavel = 21\n\n[seats.2]\nbuttons = [5, 6]\nled = 20\n\n'
-                    '[seats.1]\nbuttons = [17]\n', encoding="utf-8")
+    path.write_text(
+        "gavel = 21\n\n[seats.2]\nbuttons = [5, 6]\nled = 20\n\n[seats.1]\nbuttons = [17]\n",
+        encoding="utf-8",
+    )
     assert load_pinmap(path) == PinMap(
         seats=(SeatPins(seat=0, buttons=(17,)), SeatPins(seat=1, buttons=(5, 6), led=20)),
-        gavel=21, buzzer=None)
+        gavel=21,
+        buzzer=None,
+    )
 
 
 def test_the_map_path_comes_from_the_command_line_then_the_environment(monkeypatch, tmp_path):
@@ -61,46 +77,111 @@ def test_the_map_path_comes_from_the_command_line_then_the_environment(monkeypat
 SEAT = "[seats.1]\nbuttons = [17, 18, 27]\n"
 
 
-@pytest.mark.parametrize("text, key, args, shown", [
-    (SEAT + "led = 17\n", "pinmap.pin_twice",
-     {"pin": 17, "first": "seats.1.buttons[1]", "second": "seats.1.led"},
-     "GPIO 17 is used twice in the pin map: by “seats.1.buttons[1]” and by “seats.1.led”."),
-    ("gavel = 22\nbuzzer = 22\n", "pinmap.pin_twice",
-     {"pin": 22, "first": "gavel", "second": "buzzer"}, None),
-    ("gavel = 2\n", "pinmap.reserved_i2c", {"setting": "gavel", "pin": 2},
-     "“gavel” in the pin map: GPIO 2 is the I2C bus (BCM 2 and 3), kept free; "
-     "choose another pin."),
-    ("[seats.1]\nbuttons = [17, 15]\n", "pinmap.reserved_uart",
-     {"setting": "seats.1.buttons[2]", "pin": 15}, None),
-    ("buzzer = 0\n", "pinmap.reserved_id_eeprom", {"setting": "buzzer", "pin": 0}, None),
-    (SEAT + "colour = 'red'\n", "pinmap.unknown_key", {"setting": "seats.1.colour"},
-     "The pin map has an unknown setting “seats.1.colour”."),
-    ("gavle = 4\n", "pinmap.unknown_key", {"setting": "gavle"}, None),
-    ("[seats.11]\nbuttons = [17]\n", "pinmap.bad_seat", {"number": "11", "limit": MAX_SEATS},
-     "Seat “11” in the pin map is out of range: seats are numbered 1 to 10."),
-    ("[seats.0]\nbuttons = [17]\n", "pinmap.bad_seat", {"number": "0", "limit": MAX_SEATS}, None),
-    ("[seats.01]\nbuttons = [17]\n", "pinmap.bad_seat", {"number": "01", "limit": MAX_SEATS},
-     None),
-    ("[seats.north]\nbuttons = [17]\n", "pinmap.bad_seat",
-     {"number": "north", "limit": MAX_SEATS}, None),
-    ("[seats.1]\nbuttons = [17, 18, 27, 22]\n", "pinmap.bad_buttons",
-     {"setting": "seats.1.buttons", "limit": 3}, None),
-    ("[seats.1]\nbuttons = []\n", "pinmap.bad_buttons", {"setting": "seats.1.buttons", "limit": 3},
-     None),
-    ("[seats.1]\nled = 20\n", "pinmap.bad_buttons", {"setting": "seats.1.buttons", "limit": 3}, None),
-    ("[seats.1]\nbuttons = 17\n", "pinmap.bad_buttons", {"setting": "seats.1.buttons", "limit": 3},
-     None),
-    ("gavel = 28\n", "pinmap.bad_pin", {"setting": "gavel", "value": "28"},
-     "“gavel” in the pin map must be a GPIO number of the 40-pin header (BCM 0 to 27), not 28."),
-    ("gavel = -1\n", "pinmap.bad_pin", {"setting": "gavel", "value": "-1"}, None),
-    ("gavel = true\n", "pinmap.bad_pin", {"setting": "gavel", "value": "True"}, None),
-    ("gavel = 4.0\n", "pinmap.bad_pin", {"setting": "gavel", "value": "4.0"}, None),
-    ("gavel = 'GPIO4'\n", "pinmap.bad_pin", {"setting": "gavel", "value": "'GPIO4'"}, None),
-    ("[seats.1]\nbuttons = [17, 'x']\n", "pinmap.bad_pin",
-     {"setting": "seats.1.buttons[2]", "value": "'x'"}, None),
-    ("seats = 3\n", "pinmap.bad_section", {"setting": "seats"}, None),
-    ("[seats]\n1 = 17\n", "pinmap.bad_section", {"setting": "seats.1"}, None),
-])
+@pytest.mark.parametrize(
+    "text, key, args, shown",
+    [
+        (
+            SEAT + "led = 17\n",
+            "pinmap.pin_twice",
+            {"pin": 17, "first": "seats.1.buttons[1]", "second": "seats.1.led"},
+            "GPIO 17 is used twice in the pin map: by “seats.1.buttons[1]” and by “seats.1.led”.",
+        ),
+        (
+            "gavel = 22\nbuzzer = 22\n",
+            "pinmap.pin_twice",
+            {"pin": 22, "first": "gavel", "second": "buzzer"},
+            None,
+        ),
+        (
+            "gavel = 2\n",
+            "pinmap.reserved_i2c",
+            {"setting": "gavel", "pin": 2},
+            "“gavel” in the pin map: GPIO 2 is the I2C bus (BCM 2 and 3), kept free; "
+            "choose another pin.",
+        ),
+        (
+            "[seats.1]\nbuttons = [17, 15]\n",
+            "pinmap.reserved_uart",
+            {"setting": "seats.1.buttons[2]", "pin": 15},
+            None,
+        ),
+        ("buzzer = 0\n", "pinmap.reserved_id_eeprom", {"setting": "buzzer", "pin": 0}, None),
+        (
+            SEAT + "colour = 'red'\n",
+            "pinmap.unknown_key",
+            {"setting": "seats.1.colour"},
+            "The pin map has an unknown setting “seats.1.colour”.",
+        ),
+        ("gavle = 4\n", "pinmap.unknown_key", {"setting": "gavle"}, None),
+        (
+            "[seats.11]\nbuttons = [17]\n",
+            "pinmap.bad_seat",
+            {"number": "11", "limit": MAX_SEATS},
+            "Seat “11” in the pin map is out of range: seats are numbered 1 to 10.",
+        ),
+        (
+            "[seats.0]\nbuttons = [17]\n",
+            "pinmap.bad_seat",
+            {"number": "0", "limit": MAX_SEATS},
+            None,
+        ),
+        (
+            "[seats.01]\nbuttons = [17]\n",
+            "pinmap.bad_seat",
+            {"number": "01", "limit": MAX_SEATS},
+            None,
+        ),
+        (
+            "[seats.north]\nbuttons = [17]\n",
+            "pinmap.bad_seat",
+            {"number": "north", "limit": MAX_SEATS},
+            None,
+        ),
+        (
+            "[seats.1]\nbuttons = [17, 18, 27, 22]\n",
+            "pinmap.bad_buttons",
+            {"setting": "seats.1.buttons", "limit": 3},
+            None,
+        ),
+        (
+            "[seats.1]\nbuttons = []\n",
+            "pinmap.bad_buttons",
+            {"setting": "seats.1.buttons", "limit": 3},
+            None,
+        ),
+        (
+            "[seats.1]\nled = 20\n",
+            "pinmap.bad_buttons",
+            {"setting": "seats.1.buttons", "limit": 3},
+            None,
+        ),
+        (
+            "[seats.1]\nbuttons = 17\n",
+            "pinmap.bad_buttons",
+            {"setting": "seats.1.buttons", "limit": 3},
+            None,
+        ),
+        (
+            "gavel = 28\n",
+            "pinmap.bad_pin",
+            {"setting": "gavel", "value": "28"},
+            "“gavel” in the pin map must be a GPIO number of the 40-pin header "
+            "(BCM 0 to 27), not 28.",
+        ),
+        ("gavel = -1\n", "pinmap.bad_pin", {"setting": "gavel", "value": "-1"}, None),
+        ("gavel = true\n", "pinmap.bad_pin", {"setting": "gavel", "value": "True"}, None),
+        ("gavel = 4.0\n", "pinmap.bad_pin", {"setting": "gavel", "value": "4.0"}, None),
+        ("gavel = 'GPIO4'\n", "pinmap.bad_pin", {"setting": "gavel", "value": "'GPIO4'"}, None),
+        (
+            "[seats.1]\nbuttons = [17, 'x']\n",
+            "pinmap.bad_pin",
+            {"setting": "seats.1.buttons[2]", "value": "'x'"},
+            None,
+        ),
+        ("seats = 3\n", "pinmap.bad_section", {"setting": "seats"}, None),
+        ("[seats]\n1 = 17\n", "pinmap.bad_section", {"setting": "seats.1"}, None),
+    ],
+)
 def test_mistakes_are_refused_with_a_translatable_reason(text, key, args, shown):
     with pytest.raises(PinMapError) as caught:
         parse_pinmap(text, "pins.toml")

@@ -1,5 +1,6 @@
 """Every string a person sees goes through the catalogs: English is complete
 for every key the code can produce."""
+
 from __future__ import annotations
 
 import json
@@ -35,45 +36,125 @@ def generated_keys() -> set[str]:
     """Keys the code builds from game data and engine vocabulary."""
     keys = {f"game.{name}" for name in names()}
     keys |= {"policy.liberal", "policy.fascist"}
-    keys |= {f"sh.log.{k}" for k in (
-        "started", "confirm", "nominate", "ballot", "discard", "enact", "chaos", "veto",
-        "veto_agreed", "veto_refused", "reveal_hitler", "reveal_not_hitler", "reshuffled",
-        "investigate", "special_election", "peek", "execute")}
+    keys |= {
+        f"sh.log.{k}"
+        for k in (
+            "started",
+            "confirm",
+            "nominate",
+            "ballot",
+            "discard",
+            "enact",
+            "chaos",
+            "veto",
+            "veto_agreed",
+            "veto_refused",
+            "reveal_hitler",
+            "reveal_not_hitler",
+            "reshuffled",
+            "investigate",
+            "special_election",
+            "peek",
+            "execute",
+        )
+    }
     keys |= {"log.vote", "log.ballot_abort"}
     from companion.games.article27.rules import AGENDAS, ISSUES
+
     keys |= {f"issue.{i}" for i in ISSUES} | {f"agenda.{a}" for a in AGENDAS}
-    keys |= {f"a27.log.{k}" for k in (
-        "started", "unused", "round_started", "reveal_disk", "gavel", "vote_called",
-        "move_floor", "move_table", "pause", "resume", "timer_expired", "bribe_accepted",
-        "bribe_withdraw", "bribe_reclaim", "ballot", "announce", "challenge_true",
-        "challenge_false", "final_tally", "next_round")}
+    keys |= {
+        f"a27.log.{k}"
+        for k in (
+            "started",
+            "unused",
+            "round_started",
+            "reveal_disk",
+            "gavel",
+            "vote_called",
+            "move_floor",
+            "move_table",
+            "pause",
+            "resume",
+            "timer_expired",
+            "bribe_accepted",
+            "bribe_withdraw",
+            "bribe_reclaim",
+            "ballot",
+            "announce",
+            "challenge_true",
+            "challenge_false",
+            "final_tally",
+            "next_round",
+        )
+    }
     for rules in (COUP.catalog, G54.catalog):
         keys |= {f"character.{c}" for c in rules.characters}
         keys |= {f"action.{a}" for a in rules.actions}
         keys |= {f"cmd.{a}" for a in rules.actions}
         keys |= {f"log.action.{a}" for a in rules.actions}
     keys |= {f"g54.card.{r.name}" for r in ROLES}
-    keys |= {f"cmd.{c}" for c in ("challenge", "pass", "block", "show", "concede",
-                                  "lose", "keep", "undo", "join", "react", "react_card")}
-    keys |= {f"cmd.proceed.{p}" for p in ("challenge", "block", "join", "elimination",
-                                          "disappear")}
-    keys |= {"cmd.choose.extortion.pay", "cmd.choose.extortion.refuse", "cmd.choose.writer.draw",
-             "cmd.choose.writer.stop", "cmd.choose.producer"}
+    keys |= {
+        f"cmd.{c}"
+        for c in (
+            "challenge",
+            "pass",
+            "block",
+            "show",
+            "concede",
+            "lose",
+            "keep",
+            "undo",
+            "join",
+            "react",
+            "react_card",
+        )
+    }
+    keys |= {f"cmd.proceed.{p}" for p in ("challenge", "block", "join", "elimination", "disappear")}
+    keys |= {
+        "cmd.choose.extortion.pay",
+        "cmd.choose.extortion.refuse",
+        "cmd.choose.writer.draw",
+        "cmd.choose.writer.stop",
+        "cmd.choose.producer",
+    }
     keys |= {k.replace("cmd.", "log.", 1) for k in keys if k.startswith("cmd.choose.")}
-    keys |= {f"status.{p}" for p in ("join", "elimination", "disappear", "block_every_other",
-                                     "challenge_claim", "new_life")}
+    keys |= {
+        f"status.{p}"
+        for p in (
+            "join",
+            "elimination",
+            "disappear",
+            "block_every_other",
+            "challenge_claim",
+            "new_life",
+        )
+    }
     keys |= {f"status.choice.{k}" for k in ("extortion", "writer", "producer")}
     keys |= {f"ui.claim_kind.{k}" for k in ("join", "react", "elimination", "disappear")}
     keys |= {f"ui.token.{k}" for k in ("peacekeeping", "treaty", "tax", "disappear")}
     keys |= {"ui.general_actions"}
-    keys |= {f"log.{e}" for e in ("started", "block", "challenge", "pass", "proceed",
-                                  "show", "concede", "lose", "redrawn",
-                                  "exchange_drawn", "keep", "undo")}
-    keys |= {f"status.{p}" for p in ("setup", "action", "lose", "exchange",
-                                     "exchange_draw", "redraw")}
+    keys |= {
+        f"log.{e}"
+        for e in (
+            "started",
+            "block",
+            "challenge",
+            "pass",
+            "proceed",
+            "show",
+            "concede",
+            "lose",
+            "redrawn",
+            "exchange_drawn",
+            "keep",
+            "undo",
+        )
+    }
+    keys |= {
+        f"status.{p}" for p in ("setup", "action", "lose", "exchange", "exchange_draw", "redraw")
+    }
     keys |= {"ui.claim_kind.action", "ui.claim_kind.block"}
-    keys |= {f"ui.claim.{r}" for r in ("open", "unchallenged", "challenged",
-                                       "upheld", "failed")}
+    keys |= {f"ui.claim.{r}" for r in ("open", "unchallenged", "challenged", "upheld", "failed")}
     return keys
 
 
@@ -91,9 +172,11 @@ def played_lines() -> list[tuple[list[str], str, dict]]:
         for seed in range(40):
             players = engine.min_players + seed % (engine.max_players - engine.min_players + 1)
             mode = ("keeper", "physical")[seed % 2]
-            table = Table.start(EventStore(":memory:"),
-                                Setup(game=name, seats=[f"P{i}" for i in range(players)],
-                                      mode=mode), fate=Fate(seed=seed))
+            table = Table.start(
+                EventStore(":memory:"),
+                Setup(game=name, seats=[f"P{i}" for i in range(players)], mode=mode),
+                fate=Fate(seed=seed),
+            )
             rng = random.Random(seed)
             while not table.is_over:
                 table.execute(rng.choice(table.legal_commands()))
@@ -110,8 +193,9 @@ def test_english_has_every_key_the_code_uses():
 
 def test_every_log_line_of_random_games_reads_whole():
     """The arguments the engines give fill every field of their texts."""
-    unfilled = {key for names, key, args in played_lines()
-                if "{" in Messages("en", names)(key, **args)}
+    unfilled = {
+        key for names, key, args in played_lines() if "{" in Messages("en", names)(key, **args)
+    }
     assert unfilled == set()
 
 
@@ -124,13 +208,28 @@ def test_every_english_text_formats_with_its_own_fields():
             assert "{" not in rendered, key
 
 
-@pytest.mark.parametrize("lang, numbers", [
-    ("en", {1: "one", 0: "other", 2: "other", 21: "other"}),
-    ("el", {1: "one", 2: "other"}),
-    ("ru", {1: "one", 21: "one", 2: "few", 24: "few", 5: "many", 11: "many",
-            12: "many", 0: "many", 111: "many"}),
-    ("fa", {0: "one", 1: "one", 2: "other"}),
-])
+@pytest.mark.parametrize(
+    "lang, numbers",
+    [
+        ("en", {1: "one", 0: "other", 2: "other", 21: "other"}),
+        ("el", {1: "one", 2: "other"}),
+        (
+            "ru",
+            {
+                1: "one",
+                21: "one",
+                2: "few",
+                24: "few",
+                5: "many",
+                11: "many",
+                12: "many",
+                0: "many",
+                111: "many",
+            },
+        ),
+        ("fa", {0: "one", 1: "one", 2: "other"}),
+    ],
+)
 def test_plural_rules(lang, numbers):
     assert {n: plural_category(lang, n) for n in numbers} == numbers
 
@@ -174,12 +273,19 @@ def test_every_text_formats_in_every_language(lang):
             assert "{" not in rendered, (key, count)
 
 
-@pytest.mark.parametrize("gregorian, solar_hijri", [
-    ((1970, 1, 1), (1348, 10, 11)), ((2000, 1, 1), (1378, 10, 11)),
-    ((2024, 3, 19), (1402, 12, 29)), ((2024, 3, 20), (1403, 1, 1)),   # Nowruz 1403
-    ((2025, 3, 20), (1403, 12, 30)), ((2025, 3, 21), (1404, 1, 1)),   # 1403 was leap
-    ((2026, 9, 22), (1405, 6, 31)), ((2026, 9, 23), (1405, 7, 1)),    # 31-day months end
-])
+@pytest.mark.parametrize(
+    "gregorian, solar_hijri",
+    [
+        ((1970, 1, 1), (1348, 10, 11)),
+        ((2000, 1, 1), (1378, 10, 11)),
+        ((2024, 3, 19), (1402, 12, 29)),
+        ((2024, 3, 20), (1403, 1, 1)),  # Nowruz 1403
+        ((2025, 3, 20), (1403, 12, 30)),
+        ((2025, 3, 21), (1404, 1, 1)),  # 1403 was leap
+        ((2026, 9, 22), (1405, 6, 31)),
+        ((2026, 9, 23), (1405, 7, 1)),  # 31-day months end
+    ],
+)
 def test_the_solar_hijri_calendar(gregorian, solar_hijri):
     from datetime import date
 

@@ -1,5 +1,6 @@
 """What `companion run --fullscreen --touch ...` sets in Kivy before the
 window exists: one touch source, never two (a doubled touch presses twice)."""
+
 from __future__ import annotations
 
 import json
@@ -19,9 +20,13 @@ print(json.dumps({"input": dict(Config.items("input")),
 
 
 def kivy_config(touch: str, fullscreen: bool) -> dict:
-    done = subprocess.run([sys.executable, "-c", PROBE, touch, "yes" if fullscreen else "no"],
-                          capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, KIVY_NO_CONSOLELOG="1"))
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, touch, "yes" if fullscreen else "no"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, KIVY_NO_CONSOLELOG="1"),
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -35,6 +40,8 @@ def test_sdl_is_the_only_touch_source_by_default():
 def test_kivys_own_provider_replaces_sdls_touch():
     for provider in ("mtdev", "hidinput"):
         config = kivy_config(provider, fullscreen=False)
-        assert config["input"] == {"mouse": "mouse,multitouch_on_demand",
-                                   "touch_%(name)s": f"probesysfs,provider={provider}"}
+        assert config["input"] == {
+            "mouse": "mouse,multitouch_on_demand",
+            "touch_%(name)s": f"probesysfs,provider={provider}",
+        }
         assert config["sdl_touch_mouse"] == "0" and config["fullscreen"] == "0"

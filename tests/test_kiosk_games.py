@@ -3,6 +3,7 @@ tapped on the screen, three seats voting on the header's buttons (gpiozero's
 mock pins, pressed through the on-screen seat buttons) and two on their
 phones (the real phone server on 127.0.0.1, over HTTP), every ballot seen
 turning on the screen, to the winner and its chart."""
+
 from __future__ import annotations
 
 import asyncio
@@ -16,7 +17,7 @@ from kiosk_helpers import button_with, selectable_panels, wait_for_reveal  # noq
 from ui_helpers import frames, screenshot, show, tap  # noqa: E402
 from web_helpers import join, served, state  # noqa: E402
 
-pytestmark = pytest.mark.slow       # a whole game, seen turn by turn
+pytestmark = pytest.mark.slow  # a whole game, seen turn by turn
 
 BUTTON_SEATS, PHONE_SEATS = (0, 1, 2), (3, 4)
 
@@ -33,8 +34,11 @@ def test_a_whole_secret_hitler_game_with_buttons_phones_and_taps(window, tmp_pat
     from companion.ui.seat_buttons import PinButton, SeatButtons
 
     store = EventStore(tmp_path / "g.sqlite3")
-    setup = Setup(game="secret_hitler", seats=["Anna", "Ben", "Chloe", "Dimitris", "Eleni"],
-                  options={"first": 0})
+    setup = Setup(
+        game="secret_hitler",
+        seats=["Anna", "Ben", "Chloe", "Dimitris", "Eleni"],
+        options={"first": 0},
+    )
     table = Table.start(store, setup, fate=Fate(seed=5))
     loop = asyncio.new_event_loop()
     factory, pinmap = MockFactory(), load_pinmap()
@@ -56,9 +60,13 @@ def test_a_whole_secret_hitler_game_with_buttons_phones_and_taps(window, tmp_pat
 
         def phone_vote(seat: int, choice: str) -> None:
             phone, csrf = seat_phones[seat]
-            response = loop.run_until_complete(phone.post(
-                "/api/command", json={"type": "vote", "choice": choice},
-                headers={"X-Companion-CSRF": csrf, "Origin": str(phone.make_url(""))}))
+            response = loop.run_until_complete(
+                phone.post(
+                    "/api/command",
+                    json={"type": "vote", "choice": choice},
+                    headers={"X-Companion-CSRF": csrf, "Origin": str(phone.make_url(""))},
+                )
+            )
             assert response.status == 200, loop.run_until_complete(response.text())
 
         def play_round(policy: str) -> None:
@@ -67,11 +75,13 @@ def test_a_whole_secret_hitler_game_with_buttons_phones_and_taps(window, tmp_pat
             alive = set(table.public_view()["ballot"]["eligible"])
             panel.open(animation=False)
             frames(2)
-            rows = [[w for w in row.children[::-1] if isinstance(w, PinButton)]
-                    for row in panel.ids.rows.children[::-1]]
+            rows = [
+                [w for w in row.children[::-1] if isinstance(w, PinButton)]
+                for row in panel.ids.rows.children[::-1]
+            ]
             for seat in BUTTON_SEATS:
                 if seat in alive:
-                    tap(rows[seat][0])                      # Ja!
+                    tap(rows[seat][0])  # Ja!
             panel.dismiss(animation=False)
             frames(2)
             ballot = screen.ids.ballot
@@ -83,8 +93,9 @@ def test_a_whole_secret_hitler_game_with_buttons_phones_and_taps(window, tmp_pat
             wait_for_reveal(ballot)
             assert ballot.result_text == "The government is elected."
             if "Hitler zone" in screen.status_text:
-                tap([b for b in screen.ids.commands.children
-                     if b.text.endswith("is not Hitler")][0])
+                tap(
+                    [b for b in screen.ids.commands.children if b.text.endswith("is not Hitler")][0]
+                )
             tap(button_with(screen, f"{policy.capitalize()} policy"))
             phase = table.public_view()["phase"]
             if phase == "peek":
@@ -92,18 +103,31 @@ def test_a_whole_secret_hitler_game_with_buttons_phones_and_taps(window, tmp_pat
             elif phase == "execute":
                 tap(button_with(screen, "Execute a player"))
                 tap(selectable_panels(screen)[-1])
-                tap([b for b in screen.ids.commands.children
-                     if b.text.endswith("is not Hitler")][0])
+                tap(
+                    [b for b in screen.ids.commands.children if b.text.endswith("is not Hitler")][0]
+                )
             assert screen.message_text == "", screen.message_text
 
-        for policy in ("fascist", "fascist", "fascist", "liberal", "fascist",
-                       "liberal", "liberal", "liberal", "liberal"):
+        for policy in (
+            "fascist",
+            "fascist",
+            "fascist",
+            "liberal",
+            "fascist",
+            "liberal",
+            "liberal",
+            "liberal",
+            "liberal",
+        ):
             play_round(policy)
         assert refusals == []
         assert screen.game_over
         assert screen.status_text == "The Liberals win: five Liberal policies are enacted."
-        sources = {c["source"].split(":")[-1] if c["source"].count(":") == 2 else c["source"]
-                   for c in store.commands(table.game_id) if c["command"]["type"] == "vote"}
+        sources = {
+            c["source"].split(":")[-1] if c["source"].count(":") == 2 else c["source"]
+            for c in store.commands(table.game_id)
+            if c["command"]["type"] == "vote"
+        }
         assert sources == {"gpio", "seat:3", "seat:4"}
         tap(screen.ids.bar.ids.chart)
         frames(3)

@@ -1,6 +1,7 @@
 """The kiosk's home screen and its screens, in a real Kivy window (headless
 with Mesa) over a real SQLite store: choose a game, its players and
 variants, start it, go home and resume the same table, see past games."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,9 +11,17 @@ from companion.table import EventStore, Table
 from companion.table.new_game import NewGame
 
 pytest.importorskip("kivy.base")
-from ui_helpers import (PORTRAIT, SHOTS, SIZES, fits_in_window, frames,  # noqa: E402
-                        screenshot, show, tap)
 from kiosk_helpers import type_by_taps  # noqa: E402
+from ui_helpers import (
+    PORTRAIT,
+    SHOTS,
+    SIZES,
+    fits_in_window,
+    frames,  # noqa: E402
+    screenshot,
+    show,
+    tap,
+)
 
 
 def kiosk_on(store, table=None, settings=None):
@@ -46,7 +55,7 @@ def test_the_choices_follow_the_game_s_limits_and_variants():
     assert choice_.next_input(2) == "buttons"
     choice_.names[:3] = ["Ann", "Bob", "Cat"]
     choice_.move_up(2)
-    choice_.move_up(0)                                  # the first seat has none before it
+    choice_.move_up(0)  # the first seat has none before it
     assert choice_.names[:3] == ["Ann", "Cat", "Bob"]
     assert choice_.inputs[:3] == ["kiosk", "buttons", "kiosk"]
     choice_.names[:3] = ["", "", ""]
@@ -59,13 +68,14 @@ def test_the_choices_follow_the_game_s_limits_and_variants():
     assert again.names == [s["name"] for s in setup.seats]
     # A game set up on the command line, with values home does not offer:
     # home starts those choices from the default, and a tap steps on.
-    elsewhere = Setup(game="g54", seats=[{"name": "Ann"}, {"name": "Bob"}],
-                      options={"response_seconds": 15.0, "set": ["banker", "director"],
-                               "advanced": True})
+    elsewhere = Setup(
+        game="g54",
+        seats=[{"name": "Ann"}, {"name": "Bob"}],
+        options={"response_seconds": 15.0, "set": ["banker", "director"], "advanced": True},
+    )
     like = NewGame.like(elsewhere)
     assert like.options == {"advanced": True}
-    assert like.variants() == [("set", "random"), ("advanced", True),
-                               ("response_seconds", None)]
+    assert like.variants() == [("set", "random"), ("advanced", True), ("response_seconds", None)]
     like.options["response_seconds"] = 12.5
     assert like.next_value("response_seconds") is None
 
@@ -79,7 +89,7 @@ def test_home_renders_with_large_targets_at_every_size(window, tmp_path, size):
     assert kiosk.current == "home"
     assert home.resume_text == ""
     buttons = [w for w in home.walk() if isinstance(w, ChoiceButton)]
-    assert len(buttons) == 4 + 2 + 4 + 3       # games, modes, the kiosk's languages, A27's variants
+    assert len(buttons) == 4 + 2 + 4 + 3  # games, modes, the kiosk's languages, A27's variants
     assert all(b.height >= 48 for b in buttons)
     for widget in (home.ids.start, home.ids.history, home.ids.settings):
         assert fits_in_window(widget, window)
@@ -106,7 +116,7 @@ def test_touch_chooses_and_starts_a_game_then_home_resumes_the_same_table(window
     type_by_taps(rows[0].ids.name, "Stelios with a far too long name here")
     type_by_taps(rows[1].ids.name, "Natassa")
     tap(rows[0].ids.source)
-    tap(seat_rows(home)[1].ids.up)                      # Natassa sits first
+    tap(seat_rows(home)[1].ids.up)  # Natassa sits first
     assert seat_rows(home)[1].input_text == "Buttons"
     assert seat_rows(home)[0].ids.up.disabled
     tap(choice(home.ids.variants, "Turns: counterclockwise"))
@@ -153,7 +163,7 @@ def test_past_games_are_listed_and_a_restart_shows_the_same_table(window, tmp_pa
     frames(2)
     home = kiosk.home
     assert home.choice.game == "coup" and home.choice.names == ["Ann", "Bob"]
-    tap(home.ids.start)              # a new game would end the first: the operator's PIN
+    tap(home.ids.start)  # a new game would end the first: the operator's PIN
     [pad] = [w for w in window.children if w.__class__.__name__ == "PinPad"]
     assert kiosk.table.game_id == first.game_id, "nothing ended before the PIN"
     for digit in "0000":
@@ -170,13 +180,13 @@ def test_past_games_are_listed_and_a_restart_shows_the_same_table(window, tmp_pa
     view.dismiss(animation=False)
     store.close()
 
-    store = EventStore(path)                            # the kiosk restarts
+    store = EventStore(path)  # the kiosk restarts
     again = show(window, kiosk_on(store, Table.resume(store)), (800, 480))
     assert again.current == "table" and again.table.game_id == second.game_id
     assert again.table_screen.status_text == kiosk.table_screen.status_text
     from companion.table import StoreError
 
-    left_behind = Table.resume(store, first.game_id)    # the first game stays ended
+    left_behind = Table.resume(store, first.game_id)  # the first game stays ended
     with pytest.raises(StoreError):
         left_behind.execute({"type": "income", "seat": 1})
     assert store.game(first.game_id).status == "abandoned"
@@ -195,13 +205,13 @@ def test_on_screen_seat_buttons_vote_through_the_simulated_header(window, tmp_pa
     import time
 
     from gpiozero.pins.mock import MockFactory
-    from companion.ui.kiosk_settings import KioskSettings
+    from sh_helpers import nominate, sh_table
 
     from companion.devices.controls import Controls
     from companion.devices.gpio import GpioTable
     from companion.devices.pinmap import load_pinmap
+    from companion.ui.kiosk_settings import KioskSettings
     from companion.ui.seat_buttons import PinButton, SeatButtons
-    from sh_helpers import nominate, sh_table
 
     store = EventStore(tmp_path / "g.sqlite3")
     table = sh_table(store, 5)
@@ -212,13 +222,16 @@ def test_on_screen_seat_buttons_vote_through_the_simulated_header(window, tmp_pa
     controls = Controls(table, loop=loop, on_refusal=lambda seat, e: refusals.append(e.key))
     header = GpioTable(pinmap, controls.handle, factory=factory)
     try:
-        kiosk = show(window, kiosk_on(store, table, KioskSettings(tmp_path / "kiosk.ini")),
-                     (800, 480))
+        kiosk = show(
+            window, kiosk_on(store, table, KioskSettings(tmp_path / "kiosk.ini")), (800, 480)
+        )
         panel = SeatButtons(pinmap, factory, table, "en")
         panel.open(animation=False)
         frames(3)
-        seats = [[w for w in row.children[::-1] if isinstance(w, PinButton)]
-                 for row in panel.ids.rows.children[::-1]]
+        seats = [
+            [w for w in row.children[::-1] if isinstance(w, PinButton)]
+            for row in panel.ids.rows.children[::-1]
+        ]
         assert len(seats) == 5, "one row per seat at the table (the map has six)"
         assert all(fits_in_window(b, window) for row in seats for b in row)
         assert [b.text for b in seats[0]] == ["1", "2", "3"]
@@ -248,11 +261,15 @@ def test_on_screen_seat_buttons_vote_through_the_simulated_header(window, tmp_pa
         loop.close()
 
 
-@pytest.mark.parametrize("game, title, screen", [
-    ("Article 27", "article27", "Article27TableScreen"),
-    ("Secret Hitler", "secret_hitler", "SecretHitlerTableScreen"),
-    ("Coup", "coup", "CoupTableScreen"),
-    ("Coup: Rebellion G54", "g54", "CoupTableScreen")])
+@pytest.mark.parametrize(
+    "game, title, screen",
+    [
+        ("Article 27", "article27", "Article27TableScreen"),
+        ("Secret Hitler", "secret_hitler", "SecretHitlerTableScreen"),
+        ("Coup", "coup", "CoupTableScreen"),
+        ("Coup: Rebellion G54", "g54", "CoupTableScreen"),
+    ],
+)
 def test_each_game_starts_from_home_by_touch(window, tmp_path, game, title, screen):
     store = EventStore(tmp_path / "g.sqlite3")
     kiosk = show(window, kiosk_on(store), (800, 480))

@@ -3,6 +3,7 @@ original 7-inch display's 800×480: nothing outside the window, no text
 spilling out of its box, no raw key, the touch targets whole. Screenshots:
 screenshots/<screen>-<phase>-<lang>-800x480.png: Secret Hitler's phases, home,
 Article 27's stages and the first steps of Coup and G54."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,10 +12,17 @@ from companion.i18n import LANGUAGES
 from companion.table import EventStore
 
 pytest.importorskip("kivy.base")
-from a27_kiosk_helpers import a27_screen, buttons_in, until_revealed  # noqa: E402
-from kiosk_helpers import assert_readable_layout, wait_for_reveal  # noqa: E402
-from a27_kiosk_helpers import KEEPER_STAGES, PHYSICAL_STAGES, at_stage, check_layout  # noqa: E402
+from a27_kiosk_helpers import (  # noqa: E402  # noqa: E402
+    KEEPER_STAGES,
+    PHYSICAL_STAGES,
+    a27_screen,
+    at_stage,
+    buttons_in,
+    check_layout,
+    until_revealed,
+)
 from helpers import finished  # noqa: E402
+from kiosk_helpers import assert_readable_layout, wait_for_reveal  # noqa: E402
 from sh_kiosk_helpers import PHASES, check_screen, to_phase  # noqa: E402
 from ui_helpers import SHOTS, frames, screenshot, show  # noqa: E402
 
@@ -40,31 +48,39 @@ def test_home_reads_in_every_language(window, tmp_path, lang, game):
 
     kiosk = show(window, Kiosk(EventStore(tmp_path / "h.sqlite3"), None, lang=lang), SIZE)
     home = kiosk.home
-    home.choose_game(game)                  # each game has its own variants
+    home.choose_game(game)  # each game has its own variants
     frames(2)
     screenshot(window, f"home-{game}-{lang}-800x480")
-    assert_readable_layout(home, window, [home.ids.start, home.ids.history, home.ids.settings],
-                           scrolled=home.ids.scroll)
+    assert_readable_layout(
+        home,
+        window,
+        [home.ids.start, home.ids.history, home.ids.settings],
+        scrolled=home.ids.scroll,
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_home_with_a_game_to_resume_and_past_games_reads_in_every_language(window, tmp_path,
-                                                                           lang):
+def test_home_with_a_game_to_resume_and_past_games_reads_in_every_language(window, tmp_path, lang):
     from companion.games.base import Setup
     from companion.table import Table
     from companion.ui.kiosk import Kiosk
 
-    store = finished("secret_hitler", tmp_path).store          # a finished game …
-    Table.start(store, Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"],
-                             options={"first": 0}))            # … and one in progress
+    store = finished("secret_hitler", tmp_path).store  # a finished game …
+    Table.start(
+        store, Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"], options={"first": 0})
+    )  # … and one in progress
     kiosk = show(window, Kiosk(store, None, lang=lang), SIZE)
     kiosk.go_home()
     frames(2)
     home = kiosk.home
     assert home.resume_text
     screenshot(window, f"home-resume-{lang}-800x480")
-    assert_readable_layout(home, window, [home.ids.start, home.ids.history, home.ids.settings],
-                           scrolled=home.ids.scroll)
+    assert_readable_layout(
+        home,
+        window,
+        [home.ids.start, home.ids.history, home.ids.settings],
+        scrolled=home.ids.scroll,
+    )
     history = home.open_history()
     frames(3)
     assert len(history.lines) == 1
@@ -88,16 +104,20 @@ def test_article27_reads_in_every_language(window, tmp_path, lang, stage):
 @pytest.mark.parametrize("game, players", [("coup", 6), ("g54", 6), ("g54", 2)])
 def test_the_coup_family_reads_in_every_language(window, tmp_path, lang, game, players):
     from companion.games.base import Fate, Setup
-    from companion.table import Table
     from companion.games.coup.screen import CoupTableScreen
+    from companion.table import Table
 
-    options = {"first": 0, "direction": "clockwise"} if game == "coup" else {
-        "first": 0, "set": "starter"}
+    options = (
+        {"first": 0, "direction": "clockwise"} if game == "coup" else {"first": 0, "set": "starter"}
+    )
     seats = ["Natassa", "Stelios", "Giorgos", "Eleni", "Nikos", "Maria"][:players]
-    table = Table.start(EventStore(tmp_path / "g.sqlite3"),
-                        Setup(game=game, seats=seats, options=options), fate=Fate(seed=1))
+    table = Table.start(
+        EventStore(tmp_path / "g.sqlite3"),
+        Setup(game=game, seats=seats, options=options),
+        fate=Fate(seed=1),
+    )
     screen = show(window, CoupTableScreen(table, lang=lang), SIZE)
-    for step in range(4):                     # an action, the answers to it, and on
+    for step in range(4):  # an action, the answers to it, and on
         frames(2)
         screenshot(window, f"{game}-{players}p-step{step}-{lang}-800x480")
         assert_readable_layout(screen, window, list(screen.ids.commands.children))

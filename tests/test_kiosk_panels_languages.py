@@ -4,6 +4,7 @@ phones' join panel and the simulated seat buttons. Each is checked like the
 table screens (nothing outside the window, no text spilling out of its
 box, touch targets whole) and saved as
 screenshots/<panel>-<lang>-800x480.png."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,11 +13,10 @@ from companion.i18n import LANGUAGES, Messages
 from companion.table import EventStore, Table
 
 pytest.importorskip("kivy.base")
-from kivy.uix.button import Button  # noqa: E402
-from kivy.uix.scrollview import ScrollView  # noqa: E402
-
 from helpers import finished, physical_table  # noqa: E402
 from kiosk_helpers import assert_readable_layout, key, open_panels, walk  # noqa: E402
+from kivy.uix.button import Button  # noqa: E402
+from kivy.uix.scrollview import ScrollView  # noqa: E402
 from ui_helpers import SHOTS, frames, show, tap  # noqa: E402
 
 SIZE = (800, 480)
@@ -26,16 +26,20 @@ def check_panel(panel, window, name: str) -> None:
     """A ModalView's content read like a screen, then saved."""
     frames(3)
     content = panel.children[0]
-    buttons = [w for w in walk(content) if isinstance(w, Button) and w.opacity > 0
-               and w.width > 0 and not w.disabled]
+    buttons = [
+        w
+        for w in walk(content)
+        if isinstance(w, Button) and w.opacity > 0 and w.width > 0 and not w.disabled
+    ]
     scrolled = next((w for w in walk(content) if isinstance(w, ScrollView)), None)
-    if scrolled is not None:         # what lies below the fold is reached by scrolling
+    if scrolled is not None:  # what lies below the fold is reached by scrolling
         buttons = [b for b in buttons if b not in list(walk(scrolled))]
     # A panel in columns side by side is read column by column.
     parts = content.children if getattr(content, "orientation", "") == "horizontal" else [content]
     for part in parts:
-        assert_readable_layout(part, window, [b for b in buttons if b in list(walk(part))],
-                               scrolled=scrolled)
+        assert_readable_layout(
+            part, window, [b for b in buttons if b in list(walk(part))], scrolled=scrolled
+        )
     SHOTS.mkdir(parents=True, exist_ok=True)
     content.export_to_png(str(SHOTS / f"{name}-800x480.png"))
 
@@ -46,8 +50,11 @@ def test_the_pin_pad_and_the_settings_read_in_every_language(window, tmp_path, l
     from companion.ui.kiosk_settings import DEFAULT_PIN, KioskSettings
 
     table = physical_table(tmp_path / "g.sqlite3")
-    kiosk = show(window, Kiosk(table.store, table, lang=lang,
-                               settings=KioskSettings(tmp_path / "kiosk.ini")), SIZE)
+    kiosk = show(
+        window,
+        Kiosk(table.store, table, lang=lang, settings=KioskSettings(tmp_path / "kiosk.ini")),
+        SIZE,
+    )
     kiosk.go_home()
     frames(2)
     tap(kiosk.home.ids.settings)
@@ -77,7 +84,8 @@ def test_the_log_and_the_chart_read_in_every_language(window, tmp_path, lang, ga
     chart = screen.open_chart()
     check_panel(chart, window, f"chart-{game}-{lang}")
     assert chart.title == Messages(lang)(
-        "chart.policies" if game == "secret_hitler" else "chart.agenda_points")
+        "chart.policies" if game == "secret_hitler" else "chart.agenda_points"
+    )
     chart.dismiss(animation=False)
     frames(2)
 
@@ -89,8 +97,9 @@ def test_the_phones_panel_reads_in_every_language(window, tmp_path, lang):
 
     table = physical_table(tmp_path / "g.sqlite3")
     t = Messages(lang, table.names)
-    view = PhonesView(TableServer(table), "http://companion.local:8080", t,
-                      wifi=("Table 4", "bluff-well"))
+    view = PhonesView(
+        TableServer(table), "http://companion.local:8080", t, wifi=("Table 4", "bluff-well")
+    )
     window.size = SIZE
     view.open(animation=False)
     view.show_seat(1)
@@ -108,8 +117,11 @@ def test_the_seat_buttons_read_in_every_language(window, tmp_path, lang):
     from companion.games.base import Fate, Setup
     from companion.ui.seat_buttons import SeatButtons
 
-    setup = Setup(game="secret_hitler", seats=["Anna", "Ben", "Chloe", "Dimitris", "Eleni"],
-                  options={"first": 0})
+    setup = Setup(
+        game="secret_hitler",
+        seats=["Anna", "Ben", "Chloe", "Dimitris", "Eleni"],
+        options={"first": 0},
+    )
     table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=5))
     window.size = SIZE
     panel = SeatButtons(load_pinmap(), MockFactory(), table, lang)

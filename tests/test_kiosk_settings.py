@@ -2,6 +2,7 @@
 store and a real settings file: a wrong PIN is refused and a burst of them
 pauses the pad; the right one opens the settings, whose changes are kept
 across a restart; ending a game keeps it in the history."""
+
 from __future__ import annotations
 
 import pytest
@@ -78,7 +79,7 @@ def test_settings_survive_a_restart_and_bad_values_fall_back(tmp_path):
     broken = KioskSettings(path)
     assert (broken.volume, broken.rotation, broken.language) == (0.8, 0, "en")
     assert not list(tmp_path.glob("*.partial")), "written whole, then put in place"
-    path.write_bytes(b"[kiosk\npin = \xff\xfe\n")           # garbled: a power cut, a bad card
+    path.write_bytes(b"[kiosk\npin = \xff\xfe\n")  # garbled: a power cut, a bad card
     garbled = KioskSettings(path)
     assert garbled.default_pin and garbled.volume == 0.8, "the defaults, never a crash"
 
@@ -157,7 +158,7 @@ def test_saved_language_and_rotation_apply_at_start_and_an_open_wifi_shows(windo
 
     settings = KioskSettings(tmp_path / "kiosk.ini")
     settings.language, settings.rotation = "el", 90
-    settings.set_wifi("Cafe Anna", "")                   # an open network
+    settings.set_wifi("Cafe Anna", "")  # an open network
     store = EventStore(tmp_path / "g.sqlite3")
     try:
         kiosk = Kiosk(store, None, settings=KioskSettings(tmp_path / "kiosk.ini"))

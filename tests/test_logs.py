@@ -3,6 +3,7 @@ one stream on stderr, journal-style (a syslog priority on every line) when
 systemd reads it, at the level of --log-level or the kiosk's setting. A
 real `companion run` on a desktop starts to its first frame with no
 traceback, no CRITICAL and no ERROR line."""
+
 from __future__ import annotations
 
 import ctypes.util
@@ -36,9 +37,27 @@ def kiosk(tmp_path, *args: str, journal: bool = False):
         environ["JOURNAL_STREAM"] = f"{info.st_dev}:{info.st_ino}"
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "companion", "run", "--db", str(tmp_path / "g.sqlite3"),
-             "--web-port", "0", "--pad", "none", "--exit-after", "3", *args],
-            stdout=subprocess.PIPE, stderr=errors, text=True, timeout=90, env=environ)
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                "run",
+                "--db",
+                str(tmp_path / "g.sqlite3"),
+                "--web-port",
+                "0",
+                "--pad",
+                "none",
+                "--exit-after",
+                "3",
+                *args,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+            timeout=90,
+            env=environ,
+        )
         errors.seek(0)
         text = errors.read()
         assert done.returncode == 0, text[-3000:]
@@ -59,15 +78,19 @@ def test_under_systemd_every_line_carries_its_priority_and_kivy_joins_in(tmp_pat
     assert "READY=1" in told, "the first frame was drawn"
     lines = [line for line in output.splitlines() if line]
     assert lines and all(re.match(r"<[0-7]>\S", line) for line in lines), [
-        line for line in lines if not re.match(r"<[0-7]>", line)][:5]
+        line for line in lines if not re.match(r"<[0-7]>", line)
+    ][:5]
     assert any(re.match(r"<6>companion\.cli: no GPIO buttons", line) for line in lines)
     assert "<6>kivy: Base: Start application main loop" in lines
     assert any(line.startswith("<7>kivy: ") for line in lines), "Kivy's debug lines too"
     if ctypes.util.find_library("mtdev") is None:
         # A desktop without libmtdev: Kivy's traceback for the mtdev provider,
         # which --touch sdl does not use, is one debug line.
-        assert any(line.startswith("<7>kivy: Input: MTDev is not supported")
-                   and "not needed with this touch source" in line for line in lines)
+        assert any(
+            line.startswith("<7>kivy: Input: MTDev is not supported")
+            and "not needed with this touch source" in line
+            for line in lines
+        )
 
 
 @pytest.mark.slow

@@ -2,6 +2,7 @@
 shaped and joined, a Latin player name and Persian digits in their places
 in a right-to-left sentence, brackets mirrored, wrapped lines in order and
 right-aligned, and the screens' rows and grids mirrored."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,7 +12,6 @@ from companion.i18n import Messages
 pytest.importorskip("kivy.base")
 from kivy.uix.label import Label  # noqa: E402
 from PIL import Image, ImageChops, ImageStat  # noqa: E402
-
 from ui_helpers import SHOTS, frames, show, tap  # noqa: E402
 
 FONT = 32
@@ -19,8 +19,9 @@ FONT = 32
 
 def drawn(window, tmp_path, text: str, width: int | None = None, halign: str = "left"):
     """``text`` as the kiosk draws it, as a greyscale image (ink is bright)."""
-    label = Label(text=text, font_size=FONT, color=(1, 1, 1, 1), halign=halign,
-                  size_hint=(None, None))
+    label = Label(
+        text=text, font_size=FONT, color=(1, 1, 1, 1), halign=halign, size_hint=(None, None)
+    )
     if width is None:
         label.bind(texture_size=lambda lbl, size: setattr(lbl, "size", size))
     else:
@@ -64,7 +65,8 @@ def test_the_kiosk_can_draw_right_to_left(window):
 
     assert right_to_left_ready(), (
         "Persian needs Kivy's Pillow text with raqm and the system's FriBiDi "
-        "(apt install libfribidi0)")
+        "(apt install libfribidi0)"
+    )
     assert "fa" in kiosk_languages()
 
 
@@ -75,8 +77,7 @@ def test_a_persian_sentence_with_a_latin_name_and_digits_reads_right_to_left(win
     # the count is written in Persian digits.
     assert sentence == "\u2068Sara\u2069 ۲ کارت از دربار می‌کشد."
     line = drawn(window, tmp_path, sentence)
-    pieces = {word: drawn(window, tmp_path, word)
-              for word in ("Sara", "۲", "کارت", "دربار")}
+    pieces = {word: drawn(window, tmp_path, word) for word in ("Sara", "۲", "کارت", "دربار")}
     found = {}
     for word, piece in pieces.items():
         left, _top, score = find(shrink(line), shrink(piece))
@@ -86,12 +87,13 @@ def test_a_persian_sentence_with_a_latin_name_and_digits_reads_right_to_left(win
     assert found["Sara"] > found["۲"] > found["کارت"] > found["دربار"], found
     # The sentence starts at the right: the name is its rightmost part, the
     # full stop its leftmost.
-    assert found["Sara"] + ink_box(pieces["Sara"])[2] - ink_box(pieces["Sara"])[0] \
+    assert (
+        found["Sara"] + ink_box(pieces["Sara"])[2] - ink_box(pieces["Sara"])[0]
         >= ink_box(line)[2] - 2
+    )
 
 
-def test_a_persian_name_typed_at_the_kiosk_keeps_an_english_line_left_to_right(
-        window, tmp_path):
+def test_a_persian_name_typed_at_the_kiosk_keeps_an_english_line_left_to_right(window, tmp_path):
     t = Messages("en", ["ناتاشا", "Omid"])
     sentence = t("status.action", player=0)
     assert sentence == "\u2068ناتاشا\u2069, choose an action."
@@ -142,8 +144,11 @@ def test_brackets_are_mirrored_in_a_persian_text(window, tmp_path):
 
 def test_wrapped_persian_lines_are_in_order_and_start_at_the_right(window, tmp_path):
     t = Messages("fa", ["Sara", "Omid"])
-    sentence = t("log.exchange_drawn", player=1, count=3) + " " + t(
-        "log.exchange_drawn", player=0, count=2)
+    sentence = (
+        t("log.exchange_drawn", player=1, count=3)
+        + " "
+        + t("log.exchange_drawn", player=0, count=2)
+    )
     image = drawn(window, tmp_path, sentence, width=300, halign="right")
     box = ink_box(image)
     assert box[3] - box[1] > FONT * 2, "the text wraps onto several lines"
@@ -169,8 +174,9 @@ def test_a_persian_table_screen_runs_right_to_left(window, tmp_path, lang, mirro
 
     from companion.games.secret_hitler.screen import SecretHitlerTableScreen
 
-    screen = show(window, SecretHitlerTableScreen(to_phase(tmp_path, "election"), lang=lang),
-                  (800, 480))
+    screen = show(
+        window, SecretHitlerTableScreen(to_phase(tmp_path, "election"), lang=lang), (800, 480)
+    )
     chips = screen.ids.ballot.ids.chips.children
     seats = screen.ids.players.children
     bar = screen.ids.bar.ids
@@ -191,14 +197,21 @@ def test_the_pin_pad_speaks_persian_digits(window, tmp_path):
     from companion.ui.kiosk import Kiosk
     from companion.ui.kiosk_settings import DEFAULT_PIN, KioskSettings
 
-    kiosk = show(window, Kiosk(EventStore(tmp_path / "g.sqlite3"), None, lang="fa",
-                               settings=KioskSettings(tmp_path / "kiosk.ini")), (800, 480))
+    kiosk = show(
+        window,
+        Kiosk(
+            EventStore(tmp_path / "g.sqlite3"),
+            None,
+            lang="fa",
+            settings=KioskSettings(tmp_path / "kiosk.ini"),
+        ),
+        (800, 480),
+    )
     assert "فارسی" in [b.text for b in kiosk.home.ids.languages.children]
 
     tap(kiosk.home.ids.settings)
     [pad] = open_panels(window)
-    assert sorted(k.text for k in pad.ids.digits.children if len(k.text) == 1) == list(
-        "۰۱۲۳۴۵۶۷۸۹")
+    assert sorted(k.text for k in pad.ids.digits.children if len(k.text) == 1) == list("۰۱۲۳۴۵۶۷۸۹")
     for digit in DEFAULT_PIN:
         tap(key(pad, Messages("fa").number(digit)))
     assert pad.entered == DEFAULT_PIN

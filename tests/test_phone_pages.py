@@ -3,6 +3,7 @@ Playwright) against the real server: join by a seat's link, claim it, a
 second phone refused, secrets behind hold-to-reveal, a vote and the reveal,
 reload and a restarted server resuming the seat, re-pairing. Screenshots of
 each page at a phone's size land in screenshots/phone/."""
+
 from __future__ import annotations
 
 import json
@@ -10,11 +11,11 @@ import re
 import urllib.request
 
 import pytest
-
 from browser import NO_PLAYWRIGHT, serve_in_thread, shot
+from sh_helpers import nominate, sh_table
+
 from companion.table import EventStore, Table
 from companion.web.server import COOKIE, CSRF_HEADER, TableServer, csrf_token
-from sh_helpers import nominate, sh_table
 
 expect = pytest.importorskip("playwright.sync_api", reason=NO_PLAYWRIGHT).expect
 
@@ -30,10 +31,15 @@ def vote_by_phone_api(base: str, server: TableServer, seat: int, choice: str) ->
     """Another seat's phone votes, through the same HTTP route a page uses."""
     phone = server.links.join(server.links.token(server.table.game_id, seat), None)
     request = urllib.request.Request(
-        f"{base}/api/command", method="POST",
+        f"{base}/api/command",
+        method="POST",
         data=json.dumps({"type": "vote", "choice": choice}).encode(),
-        headers={"Content-Type": "application/json", "Cookie": f"{COOKIE}={phone.cookie}",
-                 CSRF_HEADER: csrf_token(phone)})
+        headers={
+            "Content-Type": "application/json",
+            "Cookie": f"{COOKIE}={phone.cookie}",
+            CSRF_HEADER: csrf_token(phone),
+        },
+    )
     with urllib.request.urlopen(request) as response:
         assert response.status == 200
 
@@ -67,8 +73,12 @@ def test_a_phone_joins_sees_its_role_votes_and_sees_the_reveal(store, phones):
         hold(bob, "#secrets")
         role = table.private_view(1)["role"]
         expect(bob.locator("#secret-lines")).to_contain_text(
-            {"liberal": "You are a Liberal.", "fascist": "You are a Fascist.",
-             "hitler": "You are Hitler."}[role])
+            {
+                "liberal": "You are a Liberal.",
+                "fascist": "You are a Fascist.",
+                "hitler": "You are Hitler.",
+            }[role]
+        )
         shot(bob, "sh-seat-revealed")
         bob.mouse.up()
         expect(bob.locator("#secret-lines")).to_be_hidden()
@@ -96,8 +106,9 @@ def test_a_second_phone_is_refused_with_a_clear_message(store, phones):
         second = phones()
         expect(first.locator("#name")).to_have_text("A")
         second.goto(f"{base}/join/{token}")
-        expect(second.locator(".refusal")).to_have_text(re.compile(
-            "already on another phone. Ask the table to re-pair your seat"))
+        expect(second.locator(".refusal")).to_have_text(
+            re.compile("already on another phone. Ask the table to re-pair your seat")
+        )
         shot(second, "refused-second-phone")
 
 
@@ -117,7 +128,7 @@ def test_reload_and_a_restarted_server_give_the_seat_back(tmp_path, phones):
     table.store.close()
     resumed = Table.resume(EventStore(path))
     with serve_in_thread(TableServer(resumed).app()) as again:
-        carol.goto(f"{again}/seat")                 # the same cookie, no new scan
+        carol.goto(f"{again}/seat")  # the same cookie, no new scan
         expect(carol.locator("#name")).to_have_text("C")
         expect(carol.locator("#actions button")).to_have_text(["Ja!", "Nein"])
 
@@ -151,8 +162,9 @@ def test_a_re_paired_phone_whose_close_was_lost_finds_out_when_it_reconnects(sto
 
         def drop_then_re_pair():
             for socket in list(server._seat_sockets):
-                socket._req.transport.abort()       # no close frame: the line is cut
+                socket._req.transport.abort()  # no close frame: the line is cut
             server.links.repair(table.game_id, 3)
+
         base.on_loop(drop_then_re_pair)
         expect(lost.locator(".refusal")).to_have_text(re.compile("has no seat in this game"))
 
@@ -179,7 +191,8 @@ def test_an_article_27_bribe_is_offered_from_the_phone(store, phones):
         expect(ben.locator("#secret-lines")).to_contain_text("behind your screen")
         number = bribes[0]["id"]
         expect(ben.locator("#secret-lines")).to_contain_text(
-            f"Bribe #{number}: B to A, 3 influence to vote Yes: waiting for an answer")
+            f"Bribe #{number}: B to A, 3 influence to vote Yes: waiting for an answer"
+        )
         shot(ben, "a27-secrets-with-bribe")
         ben.mouse.up()
 
@@ -188,10 +201,15 @@ def test_a_coup_phone_turns_up_a_card_chosen_by_number(store, phones):
     from companion.games.base import Fate, Setup
     from companion.table import seat_source
 
-    setup = Setup(game="g54", seats=["Ann", "Bob", "Cat"], mode="keeper",
-                  options={"first": 0, "set": "starter"})
-    deal = {"hands": [["banker", "director"], ["guerrilla", "politician"],
-                      ["peacekeeper", "banker"]]}
+    setup = Setup(
+        game="g54",
+        seats=["Ann", "Bob", "Cat"],
+        mode="keeper",
+        options={"first": 0, "set": "starter"},
+    )
+    deal = {
+        "hands": [["banker", "director"], ["guerrilla", "politician"], ["peacekeeper", "banker"]]
+    }
     table = Table.start(store, setup, fate=Fate(seed=3, script=deal))
     table.execute({"type": "banker", "seat": 0})
     table.execute({"type": "challenge", "seat": 1}, source=seat_source(1))
@@ -199,11 +217,9 @@ def test_a_coup_phone_turns_up_a_card_chosen_by_number(store, phones):
     server = TableServer(table)
     with serve_in_thread(server.app()) as base:
         bob, _ = seated(phones, base, server, 1)
-        expect(bob.locator("#actions button")).to_have_text(["Turn up card 1",
-                                                             "Turn up card 2"])
+        expect(bob.locator("#actions button")).to_have_text(["Turn up card 1", "Turn up card 2"])
         hold(bob, "#secrets")
-        expect(bob.locator("#secret-lines")).to_have_text(
-            "Your cards: 1. Guerrilla, 2. Politician")
+        expect(bob.locator("#secret-lines")).to_have_text("Your cards: 1. Guerrilla, 2. Politician")
         shot(bob, "g54-lose-by-number")
         bob.mouse.up()
         bob.locator("#actions button").nth(1).click()
@@ -217,8 +233,12 @@ def test_every_seat_s_secrets_card_has_one_size_at_night(store, phones):
     shown, and the longer secrets must still fit."""
     from companion.games.base import Fate, Setup
 
-    setup = Setup(game="secret_hitler", seats=[chr(65 + i) for i in range(10)],
-                  mode="keeper", options={"first": 0})
+    setup = Setup(
+        game="secret_hitler",
+        seats=[chr(65 + i) for i in range(10)],
+        mode="keeper",
+        options={"first": 0},
+    )
     table = Table.start(store, setup, fate=Fate(seed=5))
     roles = [table.private_view(seat)["role"] for seat in range(10)]
     liberal, fascist = roles.index("liberal"), roles.index("fascist")
@@ -233,8 +253,9 @@ def test_every_seat_s_secrets_card_has_one_size_at_night(store, phones):
             expect(page.locator("#secret-lines")).to_be_visible()
             boxes.append(page.locator("#secrets").bounding_box())
             assert page.locator("#secrets").evaluate(
-                "card => card.scrollHeight <= card.clientHeight")
-        expect(pages[1].locator("#secret-lines li")).to_have_count(4)   # role, 3 teammates
+                "card => card.scrollHeight <= card.clientHeight"
+            )
+        expect(pages[1].locator("#secret-lines li")).to_have_count(4)  # role, 3 teammates
         expect(pages[0].locator("#secret-lines li")).to_have_count(1)
         shot(pages[1], "sh-fascist-night-revealed")
         for page in pages:
@@ -263,10 +284,11 @@ def test_each_phone_reads_its_own_language(store, phones, locale, lang):
         hold(local, "#secrets")
         role = table.private_view(2)["role"]
         expect(local.locator("#secret-lines")).to_contain_text(
-            translate(f"phone.role.{role}", lang))
+            translate(f"phone.role.{role}", lang)
+        )
         local.mouse.up()
         name, link = (local.locator(s).bounding_box() for s in ("#name", "#link"))
-        if lang == "fa":                                # mirrored: the name on the right
+        if lang == "fa":  # mirrored: the name on the right
             assert name["x"] > link["x"]
         else:
             assert name["x"] < link["x"]
@@ -296,17 +318,22 @@ def test_the_table_page_words_the_game_in_its_own_language(store, phones, locale
         page, english = phones(locale), phones("en-GB")
         for viewer in (page, english):
             viewer.goto(f"{base}/table")
-        claim = [line for key, args in table.log_lines() if key != "log.started"
-                 for line in [t.log_line(key, args)]][0]
+        claim = [
+            line
+            for key, args in table.log_lines()
+            if key != "log.started"
+            for line in [t.log_line(key, args)]
+        ][0]
         assert "duke" not in claim.lower(), "the game's term is worded, not its key"
         expect(page.locator("#log")).to_contain_text(claim)
         expect(page.locator("#players li").nth(1)).to_contain_text(t("ui.coins", count=2))
         expect(english.locator("#log")).to_contain_text("Ann claims the Duke")
-        table.execute({"type": "pass", "seat": 1})        # a change reaches both pages
+        table.execute({"type": "pass", "seat": 1})  # a change reaches both pages
         expect(page.locator("#log")).to_contain_text(t.log_line(*table.log_lines()[-1]))
         expect(english.locator("#log")).to_contain_text(
-            Messages("en", table.names).log_line(*table.log_lines()[-1]))
-        if lang == "fa":                   # each row runs right to left: the name first
+            Messages("en", table.names).log_line(*table.log_lines()[-1])
+        )
+        if lang == "fa":  # each row runs right to left: the name first
             row = page.locator("#players li").nth(1)
             expect(row).to_contain_text("۲")
             name, coins = row.locator("strong").bounding_box(), row.bounding_box()
@@ -322,6 +349,7 @@ def test_a_refused_press_is_explained_on_that_seat_s_phone_only(store, phones):
     import time
 
     from a27_helpers import PK, a27_table, propose
+
     from companion.devices.controls import Controls
     from companion.devices.press import Press
 
@@ -339,12 +367,15 @@ def test_a_refused_press_is_explained_on_that_seat_s_phone_only(store, phones):
             def refused(seat, error):
                 refusals.append((seat, error.key))
                 server.tell_seat(seat, error)
+
             controls = Controls(table, loop=asyncio.get_running_loop(), on_refusal=refused)
             controls.handle(Press(seat=3, button=1, at=time.monotonic(), device="gpio"))
+
         base.on_loop(press_veto)
         assert refusals == [(3, "device.choice_on_phone")]
         expect(dora.locator("#message")).to_have_text(
-            "Choose that on your phone: the buttons cannot take it.")
+            "Choose that on your phone: the buttons cannot take it."
+        )
         shot(dora, "a27-refused-press")
         expect(cara.locator("#actions button").first).to_be_visible()
         expect(cara.locator("#message")).to_have_text("")

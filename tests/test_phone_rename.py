@@ -3,6 +3,7 @@ it at once, and the operator can still change it from the phones panel
 with the on-screen keyboard. Over the real phone server on 127.0.0.1 (an
 aiohttp client in the kiosk's own loop, and Debian's chromium for the
 page), with the kiosk in a real headless window."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,14 +21,14 @@ from web_helpers import join, served, state  # noqa: E402
 
 
 def coup_table(path):
-    setup = Setup(game="coup", seats=["Player 1", "Player 2", "Player 3"],
-                  options={"first": 0})
+    setup = Setup(game="coup", seats=["Player 1", "Player 2", "Player 3"], options={"first": 0})
     return Table.start(EventStore(path), setup, fate=Fate(seed=3))
 
 
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_name_typed_on_the_phone_shows_on_the_kiosk_and_the_operator_can_change_it(
-        window, tmp_path, size):
+    window, tmp_path, size
+):
     from companion.i18n import Messages
     from companion.ui.kiosk import Kiosk
     from companion.ui.phones import PhonesView
@@ -40,14 +41,19 @@ def test_a_name_typed_on_the_phone_shows_on_the_kiosk_and_the_operator_can_chang
     server, open_phone = loop.run_until_complete(served_phones.__aenter__())
     try:
         phone = loop.run_until_complete(open_phone())
-        assert loop.run_until_complete(
-            join(phone, server.links.token(table.game_id, 1))).status == 303
+        assert (
+            loop.run_until_complete(join(phone, server.links.token(table.game_id, 1))).status == 303
+        )
         csrf = loop.run_until_complete(state(phone))["csrf"]
 
         def phone_renames(name: str):
-            response = loop.run_until_complete(phone.post(
-                "/api/command", json={"type": "rename", "name": name},
-                headers={"X-Companion-CSRF": csrf, "Origin": str(phone.make_url(""))}))
+            response = loop.run_until_complete(
+                phone.post(
+                    "/api/command",
+                    json={"type": "rename", "name": name},
+                    headers={"X-Companion-CSRF": csrf, "Origin": str(phone.make_url(""))},
+                )
+            )
             return response.status, loop.run_until_complete(response.json())
 
         assert phone_renames("Наташа") == (200, {"ok": True, "events": 1})
@@ -62,8 +68,12 @@ def test_a_name_typed_on_the_phone_shows_on_the_kiosk_and_the_operator_can_chang
         frames(3)
         labels = [w.text for row in panel.ids.seats.children for w in getattr(row, "children", [])]
         assert "Наташа\non a phone" in labels
-        pens = [w for row in reversed(panel.ids.seats.children)
-                for w in getattr(row, "children", []) if getattr(w, "text", "") == "✎"]
+        pens = [
+            w
+            for row in reversed(panel.ids.seats.children)
+            for w in getattr(row, "children", [])
+            if getattr(w, "text", "") == "✎"
+        ]
         tap(pens[1])
         assert panel.renaming == 1 and panel.ids.name.value == "Наташа"
         type_by_taps(panel.ids.name, "Natasha", done=False)
@@ -77,8 +87,10 @@ def test_a_name_typed_on_the_phone_shows_on_the_kiosk_and_the_operator_can_chang
         panel.dismiss(animation=False)
         frames(2)
         assert "Natasha" in " ".join(shown_texts(screen))
-        assert table.log_lines()[-1] == ("log.rename", {"was": "Наташа", "name": "Natasha",
-                                                        "undone": False})
+        assert table.log_lines()[-1] == (
+            "log.rename",
+            {"was": "Наташа", "name": "Natasha", "undone": False},
+        )
     finally:
         loop.run_until_complete(served_phones.__aexit__(None, None, None))
         loop.close()
@@ -108,6 +120,5 @@ def test_the_seat_page_renames_its_player_in_a_real_browser(tmp_path, phones):
         page.locator("#rename-title").click()
         field.fill("PLAYER 1")
         page.locator("#rename-save").click()
-        expect(page.locator("#rename-message")).to_have_text(
-            "Two players are called “PLAYER 1”.")
+        expect(page.locator("#rename-message")).to_have_text("Two players are called “PLAYER 1”.")
         expect(page.locator("#name")).to_have_text("ناتاشا")

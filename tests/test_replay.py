@@ -1,4 +1,5 @@
 """The replay contract through the real command line."""
+
 from __future__ import annotations
 
 import json
@@ -10,13 +11,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.jsonl"))
-HEADER = {"game": "coup", "seats": ["Ann", "Bob"], "mode": "physical",
-          "options": {"first": 0, "direction": "clockwise"}}
+HEADER = {
+    "game": "coup",
+    "seats": ["Ann", "Bob"],
+    "mode": "physical",
+    "options": {"first": 0, "direction": "clockwise"},
+}
 
 
 def companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin,
-                          capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
 
 
 def script(*lines: dict) -> str:
@@ -37,7 +47,10 @@ def test_coup_example_final_views():
     public = result["public"]
     assert public["winner"] == 0
     assert [(p["name"], p["coins"], p["influence"]) for p in public["players"]] == [
-        ("Natassa", 2, 2), ("Stelios", 0, 0), ("Giorgos", 0, 0)]
+        ("Natassa", 2, 2),
+        ("Stelios", 0, 0),
+        ("Giorgos", 0, 0),
+    ]
     assert public["treasury"] == 48 and public["court"] == 9
     # Natassa never lost a card: her private view holds the dealt Contessa and Duke.
     assert result["private"][0] == {"seat": 0, "hand": ["contessa", "duke"], "name": "Natassa"}
@@ -47,22 +60,31 @@ def test_coup_example_final_views():
 def test_g54_example_final_views():
     result = json.loads(companion("replay", str(ROOT / "docs/examples/g54.jsonl")).stdout)
     public = result["public"]
-    assert public["roles"] == ["capitalist", "director", "mercenary", "foreign_consular",
-                               "intellectual"]
+    assert public["roles"] == [
+        "capitalist",
+        "director",
+        "mercenary",
+        "foreign_consular",
+        "intellectual",
+    ]
     assert public["winner"] == 0 and public["turn"] == 10
     assert [(p["coins"], p["revealed"]) for p in public["players"]] == [
-        (8, ["mercenary"]), (0, ["intellectual", "intellectual"]),
-        (0, ["capitalist", "foreign_consular"])]
+        (8, ["mercenary"]),
+        (0, ["intellectual", "intellectual"]),
+        (0, ["capitalist", "foreign_consular"]),
+    ]
     kinds = [(c["kind"], c["character"], c["result"]) for c in public["players"][1]["claims"]]
-    assert kinds == [("join", "capitalist", "failed"), ("react", "intellectual", "unchallenged"),
-                     ("action", "director", "unchallenged"),
-                     ("disappear", "mercenary", "failed")]
+    assert kinds == [
+        ("join", "capitalist", "failed"),
+        ("react", "intellectual", "unchallenged"),
+        ("action", "director", "unchallenged"),
+        ("disappear", "mercenary", "failed"),
+    ]
     assert result["private"][0]["hand"] == ["capitalist"]
 
 
 def test_an_illegal_command_stops_with_the_line_and_the_rule():
-    text = script({"seat": "Ann", "type": "income"},
-                  {"seat": "Ann", "type": "income"})
+    text = script({"seat": "Ann", "type": "income"}, {"seat": "Ann", "type": "income"})
     done = companion("replay", "-", stdin=text)
     assert done.returncode == 1
     assert done.stdout == ""
@@ -95,13 +117,16 @@ def test_a_seed_makes_a_keeper_replay_reproducible():
     assert hands[0] != hands[1]
 
 
-@pytest.mark.parametrize("header", [
-    {"game": ["coup"], "seats": ["A", "B"]},
-    {"game": "coup", "seats": ["A", "B"], "seed": [1]},
-    {"game": "coup", "seats": ["A", "B"], "deal": [1]},
-    {"game": "coup", "seats": ["A", "B"], "options": "x"},
-    {"game": "coup", "seats": "AB"},
-])
+@pytest.mark.parametrize(
+    "header",
+    [
+        {"game": ["coup"], "seats": ["A", "B"]},
+        {"game": "coup", "seats": ["A", "B"], "seed": [1]},
+        {"game": "coup", "seats": ["A", "B"], "deal": [1]},
+        {"game": "coup", "seats": ["A", "B"], "options": "x"},
+        {"game": "coup", "seats": "AB"},
+    ],
+)
 def test_a_malformed_header_is_a_clear_error(header):
     done = companion("replay", "-", stdin=json.dumps(header) + "\n")
     assert done.returncode == 1 and "line 1:" in done.stderr
@@ -110,10 +135,15 @@ def test_a_malformed_header_is_a_clear_error(header):
 
 def test_a_list_for_an_issue_is_a_clear_error():
     header = {"game": "article27", "seats": ["A", "B", "C"], "options": {"first": 0}}
-    lines = [json.dumps(header), json.dumps({"type": "gavel"}),
-             json.dumps({"type": "move", "issue": ["nuclear"], "to": "floor"})]
-    for issue, agenda in zip(("peacekeeping", "smuggling", "diplomatic", "humanitarian",
-                              "nuclear"), ("wealth", "peace", "prestige", "justice", "power")):
+    lines = [
+        json.dumps(header),
+        json.dumps({"type": "gavel"}),
+        json.dumps({"type": "move", "issue": ["nuclear"], "to": "floor"}),
+    ]
+    for issue, agenda in zip(
+        ("peacekeeping", "smuggling", "diplomatic", "humanitarian", "nuclear"),
+        ("wealth", "peace", "prestige", "justice", "power"),
+    ):
         lines.insert(-2, json.dumps({"type": "reveal_disk", "issue": issue, "agenda": agenda}))
     done = companion("replay", "-", stdin="\n".join(lines) + "\n")
     assert done.returncode == 1 and "line 8:" in done.stderr
@@ -137,11 +167,17 @@ def test_malformed_scripted_draws_and_text_are_clear_errors(tmp_path):
 
 
 def test_wait_lines_move_the_clock_and_let_time_act():
-    header = {"game": "article27", "seats": ["A", "B", "C"], "mode": "physical",
-              "options": {"first": 0, "timer_seconds": 60}}
+    header = {
+        "game": "article27",
+        "seats": ["A", "B", "C"],
+        "mode": "physical",
+        "options": {"first": 0, "timer_seconds": 60},
+    }
     lines = [json.dumps(header)]
-    for issue, agenda in zip(("peacekeeping", "smuggling", "diplomatic", "humanitarian",
-                              "nuclear"), ("wealth", "peace", "power", "justice", "prestige")):
+    for issue, agenda in zip(
+        ("peacekeeping", "smuggling", "diplomatic", "humanitarian", "nuclear"),
+        ("wealth", "peace", "power", "justice", "prestige"),
+    ):
         lines.append(json.dumps({"type": "reveal_disk", "issue": issue, "agenda": agenda}))
     lines += [json.dumps({"type": "gavel"}), json.dumps({"wait": 59})]
     done = companion("replay", "-", stdin="\n".join(lines) + "\n")
@@ -155,8 +191,11 @@ def test_wait_lines_move_the_clock_and_let_time_act():
 
 def test_a_response_countdown_replays_with_waits():
     header = {**HEADER, "options": {**HEADER["options"], "response_seconds": 5}}
-    lines = [json.dumps(header), json.dumps({"seat": "Ann", "type": "tax"}),
-             json.dumps({"wait": 4.9})]
+    lines = [
+        json.dumps(header),
+        json.dumps({"seat": "Ann", "type": "tax"}),
+        json.dumps({"wait": 4.9}),
+    ]
     done = companion("replay", "-", stdin="\n".join(lines) + "\n")
     assert json.loads(done.stdout)["public"]["phase"] == "challenge"
     done = companion("replay", "-", stdin="\n".join(lines + [json.dumps({"wait": 0.1})]) + "\n")

@@ -2,6 +2,7 @@
 table (votes through its ballot), in both modes: the game always ends, the
 17 tiles are always all somewhere, and nobody sees a role, party or tile the
 rules do not let them see."""
+
 from __future__ import annotations
 
 import copy
@@ -9,17 +10,16 @@ import json
 import random
 
 import pytest
+from helpers import replays_exactly
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import Fate, Setup
 from companion.games.secret_hitler.rules import HITLER, LIBERAL, party_of
 from companion.table import EventStore, Table
-from helpers import replays_exactly
 
 MAX_COMMANDS = 4000
-playouts = settings(max_examples=40, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+playouts = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def start(players: int, mode: str, seed: int) -> Table:
@@ -57,7 +57,7 @@ def _known_roles(s, seat: int) -> set[int]:
     if role != LIBERAL and (role != HITLER or s.players <= 6):
         known |= {i for i, r in enumerate(s.roles) if r != LIBERAL}
     if role != LIBERAL and known != {seat}:
-        known = set(range(s.players))            # knowing the fascists is knowing all
+        known = set(range(s.players))  # knowing the fascists is knowing all
     return known
 
 
@@ -70,14 +70,19 @@ def _reshuffled(table: Table, rng: random.Random, keep_seat: int | None):
     if keep_seat is not None:
         for item in s.knowledge[keep_seat]:
             if item["kind"] == "investigate":
-                known.add(item["target"])      # keeps party and role: stricter, still fair
+                known.add(item["target"])  # keeps party and role: stricter, still fair
     free = [i for i in range(s.players) if i not in known]
     roles = [s.roles[i] for i in free]
     rng.shuffle(roles)
     for i, role in zip(free, roles):
         s.roles[i] = role
-    holder = (s.president if s.stage == "president_discard"
-              else s.chancellor if s.stage in ("chancellor_enact", "veto") else None)
+    holder = (
+        s.president
+        if s.stage == "president_discard"
+        else s.chancellor
+        if s.stage in ("chancellor_enact", "veto")
+        else None
+    )
     piles = []
     if keep_seat is None or keep_seat != holder:
         piles.append(s.hand)

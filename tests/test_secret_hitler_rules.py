@@ -1,13 +1,32 @@
 """Secret Hitler: the digest's cases T1-T8, each power on each board size,
 the night phase, and bad input. Seats A-J sit clockwise."""
+
 from __future__ import annotations
 
 import pytest
+from sh_helpers import (
+    A,
+    B,
+    C,
+    D,
+    E,
+    F,
+    G,
+    chaos,
+    elect,
+    enact,
+    fail_round,
+    five_fascists_then_executions,
+    govern,
+    nominate,
+    pick_chancellor,
+    rotate_to,
+    sh_table,
+    view,
+    vote_all,
+)
 
 from companion.games.base import RuleError
-from sh_helpers import (A, B, C, D, E, F, G, chaos, elect, enact, fail_round,
-                        five_fascists_then_executions, govern, nominate, pick_chancellor,
-                        rotate_to, sh_table, view, vote_all)
 
 L_, F_ = "liberal", "fascist"
 
@@ -27,8 +46,9 @@ def eligible(table):
     allowed = set()
     for seat in range(len(v["players"])):
         try:
-            table.engine.decide(table.state, {"type": "nominate", "seat": v["candidate"],
-                                              "target": seat})
+            table.engine.decide(
+                table.state, {"type": "nominate", "seat": v["candidate"], "target": seat}
+            )
         except RuleError:
             continue
         allowed.add(seat)
@@ -39,11 +59,12 @@ def eligible(table):
 
 # -- T1: nomination and term limits ----------------------------------------------
 
+
 def test_t1a_five_alive_only_the_last_chancellor_is_term_limited(store):
     table = five_fascists_then_executions(store, [C, F])
     rotate_to(table, A, avoid={A, B})
     govern(table, L_, chancellor=B)
-    fail_round(table)                      # B's government fails; C is dead
+    fail_round(table)  # B's government fails; C is dead
     v = view(table)
     assert v["candidate"] == D and sum(p["alive"] for p in v["players"]) == 5
     assert eligible(table) == {A, E, G}
@@ -79,23 +100,30 @@ def test_failed_nominations_do_not_change_term_limits(store):
 
 # -- T2: chaos --------------------------------------------------------------------
 
+
 def test_t2_chaos_enacts_the_top_tile_without_power_and_clears_term_limits(store):
     table = sh_table(store, 7)
     chaos(table, F_)
-    chaos(table, F_)                                  # F = 2, no powers used
+    chaos(table, F_)  # F = 2, no powers used
     assert view(table)["candidate"] == G and view(table)["fascist"] == 2
-    govern(table, L_, chancellor=A)                   # G / A
-    govern(table, L_, chancellor=B)                   # A / B: the last elected pair
-    fail_round(table)                                 # B
-    fail_round(table)                                 # C
+    govern(table, L_, chancellor=A)  # G / A
+    govern(table, L_, chancellor=B)  # A / B: the last elected pair
+    fail_round(table)  # B
+    fail_round(table)  # C
     assert view(table)["tracker"] == 2 and view(table)["candidate"] == D
     nominate(table, E)
     vote_all(table, "nein")
     v = view(table)
     assert v["phase"] == "chaos" and v["tracker"] == 3
-    assert v["last_election"] == {"president": D, "chancellor": E, "votes": ["nein"] * 7,
-                                  "elected": False, "chaos": True, "tracker": 3}
-    table.execute({"type": "chaos", "policy": F_})    # the 3rd fascist: no special election
+    assert v["last_election"] == {
+        "president": D,
+        "chancellor": E,
+        "votes": ["nein"] * 7,
+        "elected": False,
+        "chaos": True,
+        "tracker": 3,
+    }
+    table.execute({"type": "chaos", "policy": F_})  # the 3rd fascist: no special election
     v = view(table)
     assert v["last_election"]["chaos"], "the outcome stays as it was, the tracker reset or not"
     assert v["fascist"] == 3 and v["tracker"] == 0 and v["power"] is None
@@ -104,12 +132,19 @@ def test_t2_chaos_enacts_the_top_tile_without_power_and_clears_term_limits(store
     assert {A, B} <= eligible(table)
     nominate(table, A)
     vote_all(table, "ja")
-    assert view(table)["phase"] == "hitler_reveal"    # the Hitler zone applies at once
-    assert view(table)["last_election"] == {"president": E, "chancellor": A, "votes": ["ja"] * 7,
-                                            "elected": True, "chaos": False, "tracker": 0}
+    assert view(table)["phase"] == "hitler_reveal"  # the Hitler zone applies at once
+    assert view(table)["last_election"] == {
+        "president": E,
+        "chancellor": A,
+        "votes": ["ja"] * 7,
+        "elected": True,
+        "chaos": False,
+        "tracker": 0,
+    }
 
 
 # -- T3: special election -----------------------------------------------------------
+
 
 def special_election_table(store, pick):
     """8 players; two chaos fascists, liberals to rotate, then President C
@@ -151,13 +186,14 @@ def test_t3b_picking_the_next_in_rotation_makes_them_candidate_twice(store):
 def test_t3d_rotation_resumes_after_a_caller_who_was_executed(store):
     table = special_election_table(store, F)
     assert view(table)["candidate"] == F
-    govern(table, F_)                                  # the 4th fascist: execution
+    govern(table, F_)  # the 4th fascist: execution
     table.execute({"type": "execute", "seat": F, "target": C})
     table.execute({"type": "reveal", "seat": C, "hitler": False})
     assert view(table)["candidate"] == D
 
 
 # -- T4: veto ------------------------------------------------------------------------
+
 
 def veto_table(store, tracker=2):
     table = sh_table(store, 7)
@@ -185,7 +221,7 @@ def test_t4a_an_agreed_veto_can_cause_chaos(store, top, result):
     refused(table, {"type": "enact", "seat": chancellor, "policy": L_}, "sh.not_now")
     table.execute({"type": "veto_response", "seat": president, "agree": True})
     v = view(table)
-    assert v["draw"] == draw - 3 and v["discard"] == discard + 3      # (T5c)
+    assert v["draw"] == draw - 3 and v["discard"] == discard + 3  # (T5c)
     assert v["phase"] == "chaos"
     table.execute({"type": "chaos", "policy": top})
     v = view(table)
@@ -237,7 +273,7 @@ def test_t4e_a_keeper_veto_that_reshuffled_cannot_be_undone(store):
     deck = [F_] * 5 + [F_, F_, L_] * 2 + [L_] * 3 + [F_, F_, L_]
     table = keeper7(store, deck=deck)
     for _ in range(5):
-        chaos(table)                          # the app turns five fascist tiles
+        chaos(table)  # the app turns five fascist tiles
 
     def agreed_veto():
         chancellor = elect(table, chancellor=pick_chancellor(table, avoid={E}))
@@ -248,12 +284,12 @@ def test_t4e_a_keeper_veto_that_reshuffled_cannot_be_undone(store):
         table.execute({"type": "veto_response", "seat": president, "agree": True})
 
     agreed_veto()
-    assert view(table)["can_undo"]            # nothing drawn by chance: a slip is undone
+    assert view(table)["can_undo"]  # nothing drawn by chance: a slip is undone
     table.execute({"type": "undo"})
     table.execute({"type": "veto_response", "seat": view(table)["president"], "agree": True})
     agreed_veto()
     govern(table, L_, chancellor=pick_chancellor(table, avoid={E}))
-    agreed_veto()                             # the last three tiles: a reshuffle
+    agreed_veto()  # the last three tiles: a reshuffle
     v = view(table)
     assert (v["draw"], v["discard"], v["tracker"]) == (17 - 6, 0, 1)
     assert not v["can_undo"]
@@ -262,12 +298,25 @@ def test_t4e_a_keeper_veto_that_reshuffled_cannot_be_undone(store):
 
 # -- T5: the deck -------------------------------------------------------------------
 
-KEEPER_DECK = ["liberal", "liberal", "fascist",   # session 1: enact liberal
-               "fascist", "liberal", "fascist",   # session 2: enact fascist
-               "liberal", "liberal", "fascist",   # session 3: enact liberal
-               "fascist", "fascist", "liberal",   # session 4: enact fascist
-               "fascist", "fascist", "fascist",   # session 5: enact the 3rd fascist
-               "fascist", "fascist"]
+KEEPER_DECK = [
+    "liberal",
+    "liberal",
+    "fascist",  # session 1: enact liberal
+    "fascist",
+    "liberal",
+    "fascist",  # session 2: enact fascist
+    "liberal",
+    "liberal",
+    "fascist",  # session 3: enact liberal
+    "fascist",
+    "fascist",
+    "liberal",  # session 4: enact fascist
+    "fascist",
+    "fascist",
+    "fascist",  # session 5: enact the 3rd fascist
+    "fascist",
+    "fascist",
+]
 KEEPER_ROLES = ["liberal", "liberal", "liberal", "fascist", "hitler"]
 
 
@@ -320,13 +369,13 @@ def keeper7(store, deck=FASCIST_DECK):
 def test_t6a_hitler_chancellor_before_the_zone_does_not_win(store):
     table = keeper7(store)
     chaos(table)
-    chaos(table)                                          # F = 2, keeper turns the tiles
+    chaos(table)  # F = 2, keeper turns the tiles
     while view(table)["candidate"] in (E,):
         fail_round(table)
     elect(table, chancellor=E)
     v = view(table)
     assert v["winner"] is None and v["chancellor"] == E and v["phase"] == "president_discard"
-    enact(table, F_)                                      # the 3rd fascist, a power slot
+    enact(table, F_)  # the 3rd fascist, a power slot
     assert view(table)["phase"] == "special_election"
 
 
@@ -342,7 +391,7 @@ def test_t6b_hitler_elected_in_the_zone_wins_before_any_draw(store):
     v = view(table)
     assert (v["phase"], v["winner"], v["reason"]) == ("over", "fascist", "hitler_elected")
     assert v["draw"] == draw
-    assert [p["role"] for p in v["players"]] == HITLER_AT_E      # roles shown at the end
+    assert [p["role"] for p in v["players"]] == HITLER_AT_E  # roles shown at the end
 
 
 def test_t6c_hitler_president_in_the_zone_does_not_win(store):
@@ -369,13 +418,13 @@ def test_t6d_a_tie_fails_even_for_hitler(store):
 
 # -- T7: execution -------------------------------------------------------------------
 
+
 def test_t7a_executing_hitler_wins_for_the_liberals(store):
     table = keeper7(store)
     for _ in range(3):
         chaos(table)
-    elect(table, chancellor=next(s for s in (A, B, C, D, F, G)
-                                 if s != view(table)["candidate"]))
-    enact(table, F_)                                       # the 4th fascist: execution
+    elect(table, chancellor=next(s for s in (A, B, C, D, F, G) if s != view(table)["candidate"]))
+    enact(table, F_)  # the 4th fascist: execution
     president = view(table)["president"]
     table.execute({"type": "execute", "seat": president, "target": E})
     v = view(table)
@@ -390,8 +439,7 @@ def test_t7_a_keeper_execution_cannot_be_undone(store, hitler):
     table = keeper7(store)
     for _ in range(3):
         chaos(table)
-    elect(table, chancellor=next(s for s in (A, B, C, D, F, G)
-                                 if s != view(table)["candidate"]))
+    elect(table, chancellor=next(s for s in (A, B, C, D, F, G) if s != view(table)["candidate"]))
     enact(table, F_)
     president = view(table)["president"]
     target = E if hitler else next(s for s in (A, B, C, D, F, G) if s != president)
@@ -403,9 +451,15 @@ def test_t7_a_keeper_execution_cannot_be_undone(store, hitler):
 
 
 def test_t7b_a_non_hitler_execution_reveals_nothing(store):
-    table = sh_table(store, 6, mode="keeper",
-                     deal={"roles": ["liberal", "fascist", "liberal", "liberal", "hitler",
-                                     "liberal"], "deck": FASCIST_DECK})
+    table = sh_table(
+        store,
+        6,
+        mode="keeper",
+        deal={
+            "roles": ["liberal", "fascist", "liberal", "liberal", "hitler", "liberal"],
+            "deck": FASCIST_DECK,
+        },
+    )
     for _ in range(3):
         chaos(table)
     elect(table)
@@ -426,7 +480,7 @@ def test_t7d_a_player_confirmed_not_hitler_is_not_asked_again_when_executed(stor
     for _ in range(3):
         govern(table, F_)
     table.execute({"type": "peek", "seat": view(table)["president"]})
-    chancellor = govern(table, F_)          # elected in the Hitler zone: not Hitler
+    chancellor = govern(table, F_)  # elected in the Hitler zone: not Hitler
     v = view(table)
     assert v["players"][chancellor]["not_hitler"] and v["phase"] == "execute"
     table.execute({"type": "execute", "seat": v["president"], "target": chancellor})
@@ -437,37 +491,53 @@ def test_t7d_a_player_confirmed_not_hitler_is_not_asked_again_when_executed(stor
 
 # -- T8: investigation ----------------------------------------------------------------
 
+
 def test_t8_investigation_shows_the_party_once_and_only_to_the_president(store):
-    roles = ["liberal", "liberal", "fascist", "hitler", "liberal", "fascist", "fascist",
-             "liberal", "liberal"]
+    roles = [
+        "liberal",
+        "liberal",
+        "fascist",
+        "hitler",
+        "liberal",
+        "fascist",
+        "fascist",
+        "liberal",
+        "liberal",
+    ]
     table = sh_table(store, 9, mode="keeper", deal={"roles": roles, "deck": FASCIST_DECK})
     elect(table, chancellor=B)
-    enact(table, F_)                                        # 9-10 board: slot 1 investigates
+    enact(table, F_)  # 9-10 board: slot 1 investigates
     assert view(table)["phase"] == "investigate"
     refused(table, {"type": "investigate", "seat": A, "target": A}, "sh.target_self")
     table.execute({"type": "investigate", "seat": A, "target": D})
     assert table.private_view(A)["knowledge"] == [
-        {"kind": "investigate", "target": D, "party": "fascist"}]     # Hitler shows fascist
+        {"kind": "investigate", "target": D, "party": "fascist"}
+    ]  # Hitler shows fascist
     assert all(table.private_view(s)["knowledge"] == [] for s in range(1, 9))
     assert view(table)["investigations"] == [{"by": A, "target": D}]
     elect(table)
-    enact(table, F_)                                        # slot 2 investigates again
+    enact(table, F_)  # slot 2 investigates again
     president = view(table)["president"]
-    refused(table, {"type": "investigate", "seat": president, "target": D},
-            "sh.already_investigated")
+    refused(
+        table, {"type": "investigate", "seat": president, "target": D}, "sh.already_investigated"
+    )
     assert D not in {c["target"] for c in table.legal_commands()}
 
 
 # -- each power on each board ---------------------------------------------------------
 
-@pytest.mark.parametrize("players, powers", [
-    (5, [None, None, "peek", "execute", "execute"]),
-    (6, [None, None, "peek", "execute", "execute"]),
-    (7, [None, "investigate", "special_election", "execute", "execute"]),
-    (8, [None, "investigate", "special_election", "execute", "execute"]),
-    (9, ["investigate", "investigate", "special_election", "execute", "execute"]),
-    (10, ["investigate", "investigate", "special_election", "execute", "execute"]),
-])
+
+@pytest.mark.parametrize(
+    "players, powers",
+    [
+        (5, [None, None, "peek", "execute", "execute"]),
+        (6, [None, None, "peek", "execute", "execute"]),
+        (7, [None, "investigate", "special_election", "execute", "execute"]),
+        (8, [None, "investigate", "special_election", "execute", "execute"]),
+        (9, ["investigate", "investigate", "special_election", "execute", "execute"]),
+        (10, ["investigate", "investigate", "special_election", "execute", "execute"]),
+    ],
+)
 def test_each_power_on_each_board(store, players, powers):
     table = sh_table(store, players)
     assert view(table)["powers"] == powers
@@ -478,8 +548,11 @@ def test_each_power_on_each_board(store, players, powers):
         assert v["fascist"] == slot
         assert v["phase"] == (power or "nominate")
         president = v["president"]
-        others = [p["seat"] for p in v["players"]
-                  if p["alive"] and p["seat"] != president and not p["investigated"]]
+        others = [
+            p["seat"]
+            for p in v["players"]
+            if p["alive"] and p["seat"] != president and not p["investigated"]
+        ]
         if power in ("investigate", "special_election", "execute"):
             table.execute({"type": power, "seat": president, "target": others[-1]})
             if power == "execute":
@@ -503,26 +576,39 @@ def test_five_liberal_policies_win(store):
 
 # -- the night phase and private views --------------------------------------------------
 
+
 def test_night_views_by_player_count(store):
-    small = sh_table(store, 6, mode="keeper", deal={
-        "roles": ["liberal", "fascist", "liberal", "hitler", "liberal", "liberal"]})
+    small = sh_table(
+        store,
+        6,
+        mode="keeper",
+        deal={"roles": ["liberal", "fascist", "liberal", "hitler", "liberal", "liberal"]},
+    )
     assert small.private_view(B)["teammates"] == [{"seat": D, "role": "hitler"}]
     assert small.private_view(D)["teammates"] == [{"seat": B, "role": "fascist"}]
     assert small.private_view(A)["teammates"] == []
     assert small.private_view(D)["party"] == "fascist"
     big = sh_table(store, 7, mode="keeper", deal={"roles": HITLER_AT_E})
-    assert big.private_view(C)["teammates"] == [{"seat": E, "role": "hitler"},
-                                                 {"seat": F, "role": "fascist"}]
-    assert big.private_view(E)["teammates"] == []           # Hitler knows nobody
-    assert big.private_view(A) == {"seat": A, "name": "A", "role": "liberal",
-                                   "party": "liberal", "teammates": [], "knowledge": []}
+    assert big.private_view(C)["teammates"] == [
+        {"seat": E, "role": "hitler"},
+        {"seat": F, "role": "fascist"},
+    ]
+    assert big.private_view(E)["teammates"] == []  # Hitler knows nobody
+    assert big.private_view(A) == {
+        "seat": A,
+        "name": "A",
+        "role": "liberal",
+        "party": "liberal",
+        "teammates": [],
+        "knowledge": [],
+    }
 
 
 def test_play_starts_when_everyone_has_seen_their_role(store):
     from companion.games.base import Fate, Setup
     from companion.table import Table
-    setup = Setup(game="secret_hitler", seats=list("ABCDE"), mode="keeper",
-                  options={"first": 2})
+
+    setup = Setup(game="secret_hitler", seats=list("ABCDE"), mode="keeper", options={"first": 2})
     table = Table.start(store, setup, fate=Fate(seed=1))
     assert view(table)["phase"] == "night" and view(table)["waiting_for"] == [0, 1, 2, 3, 4]
     refused(table, {"type": "nominate", "seat": C, "target": D}, "sh.not_now")
@@ -537,6 +623,7 @@ def test_play_starts_when_everyone_has_seen_their_role(store):
 def test_the_first_candidate_is_random_by_default(store):
     from companion.games.base import Fate, Setup
     from companion.table import Table
+
     firsts = set()
     for seed in range(30):
         setup = Setup(game="secret_hitler", seats=list("ABCDE"), mode="physical")

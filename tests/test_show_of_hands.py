@@ -4,6 +4,7 @@ texts from its own files, and is played end to end through every layer that
 never heard of it: the table and its SQLite file, the home screen and the
 kiosk's plain screen in a real Kivy window, seat buttons on gpiozero's mock
 pins, and a seat's phone page in a real browser."""
+
 from __future__ import annotations
 
 import asyncio
@@ -11,12 +12,13 @@ import asyncio
 import pytest
 
 pytest.importorskip("kivy.base")
+from show_of_hands import SPEC  # noqa: E402
+from ui_helpers import frames, screenshot, show, tap  # noqa: E402
+
 from companion.games import names, register, spec_for, unregister  # noqa: E402
 from companion.games.base import Fate, Setup  # noqa: E402
 from companion.i18n import Messages  # noqa: E402
 from companion.table import EventStore, Table, seat_source  # noqa: E402
-from show_of_hands import SPEC  # noqa: E402
-from ui_helpers import frames, screenshot, show, tap  # noqa: E402
 
 
 @pytest.fixture
@@ -28,8 +30,9 @@ def hands():
 
 
 def start(store, seats=("Ann", "Bob", "Cat"), mode="physical", **options) -> Table:
-    setup = Setup(game="show_of_hands", seats=list(seats), mode=mode,
-                  options={"first": 0, **options})
+    setup = Setup(
+        game="show_of_hands", seats=list(seats), mode=mode, options={"first": 0, **options}
+    )
     return Table.start(store, setup, fate=Fate(seed=3, script={"hunches": [2, 5, 1]}))
 
 
@@ -80,7 +83,8 @@ def test_a_whole_game_through_the_table_survives_a_restart(hands, tmp_path):
 
 
 def test_the_home_screen_offers_it_and_the_kiosk_plays_it_with_mock_gpio_buttons(
-        hands, window, tmp_path):
+    hands, window, tmp_path
+):
     from gpiozero.pins.mock import MockFactory
 
     from companion.devices.controls import Controls
@@ -109,6 +113,7 @@ def test_the_home_screen_offers_it_and_the_kiosk_plays_it_with_mock_gpio_buttons
     controls = Controls(table, loop=loop, on_refusal=lambda seat, e: refusals.append(e.key))
     header = GpioTable(pinmap, controls.handle, factory=factory)
     try:
+
         def press(seat: int, button: int) -> None:
             pin = factory.pin(pinmap.seats[seat].buttons[button])
             pin.drive_low()
@@ -123,17 +128,22 @@ def test_the_home_screen_offers_it_and_the_kiosk_plays_it_with_mock_gpio_buttons
                 press(seat, button)
             chips = screen.ids.ballot.chips
             assert [chip.back_text.split("\n")[1] for chip in chips] == [
-                "voted", "voted", "waiting"], "who has voted, never what"
+                "voted",
+                "voted",
+                "waiting",
+            ], "who has voted, never what"
             assert all(chip.turn == 0.0 for chip in chips)
             if round_votes == [1, 1, 1]:
                 screenshot(window, "show-of-hands-ballot-open")
             press(2, round_votes[-1])
             assert [chip.face_text.split("\n")[1] for chip in screen.ids.ballot.chips] == [
-                ("Yes", "No")[b] for b in round_votes]
+                ("Yes", "No")[b] for b in round_votes
+            ]
         assert table.is_over
         assert screen.status_text == "Won by Player 1, Player 3."
         assert screen.players_text == (
-            "Player 1: 3 points   Player 2: 1 point   Player 3: 3 points")
+            "Player 1: 3 points   Player 2: 1 point   Player 3: 3 points"
+        )
         panel = screen.open_chart()
         frames(3)
         assert [label for label, _ in panel.chart.series] == table.names
@@ -142,16 +152,17 @@ def test_the_home_screen_offers_it_and_the_kiosk_plays_it_with_mock_gpio_buttons
         frames(2)
         screenshot(window, "show-of-hands-over")
         assert [e["by"] for _, e in table.log if e["type"] == "vote"] == [
-            seat_source(s, "gpio") for _ in range(3) for s in range(3)]
+            seat_source(s, "gpio") for _ in range(3) for s in range(3)
+        ]
     finally:
         header.close()
         loop.close()
 
 
 def test_a_seat_s_phone_page_shows_only_its_hunch_and_plays_it(hands, store, phones):
+    from browser import serve_in_thread, shot
     from playwright.sync_api import expect
 
-    from browser import serve_in_thread, shot
     from companion.web.server import TableServer
 
     table = start(store, mode="keeper")
@@ -161,10 +172,11 @@ def test_a_seat_s_phone_page_shows_only_its_hunch_and_plays_it(hands, store, pho
         bob = phones()
         bob.goto(f"{base}/join/{token}")
         expect(bob.locator("#status")).to_have_text(
-            "Round 1 of 3: ask the question aloud, then tap Ask.")
+            "Round 1 of 3: ask the question aloud, then tap Ask."
+        )
         box = bob.locator("#secrets").bounding_box()
         bob.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        bob.mouse.down()                                # held: the secrets show
+        bob.mouse.down()  # held: the secrets show
         expect(bob.locator("#secret-lines")).to_have_text("Your hunch: 5 points.")
         bob.mouse.up()
         expect(bob.locator("#secret-lines")).to_be_hidden()

@@ -2,14 +2,15 @@
 bar for a few seconds, in the kiosk's language: a player who cannot hear
 it, a noisy café or a muted kiosk still learns that the gavel struck, that
 30 seconds are left, that time is up."""
+
 from __future__ import annotations
 
 import time
 
 import pytest
-
 from a27_helpers import DI, HU, NU, PK, SM, FakeClock
 from a27_kiosk_helpers import kiosk_table
+
 from companion.i18n import Messages
 
 pytest.importorskip("kivy.base")
@@ -17,17 +18,17 @@ from ui_helpers import frames, screenshot, show, tap  # noqa: E402
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "fa"])
-def test_each_sound_is_captioned_on_the_bar_even_when_muted(window, tmp_path, monkeypatch,
-                                                             lang):
-    from companion.ui import table_screen
+def test_each_sound_is_captioned_on_the_bar_even_when_muted(window, tmp_path, monkeypatch, lang):
     from companion.games.article27.screen import Article27TableScreen
+    from companion.ui import table_screen
     from companion.ui.sounds import Sounds
 
     monkeypatch.setattr(table_screen, "CAPTION_SECONDS", 0.3)
     clock = FakeClock()
     table = kiosk_table(tmp_path / "g.sqlite3", clock=clock, timer_seconds=60)
-    for issue, agenda in zip((PK, SM, DI, HU, NU), ("peace", "wealth", "power", "justice",
-                                                     "prestige")):
+    for issue, agenda in zip(
+        (PK, SM, DI, HU, NU), ("peace", "wealth", "power", "justice", "prestige")
+    ):
         table.execute({"type": "reveal_disk", "issue": issue, "agenda": agenda})
     muted = Sounds(tmp_path / "sounds", volume=0.0)
     screen = show(window, Article27TableScreen(table, lang=lang, sounds=muted), (800, 480))

@@ -2,22 +2,25 @@
 the kiosk, on a real SQLite file. It is public, kept across a restart and in
 the history, never taken back by Undo; a bad or borrowed name is refused
 with a translatable reason, and one seat cannot rename another."""
+
 from __future__ import annotations
 
 import pytest
+from helpers import new_table, run
 
 from companion.games.base import RuleError
 from companion.i18n import Messages
 from companion.table import OPERATOR, EventStore, Table, seat_source
 from companion.table.table import RENAMES_PER_SEAT
-from helpers import new_table, run
 
 NAMES = ["Ann", "Bob", "Cat"]
 
 
 def rename(table, seat, name, source=None):
-    return table.execute({"type": "rename", "seat": seat, "name": name},
-                         source=seat_source(seat) if source is None else source)
+    return table.execute(
+        {"type": "rename", "seat": seat, "name": name},
+        source=seat_source(seat) if source is None else source,
+    )
 
 
 def test_a_seat_renames_itself_and_every_view_and_the_history_follow(tmp_path):
@@ -49,11 +52,19 @@ def test_a_seat_renames_itself_and_every_view_and_the_history_follow(tmp_path):
     assert again.next_game().names == again.names, "the next game keeps the new name"
 
 
-@pytest.mark.parametrize("name, key", [
-    ("", "setup.bad_name"), ("   ", "setup.bad_name"), ("x" * 25, "setup.bad_name"),
-    ("Ann\u202eevil", "setup.bad_name"),          # a right-to-left override
-    ("Ann\x00", "setup.bad_name"), (42, "setup.bad_name"),
-    ("ann", "setup.duplicate_name"), ("CAT", "setup.duplicate_name")])
+@pytest.mark.parametrize(
+    "name, key",
+    [
+        ("", "setup.bad_name"),
+        ("   ", "setup.bad_name"),
+        ("x" * 25, "setup.bad_name"),
+        ("Ann\u202eevil", "setup.bad_name"),  # a right-to-left override
+        ("Ann\x00", "setup.bad_name"),
+        (42, "setup.bad_name"),
+        ("ann", "setup.duplicate_name"),
+        ("CAT", "setup.duplicate_name"),
+    ],
+)
 def test_a_bad_or_borrowed_name_is_refused_and_changes_nothing(store, name, key):
     table = new_table(store, NAMES)
     events = len(table.log)

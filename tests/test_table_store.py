@@ -1,15 +1,16 @@
 """The table core on a real SQLite file: durability settings, resume after a
 restart, history, undo recorded in the log, refused writes, seat sources."""
+
 from __future__ import annotations
 
 import sqlite3
 
 import pytest
+from helpers import coins, influence, new_table, run
 
 from companion.games.base import RuleError
 from companion.i18n import Messages
 from companion.table import OPERATOR, EventStore, StoreError, Table, seat_source
-from helpers import coins, influence, new_table, run
 
 A, B, C = 0, 1, 2
 NAMES = ["Ann", "Bob", "Cat"]
@@ -33,8 +34,12 @@ def test_every_connection_is_wal_and_synchronous_full(tmp_path):
 def test_unfinished_game_is_rebuilt_after_a_restart(tmp_path):
     path = tmp_path / "g.sqlite3"
     table = new_table(EventStore(path), NAMES, mode="keeper", deal=DEAL)
-    run(table, {"type": "tax", "seat": A}, {"type": "challenge", "seat": B},
-        {"type": "show", "seat": A})
+    run(
+        table,
+        {"type": "tax", "seat": A},
+        {"type": "challenge", "seat": B},
+        {"type": "show", "seat": A},
+    )
     before = table.public_view()
     hands = [table.private_view(s) for s in range(3)]
     table.store.close()
@@ -55,16 +60,32 @@ def test_history_keeps_finished_and_abandoned_games_with_their_logs(store):
     first = new_table(store, ["Ann", "Bob"])
     tax = [{"type": "tax", "seat": A}, {"type": "proceed"}]
     income = {"type": "income", "seat": B}
-    run(first, *tax, income, *tax, income, {"type": "coup", "seat": A, "target": B},
-        {"type": "lose", "seat": B, "card": "duke"}, income, *tax, income, *tax, income,
-        {"type": "coup", "seat": A, "target": B}, {"type": "lose", "seat": B, "card": "duke"})
+    run(
+        first,
+        *tax,
+        income,
+        *tax,
+        income,
+        {"type": "coup", "seat": A, "target": B},
+        {"type": "lose", "seat": B, "card": "duke"},
+        income,
+        *tax,
+        income,
+        *tax,
+        income,
+        {"type": "coup", "seat": A, "target": B},
+        {"type": "lose", "seat": B, "card": "duke"},
+    )
     assert first.is_over
     second = new_table(store, NAMES)
     run(second, {"type": "income", "seat": A})
     third = new_table(store, NAMES)
     history = store.history()
     assert [(g.id, g.status) for g in history] == [
-        (third.game_id, "active"), (second.game_id, "abandoned"), (first.game_id, "finished")]
+        (third.game_id, "active"),
+        (second.game_id, "abandoned"),
+        (first.game_id, "finished"),
+    ]
     assert history[2].result == {"winner": A}
     assert Table.resume(store).game_id == third.game_id
     old = Table.resume(store, first.game_id)
@@ -80,13 +101,13 @@ def test_undo_of_a_mistaken_entry_is_recorded_not_erased(tmp_path):
     path = tmp_path / "g.sqlite3"
     table = new_table(EventStore(path), NAMES)
     start = table.public_view()
-    run(table, {"type": "tax", "seat": A})           # meant to be Income
+    run(table, {"type": "tax", "seat": A})  # meant to be Income
     assert table.public_view()["can_undo"]
     view = run(table, {"type": "undo"})
-    assert {k: v for k, v in view.items() if k not in ("can_undo", "log")} == \
-        {k: v for k, v in start.items() if k not in ("can_undo", "log")}
-    assert [line["key"] for line in view["log"]] == ["log.started", "log.action.tax",
-                                                     "log.undo"]
+    assert {k: v for k, v in view.items() if k not in ("can_undo", "log")} == {
+        k: v for k, v in start.items() if k not in ("can_undo", "log")
+    }
+    assert [line["key"] for line in view["log"]] == ["log.started", "log.action.tax", "log.undo"]
     assert view["log"][1]["args"]["undone"] is True
     view = run(table, {"type": "income", "seat": A})
     assert coins(view) == [3, 2, 2]
@@ -108,8 +129,13 @@ def test_undo_of_a_mistaken_entry_is_recorded_not_erased(tmp_path):
 
 def test_undo_of_a_wrong_card_in_physical_mode(store):
     table = new_table(store, NAMES)
-    run(table, {"type": "tax", "seat": A}, {"type": "challenge", "seat": B},
-        {"type": "show", "seat": A}, {"type": "lose", "seat": B, "card": "duke"})
+    run(
+        table,
+        {"type": "tax", "seat": A},
+        {"type": "challenge", "seat": B},
+        {"type": "show", "seat": A},
+        {"type": "lose", "seat": B, "card": "duke"},
+    )
     run(table, {"type": "undo"})
     view = run(table, {"type": "lose", "seat": B, "card": "captain"})
     assert view["players"][B]["revealed"] == ["captain"]
@@ -119,15 +145,15 @@ def test_keeper_undo_never_rehides_a_seen_card(store):
     table = new_table(store, NAMES, mode="keeper", deal={**DEAL, "draws": ["contessa"]})
     run(table, {"type": "tax", "seat": A})
     run(table, {"type": "challenge", "seat": B})
-    run(table, {"type": "undo"})                      # nothing seen yet: allowed
+    run(table, {"type": "undo"})  # nothing seen yet: allowed
     run(table, {"type": "challenge", "seat": B}, {"type": "show", "seat": A})
     assert not table.public_view()["can_undo"]
     with pytest.raises(RuleError) as err:
-        table.execute({"type": "undo"})               # A drew a new card
+        table.execute({"type": "undo"})  # A drew a new card
     assert err.value.key == "undo.would_rehide"
     run(table, {"type": "lose", "seat": B, "card": "captain"})
     with pytest.raises(RuleError) as err:
-        table.execute({"type": "undo"})               # the table saw the Captain
+        table.execute({"type": "undo"})  # the table saw the Captain
     assert err.value.key == "undo.would_rehide"
     assert table.private_view(A)["hand"] == ["assassin", "contessa"]
 
@@ -135,7 +161,7 @@ def test_keeper_undo_never_rehides_a_seen_card(store):
 def test_a_refused_write_changes_nothing_and_can_be_retried(store):
     table = new_table(store, NAMES)
     before = table.public_view()
-    store.db.execute("PRAGMA query_only=ON")          # the store cannot write
+    store.db.execute("PRAGMA query_only=ON")  # the store cannot write
     with pytest.raises(StoreError):
         table.execute({"type": "tax", "seat": A})
     assert table.public_view() == before
@@ -159,8 +185,12 @@ def test_a_seat_source_acts_only_for_its_seat(store):
     assert err.value.key == "command.not_your_seat"
     run(table, {"type": "tax", "seat": A})
     # Nothing for the table as a whole, whatever seat the command claims.
-    for command in ({"type": "proceed"}, {"type": "proceed", "seat": B},
-                    {"type": "undo"}, {"type": "undo", "seat": B}):
+    for command in (
+        {"type": "proceed"},
+        {"type": "proceed", "seat": B},
+        {"type": "undo"},
+        {"type": "undo", "seat": B},
+    ):
         with pytest.raises(RuleError) as err:
             table.execute(command, source=seat_source(B))
         assert err.value.key == "command.not_your_seat"
@@ -174,8 +204,12 @@ def test_a_seat_source_acts_only_for_its_seat(store):
 
 def test_no_source_can_probe_a_hidden_hand(store):
     table = new_table(store, NAMES, mode="keeper", deal=DEAL)
-    run(table, {"type": "tax", "seat": A}, {"type": "challenge", "seat": B},
-        {"type": "show", "seat": A, "redraw": False})
+    run(
+        table,
+        {"type": "tax", "seat": A},
+        {"type": "challenge", "seat": B},
+        {"type": "show", "seat": A, "redraw": False},
+    )
     # Bob loses an influence. Another seat's phone cannot ask about his cards,
     # and the shared screen gets the same answer whatever card it names.
     for card in ("duke", "captain"):
@@ -191,10 +225,12 @@ def test_no_source_can_probe_a_hidden_hand(store):
 
 def test_commands_the_store_cannot_keep_are_refused(store):
     table = new_table(store, NAMES)
-    for command, key in [({"type": "income", "seat": A, "note": {1, 2}}, "command.not_json"),
-                         ({"type": "income", "seat": A, (1, 2): 0}, "command.not_json"),
-                         ({"type": "income", "seat": A, "pad": "x" * 5000}, "command.too_large"),
-                         ("income", "command.not_an_object")]:
+    for command, key in [
+        ({"type": "income", "seat": A, "note": {1, 2}}, "command.not_json"),
+        ({"type": "income", "seat": A, (1, 2): 0}, "command.not_json"),
+        ({"type": "income", "seat": A, "pad": "x" * 5000}, "command.too_large"),
+        ("income", "command.not_an_object"),
+    ]:
         with pytest.raises(RuleError) as err:
             table.execute(command)
         assert err.value.key == key
@@ -213,12 +249,24 @@ def test_a_finished_game_cannot_be_undone_once_a_newer_one_started(store):
     table = new_table(store, ["Ann", "Bob"])
     tax = [{"type": "tax", "seat": A}, {"type": "proceed"}]
     income = {"type": "income", "seat": B}
-    run(table, *tax, income, *tax, income, {"type": "coup", "seat": A, "target": B},
-        {"type": "lose", "seat": B, "card": "duke"}, income, *tax, income, *tax, income,
-        {"type": "coup", "seat": A, "target": B})
+    run(
+        table,
+        *tax,
+        income,
+        *tax,
+        income,
+        {"type": "coup", "seat": A, "target": B},
+        {"type": "lose", "seat": B, "card": "duke"},
+        income,
+        *tax,
+        income,
+        *tax,
+        income,
+        {"type": "coup", "seat": A, "target": B},
+    )
     run(table, {"type": "lose", "seat": B, "card": "duke"})
     assert table.is_over
-    run(table, {"type": "undo"})                        # a mistaken last entry: fine
+    run(table, {"type": "undo"})  # a mistaken last entry: fine
     assert not table.is_over and store.game(table.game_id).status == "active"
     run(table, {"type": "lose", "seat": B, "card": "captain"})
     table.next_game()
@@ -255,20 +303,31 @@ def test_every_listener_is_told_the_events_and_one_public_view(store):
 
 def test_public_log_never_names_a_hidden_card(store):
     table = new_table(store, NAMES, mode="keeper", deal={**DEAL, "draws": ["captain"]})
-    run(table, {"type": "tax", "seat": A}, {"type": "challenge", "seat": B},
-        {"type": "show", "seat": A}, {"type": "lose", "seat": B, "card": "contessa"},
-        {"type": "exchange", "seat": B}, {"type": "proceed"})
+    run(
+        table,
+        {"type": "tax", "seat": A},
+        {"type": "challenge", "seat": B},
+        {"type": "show", "seat": A},
+        {"type": "lose", "seat": B, "card": "contessa"},
+        {"type": "exchange", "seat": B},
+        {"type": "proceed"},
+    )
     t = Messages("en", table.names)
     text = " ".join(t(key, **args) for key, args in table.log_lines())
     assert "Ann draws a new card from the court." in text
-    assert "Captain" not in text      # the redrawn Captain and Bob's hidden Captain
+    assert "Captain" not in text  # the redrawn Captain and Bob's hidden Captain
 
 
 def test_the_winner_plays_first_in_the_next_game(store):
     table = new_table(store, NAMES)
-    for card in ("duke", "captain"):            # Bob challenges Ann's true Duke twice
-        run(table, {"type": "tax", "seat": A}, {"type": "challenge", "seat": B},
-            {"type": "show", "seat": A}, {"type": "lose", "seat": B, "card": card})
+    for card in ("duke", "captain"):  # Bob challenges Ann's true Duke twice
+        run(
+            table,
+            {"type": "tax", "seat": A},
+            {"type": "challenge", "seat": B},
+            {"type": "show", "seat": A},
+            {"type": "lose", "seat": B, "card": card},
+        )
         if card == "duke":
             run(table, {"type": "income", "seat": B}, {"type": "income", "seat": C})
     run(table, {"type": "income", "seat": C})
@@ -277,8 +336,13 @@ def test_the_winner_plays_first_in_the_next_game(store):
         view = table.public_view()
         while view["current"] != C:
             view = run(table, {"type": "income", "seat": view["current"]})
-        run(table, {"type": "exchange", "seat": C}, {"type": "challenge", "seat": A},
-            {"type": "show", "seat": C}, {"type": "lose", "seat": A, "card": card})
+        run(
+            table,
+            {"type": "exchange", "seat": C},
+            {"type": "challenge", "seat": A},
+            {"type": "show", "seat": C},
+            {"type": "lose", "seat": A, "card": card},
+        )
     assert table.public_view()["winner"] == C
     following = table.next_game()
     view = following.public_view()

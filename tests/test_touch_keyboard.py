@@ -3,6 +3,7 @@ names typed in Greek, Russian and Persian start a game that shows them; the
 keyboard never covers the field it types into, at 800×480 and 720×1280, in
 every language; its keys do what a Greek, Russian or Persian keyboard does;
 a physical keyboard types into the field too, and nothing else."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,8 +12,14 @@ from companion.table import EventStore
 from companion.ui.kiosk_settings import KioskSettings
 
 pytest.importorskip("kivy.base")
-from kiosk_helpers import (MIN_TOUCH, drag_into_view, keyboard_shown, shown_texts,  # noqa: E402
-                           type_by_taps, window_shot)
+from kiosk_helpers import (
+    MIN_TOUCH,
+    drag_into_view,
+    keyboard_shown,
+    shown_texts,  # noqa: E402
+    type_by_taps,
+    window_shot,
+)
 from ui_helpers import PORTRAIT, fits_in_window, frames, show, tap  # noqa: E402
 
 SIZES = [(800, 480), PORTRAIT]
@@ -97,10 +104,10 @@ def test_the_keyboard_never_covers_the_field_it_types_into(window, tmp_path, siz
     kiosk = kiosk_at_home(window, tmp_path, size, lang=lang)
     home = kiosk.home
     for _ in range(3):
-        tap(home.ids.more)                          # six seats: fields low on the screen
+        tap(home.ids.more)  # six seats: fields low on the screen
     fields = seat_fields(kiosk)
     assert len(fields) == 6
-    for field in (fields[0], fields[3], fields[5]):     # the top, the middle, the lowest
+    for field in (fields[0], fields[3], fields[5]):  # the top, the middle, the lowest
         drag_into_view(field)
         layer_y = kiosk.y
         tap(field)
@@ -111,7 +118,13 @@ def test_the_keyboard_never_covers_the_field_it_types_into(window, tmp_path, siz
         for holder in board.ids.rows.children:
             for key in holder.children[0].children:
                 assert key.height >= MIN_TOUCH and key.width >= MIN_TOUCH, key.text
-                assert fits_in_window(key, window), (key.text, key.to_window(key.x, key.y), key.size, window.size, board.size)
+                assert fits_in_window(key, window), (
+                    key.text,
+                    key.to_window(key.x, key.y),
+                    key.size,
+                    window.size,
+                    board.size,
+                )
         tap(board.key("done"))
         assert not board.is_open and kiosk.y == layer_y, "the screen slides back"
     window_shot(window, f"keyboard-home-6-seats-{lang}-{size_id(size)}")
@@ -183,7 +196,7 @@ def test_the_keys_type_as_each_language_s_keyboard_does(window, tmp_path):
     tap(board.key("back"))
     assert field.value == "Νάτ"
 
-    tap(board.key("language"))                     # Greek → Russian → Persian → English
+    tap(board.key("language"))  # Greek → Russian → Persian → English
     assert board.lang == "ru" and board.key("ж")
     tap(board.key("language"))
     assert board.lang == "fa" and not board.shift, "Persian has no capitals"
@@ -204,7 +217,7 @@ def test_the_keys_type_as_each_language_s_keyboard_does(window, tmp_path):
     tap(board.key(ACCENT))
     tap(board.key("e"))
     assert field.value == "Chloé"
-    for _ in range(4):                  # ´ ` ^ ¨
+    for _ in range(4):  # ´ ` ^ ¨
         tap(board.key(ACCENT))
     assert board.key(ACCENT).text == "¨"
     tap(board.key("space"))
@@ -222,8 +235,7 @@ def test_the_keys_type_as_each_language_s_keyboard_does(window, tmp_path):
     assert board.page == "letters"
 
 
-def test_holding_back_deletes_on_and_a_tap_elsewhere_closes_after_doing_its_job(window,
-                                                                               tmp_path):
+def test_holding_back_deletes_on_and_a_tap_elsewhere_closes_after_doing_its_job(window, tmp_path):
     import time
 
     from kivy.tests.common import UnitTestTouch

@@ -4,6 +4,7 @@ on the keyboard), the players' names typed on the keyboard, the game chosen
 and started, played to its end by taps on what the screen offers, the next
 game, home again; then the new PIN opens the settings and ends that game.
 Every touch goes through the window's input, as a finger's would."""
+
 from __future__ import annotations
 
 import random
@@ -17,15 +18,20 @@ pytest.importorskip("kivy.base")
 from kiosk_helpers import MIN_TOUCH, drag_into_view, type_by_taps, window_shot  # noqa: E402
 from ui_helpers import fits_in_window, frames, show, tap  # noqa: E402
 
-pytestmark = pytest.mark.slow       # each whole kiosk session takes many seconds
+pytestmark = pytest.mark.slow  # each whole kiosk session takes many seconds
 
 COUP = ("Coup", "coup", ["Νατάσα", "Наташа", "ناتاشا"])
 G54 = ("Coup: Rebellion G54", "g54", ["Ana", "Zoë"])
 HITLER = ("Secret Hitler", "secret_hitler", ["Ana", "Ben", "Chloé", "Dev", "Eli"])
 # Coup and Secret Hitler at both screens; G54 (Coup's screen with its cards)
 # on the portrait one. Article 27's whole game by taps is in test_ui_article27.
-CASES = [((800, 480), COUP), ((720, 1280), COUP), ((800, 480), HITLER),
-         ((720, 1280), HITLER), ((720, 1280), G54)]
+CASES = [
+    ((800, 480), COUP),
+    ((720, 1280), COUP),
+    ((800, 480), HITLER),
+    ((720, 1280), HITLER),
+    ((720, 1280), G54),
+]
 
 
 def size_id(size):
@@ -77,8 +83,11 @@ def play_to_the_end(window, kiosk, seed: int) -> int:
     taps = 0
     while not screen.game_over:
         offered = sorted(screen.ids.commands.children, key=lambda b: b.text)
-        offered = [b for b in offered if getattr(b, "on_release", None) and b.opacity > 0
-                   and not b.disabled]
+        offered = [
+            b
+            for b in offered
+            if getattr(b, "on_release", None) and b.opacity > 0 and not b.disabled
+        ]
         offered += [p for p in screen._panels if getattr(p, "selectable", False)]
         assert offered, screen.status_text
         touch_button(pick.choice(offered))
@@ -88,16 +97,15 @@ def play_to_the_end(window, kiosk, seed: int) -> int:
     return taps
 
 
-@pytest.mark.parametrize("size, case", CASES,
-                         ids=[f"{size_id(size)}-{case[1]}" for size, case in CASES])
-def test_from_home_to_a_finished_game_and_the_settings_by_touch_alone(
-        window, tmp_path, size, case):
+@pytest.mark.parametrize(
+    "size, case", CASES, ids=[f"{size_id(size)}-{case[1]}" for size, case in CASES]
+)
+def test_from_home_to_a_finished_game_and_the_settings_by_touch_alone(window, tmp_path, size, case):
     from companion.ui.kiosk import Kiosk
 
     game, key, names = case
     store = EventStore(tmp_path / "g.sqlite3")
-    kiosk = show(window, Kiosk(store, None, settings=KioskSettings(tmp_path / "kiosk.ini")),
-                 size)
+    kiosk = show(window, Kiosk(store, None, settings=KioskSettings(tmp_path / "kiosk.ini")), size)
     home = kiosk.home
 
     # The settings, behind the PIN: a new one, typed on the keyboard.

@@ -2,19 +2,28 @@
 Mesa): it shows the public state, touch drives the table, refusals read as
 messages, a restarted app shows the same table, and screenshots are written
 for people to look at."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from helpers import physical_table
 
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
-from helpers import physical_table
 
 pytest.importorskip("kivy.base")
-from ui_helpers import (PORTRAIT, SHOTS, SIZES, fits_in_window, frames,  # noqa: E402
-                        screenshot, show, tap)
+from ui_helpers import (
+    PORTRAIT,
+    SHOTS,
+    SIZES,
+    fits_in_window,
+    frames,  # noqa: E402
+    screenshot,
+    show,
+    tap,
+)
 
 
 def button(screen, text: str):
@@ -74,14 +83,20 @@ def test_an_action_aimed_at_a_player_is_two_taps(window, tmp_path):
     assert not [text for text in labels if text.startswith("Steal from Stelios")]
     tap(button(screen, "Steal from … (Captain)"))
     assert sorted(b.text for b in screen.ids.commands.children) == [
-        "Cancel", "Steal from Giorgos (Captain)", "Steal from Stelios (Captain)"]
+        "Cancel",
+        "Steal from Giorgos (Captain)",
+        "Steal from Stelios (Captain)",
+    ]
     tap(button(screen, "Steal from Giorgos (Captain)"))
     assert screen.status_text.startswith("Natassa claims the Captain")
     assert table.public_view()["pending"]["target"] == 2
     frames(2)
     # Each seat's answer to the claim: one button per answer, then the seat.
     assert sorted(b.text for b in screen.ids.commands.children) == [
-        "Nobody challenges", "… challenges", "… lets it stand"]
+        "Nobody challenges",
+        "… challenges",
+        "… lets it stand",
+    ]
     choose(screen, "Giorgos challenges")
     assert screen.status_text.startswith("Giorgos challenges")
 
@@ -112,14 +127,20 @@ def test_a_restarted_app_shows_the_same_table(window, tmp_path):
     screen = show(window, CoupTableScreen(table), (1280, 720))
     tap(button(screen, "Foreign Aid (+2)"))
     choose(screen, "Giorgos blocks with the Duke")
-    before = (screen.status_text, [p.coins_text for p in screen._panels],
-              [b.text for b in screen.ids.commands.children])
+    before = (
+        screen.status_text,
+        [p.coins_text for p in screen._panels],
+        [b.text for b in screen.ids.commands.children],
+    )
     table.store.close()
 
     resumed = Table.resume(EventStore(path))
     again = show(window, CoupTableScreen(resumed), (1280, 720))
-    after = (again.status_text, [p.coins_text for p in again._panels],
-             [b.text for b in again.ids.commands.children])
+    after = (
+        again.status_text,
+        [p.coins_text for p in again._panels],
+        [b.text for b in again.ids.commands.children],
+    )
     assert after == before
     assert again.status_text == "Giorgos blocks with the Duke. Does anyone challenge?"
 
@@ -144,7 +165,7 @@ def test_the_end_of_a_game_reads_clearly(window, tmp_path):
     screenshot(window, "coup-over-800x480")
     tap(screen.ids.bar.ids.new_game)
     assert screen.table.game_id != table.game_id
-    assert screen.status_text == "Natassa, choose an action."   # the winner starts
+    assert screen.status_text == "Natassa, choose an action."  # the winner starts
     assert [p.coins_text for p in screen._panels] == ["2 coins"] * 3
     assert [g.status for g in table.store.history()] == ["active", "finished"]
 
@@ -152,11 +173,14 @@ def test_the_end_of_a_game_reads_clearly(window, tmp_path):
 def test_a_keeper_game_never_offers_hand_dependent_choices_on_the_kiosk(window, tmp_path):
     from companion.games.coup.screen import CoupTableScreen
 
-    setup = Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"], mode="keeper",
-                  options={"first": 0, "direction": "clockwise"})
+    setup = Setup(
+        game="coup",
+        seats=["Natassa", "Stelios", "Giorgos"],
+        mode="keeper",
+        options={"first": 0, "direction": "clockwise"},
+    )
     deal = {"hands": [["captain", "contessa"], ["duke", "duke"], ["assassin", "duke"]]}
-    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup,
-                        fate=Fate(seed=1, script=deal))
+    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=1, script=deal))
     screen = show(window, CoupTableScreen(table), (800, 480))
     tap(button(screen, "Tax (+3, Duke)"))
     choose(screen, "Stelios challenges")
@@ -168,8 +192,12 @@ def test_a_keeper_game_never_offers_hand_dependent_choices_on_the_kiosk(window, 
 
 
 def g54_table(path):
-    setup = Setup(game="g54", seats=["Parisa", "Reza", "Sara", "Kian"], mode="physical",
-                  options={"first": 0, "set": "starter"})
+    setup = Setup(
+        game="g54",
+        seats=["Parisa", "Reza", "Sara", "Kian"],
+        mode="physical",
+        options={"first": 0, "set": "starter"},
+    )
     return Table.start(EventStore(path), setup, fate=Fate(seed=1))
 
 
@@ -181,8 +209,14 @@ def test_g54_shows_its_five_reference_cards_and_the_tokens(window, tmp_path, siz
     assert screen.title_text == "Coup: Rebellion G54"
     assert "Treasury" not in screen.info_text, "G54's treasury has no limit"
     cards = list(reversed(screen.ids.reference.children))
-    assert [c.name for c in cards] == ["Banker", "Director", "Guerrilla", "Peacekeeper",
-                                       "Politician", "Income · Coup"]
+    assert [c.name for c in cards] == [
+        "Banker",
+        "Director",
+        "Guerrilla",
+        "Peacekeeper",
+        "Politician",
+        "Income · Coup",
+    ]
     assert cards[3].text.startswith("Take 1 coin and the Peacekeeping token")
     for card in cards:
         assert fits_in_window(card, window), card.name
@@ -194,16 +228,19 @@ def test_g54_shows_its_five_reference_cards_and_the_tokens(window, tmp_path, siz
         assert screen.send({"type": "pass", "seat": seat})
     assert screen._panels[0].tokens_text == "☮ Peacekeeping: Parisa"
     assert screen._panels[0].coins_text == "3 coins"
-    frames(2)                                            # the new turn's buttons laid out
-    tap(button(screen, "Bribery of … (Politician)"))     # two taps: the action, its target
+    frames(2)  # the new turn's buttons laid out
+    tap(button(screen, "Bribery of … (Politician)"))  # two taps: the action, its target
     assert sorted(b.text for b in screen.ids.commands.children) == [
-        "Bribery of Kian (Politician)", "Bribery of Sara (Politician)", "Cancel"], \
-        "the token makes Parisa untargetable"
+        "Bribery of Kian (Politician)",
+        "Bribery of Sara (Politician)",
+        "Cancel",
+    ], "the token makes Parisa untargetable"
     tap(button(screen, "Cancel"))
     assert "Bribery of … (Politician)" in [b.text for b in screen.ids.commands.children]
     assert not screen.send({"type": "politician", "seat": 1, "target": 0})
-    assert screen.message_text == ("Parisa holds the Peacekeeping token: "
-                                   "only a Coup can reach them.")
+    assert screen.message_text == (
+        "Parisa holds the Peacekeeping token: only a Coup can reach them."
+    )
     screenshot(window, f"g54-token-{size[0]}x{size[1]}")
 
 
@@ -216,12 +253,11 @@ def test_a_short_screen_shows_card_names_and_a_tap_opens_the_card(window, tmp_pa
     assert guerrilla.compact and guerrilla.height < 60
     tap(guerrilla)
     opened = [w for w in window.children if isinstance(w, CardView)]
-    assert [v.text for v in opened] == ["Pay 4: the target loses a life. "
-                                        "Blocked by the Guerrilla."]
-    frames(8)      # the view's opening animation
+    assert [v.text for v in opened] == ["Pay 4: the target loses a life. Blocked by the Guerrilla."]
+    frames(8)  # the view's opening animation
     SHOTS.mkdir(parents=True, exist_ok=True)
     taken = Path(window.screenshot(str(SHOTS / "g54-card-800x480.png")))
-    taken.replace(SHOTS / "g54-card-800x480.png")     # Kivy numbers its screenshots
+    taken.replace(SHOTS / "g54-card-800x480.png")  # Kivy numbers its screenshots
     opened[0].dismiss(animation=False)
     frames(2)
     assert not [w for w in window.children if isinstance(w, CardView)]
@@ -234,8 +270,7 @@ def test_the_table_sees_when_the_button_pad_stops_answering(window, tmp_path):
 
     screen = show(window, CoupTableScreen(physical_table(tmp_path / "g.sqlite3")), (800, 480))
     link = PtyLink(tmp_path)
-    pad = SerialPad(lambda press: None, link.path, retry_interval=0.05,
-                    heartbeat_timeout=0.5)
+    pad = SerialPad(lambda press: None, link.path, retry_interval=0.05, heartbeat_timeout=0.5)
     sim = PadSimulator(link, seats=3)
     pad.start()
     try:
@@ -245,7 +280,7 @@ def test_the_table_sees_when_the_button_pad_stops_answering(window, tmp_path):
         assert wait_for(lambda: pad.status()["online"])
         screen.show_devices([pad.status()])
         assert screen.devices_text == ""
-        sim.pause()                                  # the pad hangs: no heartbeats
+        sim.pause()  # the pad hangs: no heartbeats
         assert wait_for(lambda: not pad.status()["online"])
         screen.show_devices([pad.status()])
         assert screen.devices_text == "Button pad not answering"
@@ -264,13 +299,17 @@ def test_the_table_sees_when_the_button_pad_stops_answering(window, tmp_path):
 
 def test_a_claim_under_a_countdown_shows_the_seconds_left(window, tmp_path):
     from a27_helpers import FakeClock
+
     from companion.games.coup.screen import CoupTableScreen
 
     clock = FakeClock()
-    setup = Setup(game="coup", seats=["Natassa", "Stelios", "Giorgos"], mode="physical",
-                  options={"first": 0, "direction": "clockwise", "response_seconds": 10})
-    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=1),
-                        clock=clock)
+    setup = Setup(
+        game="coup",
+        seats=["Natassa", "Stelios", "Giorgos"],
+        mode="physical",
+        options={"first": 0, "direction": "clockwise", "response_seconds": 10},
+    )
+    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=1), clock=clock)
     screen = show(window, CoupTableScreen(table), (800, 480))
     assert screen.countdown_text == ""
     tap(button(screen, "Tax (+3, Duke)"))
@@ -281,7 +320,7 @@ def test_a_claim_under_a_countdown_shows_the_seconds_left(window, tmp_path):
     frames(2)
     screenshot(window, "coup-countdown-800x480")
     clock.advance(1.5)
-    screen.tick()                                    # time is up: the claim stands
+    screen.tick()  # time is up: the claim stands
     assert screen.countdown_text == ""
     assert screen.status_text == "Stelios, choose an action."
     assert screen._panels[0].coins_text == "5 coins"
@@ -294,8 +333,12 @@ def test_the_phones_panel_shows_a_code_on_demand_and_hides_it_once_claimed(windo
 
     table = physical_table(tmp_path / "g.sqlite3")
     server = TableServer(table)
-    view = PhonesView(server, "http://companion.local:8080", Messages("en", table.names),
-                      wifi=("Table 4", "bluff-well"))
+    view = PhonesView(
+        server,
+        "http://companion.local:8080",
+        Messages("en", table.names),
+        wifi=("Table 4", "bluff-well"),
+    )
     window.size = (800, 480)
     view.open(animation=False)
     frames(4)
@@ -307,7 +350,7 @@ def test_the_phones_panel_shows_a_code_on_demand_and_hides_it_once_claimed(windo
     token = server.links.token(table.game_id, 1)
     SHOTS.mkdir(parents=True, exist_ok=True)
     view.children[0].export_to_png(str(SHOTS / "phones-code-800x480.png"))
-    server.links.join(token, None)                   # Stelios's phone claims the seat
+    server.links.join(token, None)  # Stelios's phone claims the seat
     view._follow_claims(0)
     assert view.code_texture is None and view.shown_seat is None
     assert view.code_text == "Stelios's phone has joined. The code is hidden again."
@@ -327,14 +370,18 @@ def test_the_ballot_shows_who_voted_then_turns_every_vote_at_once(window):
 
     ballot = BallotView()
     show(window, ballot, (800, 480))
-    ballot.show_open("Election: Ben as Chancellor", [("Anna", True), ("Ben", False)],
-                     "voted", "waiting")
+    ballot.show_open(
+        "Election: Ben as Chancellor", [("Anna", True), ("Ben", False)], "voted", "waiting"
+    )
     frames(2)
     assert [c.text for c in ballot.chips] == ["Anna\nvoted", "Ben\nwaiting"]
     assert "Ja" not in " ".join(c.text for c in ballot.chips)
-    ballot.reveal("Election: Ben as Chancellor",
-                  [("Anna", "Ja!", (0.2, 0.5, 0.3, 1)), ("Ben", "Nein", (0.6, 0.2, 0.2, 1))],
-                  "The government is elected.", "voted")
+    ballot.reveal(
+        "Election: Ben as Chancellor",
+        [("Anna", "Ja!", (0.2, 0.5, 0.3, 1)), ("Ben", "Nein", (0.6, 0.2, 0.2, 1))],
+        "The government is elected.",
+        "voted",
+    )
     frames(1)
     assert ballot.revealing and ballot.result_text == ""
     assert [c.text for c in ballot.chips] == ["Anna\nvoted", "Ben\nvoted"]
@@ -364,26 +411,30 @@ def test_the_log_reads_the_whole_game_in_words_with_undone_lines_marked(window, 
     tap(screen.ids.bar.ids.log)
     frames(3)
     [panel] = [w for w in window.children if w.__class__.__name__ == "TextPanel"]
-    assert panel.lines[-3:] == ["Natassa takes Income. (undone)", "The last entry was undone.",
-                                "Natassa takes Foreign Aid."]
+    assert panel.lines[-3:] == [
+        "Natassa takes Income. (undone)",
+        "The last entry was undone.",
+        "Natassa takes Foreign Aid.",
+    ]
     panel.children[0].export_to_png(str(SHOTS / "coup-log-800x480.png"))
     panel.dismiss(animation=False)
     frames(2)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game, options", [
-    ("coup", {"first": 0}), ("g54", {"first": 0, "set": "starter"})])
+@pytest.mark.parametrize(
+    "game, options", [("coup", {"first": 0}), ("g54", {"first": 0, "set": "starter"})]
+)
 def test_a_whole_game_is_played_by_taps_until_the_screen_shows_the_winner(
-        window, tmp_path, game, options):
+    window, tmp_path, game, options
+):
     """Physical mode, four players, every entry a tap on a button the screen
     shows (a seeded choice among them, as a table would make), to the end."""
     import random
 
     from companion.games.coup.screen import CoupTableScreen
 
-    setup = Setup(game=game, seats=["Natassa", "Stelios", "Giorgos", "Eleni"],
-                  options=options)
+    setup = Setup(game=game, seats=["Natassa", "Stelios", "Giorgos", "Eleni"], options=options)
     table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=4))
     screen = show(window, CoupTableScreen(table), (1280, 720))
     pick = random.Random(7)

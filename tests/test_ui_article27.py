@@ -3,6 +3,7 @@ Mesa), on real tables stored in SQLite files: every stage at every size,
 the negotiation timer to expiry, the on-screen gavel and the hardware one,
 the synthesised sounds, the ballot, a whole game played by taps, and a
 restarted app. Screenshots go to screenshots/a27-<stage>-<W>x<H>.png."""
+
 from __future__ import annotations
 
 import asyncio
@@ -10,11 +11,23 @@ import wave
 from array import array
 
 import pytest
-
 from a27_helpers import DI, HU, NU, PK, SM, FakeClock
-from a27_kiosk_helpers import (KEEPER_STAGES, PHYSICAL_STAGES, a27_screen, check_layout,
-                               floor_names, keeper_stages, kiosk_table, physical_stages, strip,
-                               strip_button, table_names, tap_strip, tile, until_revealed)
+from a27_kiosk_helpers import (
+    KEEPER_STAGES,
+    PHYSICAL_STAGES,
+    a27_screen,
+    check_layout,
+    floor_names,
+    keeper_stages,
+    kiosk_table,
+    physical_stages,
+    strip,
+    strip_button,
+    table_names,
+    tap_strip,
+    tile,
+    until_revealed,
+)
 from ui_helpers import frames, screenshot, show, tap
 
 from companion.table import EventStore, Table, seat_source
@@ -54,12 +67,24 @@ def test_every_stage_renders_at_every_size(window, tmp_path, size):
             yield stage
 
     assert shown_stages(window, screen, stages(), size) == PHYSICAL_STAGES
-    assert phases == ["unused", "reveal", "ready", "negotiation", "negotiation", "negotiation",
-                      "voting", "scored", "place_one", "final", "over"]
+    assert phases == [
+        "unused",
+        "reveal",
+        "ready",
+        "negotiation",
+        "negotiation",
+        "negotiation",
+        "voting",
+        "scored",
+        "place_one",
+        "final",
+        "over",
+    ]
 
     clock = FakeClock()
-    keeper = kiosk_table(tmp_path / "k.sqlite3", players=3, mode="keeper", clock=clock,
-                         lie_cheat_steal=True)
+    keeper = kiosk_table(
+        tmp_path / "k.sqlite3", players=3, mode="keeper", clock=clock, lie_cheat_steal=True
+    )
     screen = show(window, a27_screen(keeper, tmp_path / "sounds"), size)
     assert shown_stages(window, screen, keeper_stages(keeper, clock), size) == KEEPER_STAGES
 
@@ -68,8 +93,9 @@ def test_every_stage_renders_at_every_size(window, tmp_path, size):
 def test_the_timer_runs_to_expiry_with_a_warning_and_a_pause(window, tmp_path):
     clock = FakeClock()
     table = kiosk_table(tmp_path / "g.sqlite3", clock=clock, timer_seconds=120)
-    for issue, agenda in zip((PK, SM, DI, HU, NU), ("peace", "wealth", "power", "justice",
-                                                     "prestige")):
+    for issue, agenda in zip(
+        (PK, SM, DI, HU, NU), ("peace", "wealth", "power", "justice", "prestige")
+    ):
         table.execute({"type": "reveal_disk", "issue": issue, "agenda": agenda})
     screen = show(window, a27_screen(table, tmp_path / "sounds"), (800, 480))
     played = screen.sounds.played
@@ -78,16 +104,16 @@ def test_the_timer_runs_to_expiry_with_a_warning_and_a_pause(window, tmp_path):
     assert played == ["gavel"]
     clock.advance(30.4)
     screen.tick()
-    assert screen.countdown_text == "1:30"            # 89.6 s left: whole seconds, rounded up
+    assert screen.countdown_text == "1:30"  # 89.6 s left: whole seconds, rounded up
     assert not screen.timer_warning
     tap(screen.ids.pause)
     assert screen.timer_caption == "Paused" and screen.status_text == "The timer is paused."
-    clock.advance(500)                                # the operator's pause stops the clock
+    clock.advance(500)  # the operator's pause stops the clock
     screen.tick()
     assert screen.countdown_text == "1:30"
-    tap(screen.ids.pause)                             # now "Resume"
+    tap(screen.ids.pause)  # now "Resume"
     assert screen.timer_caption == "Negotiation"
-    clock.advance(59)                                 # 30.6 s left
+    clock.advance(59)  # 30.6 s left
     screen.tick()
     assert screen.countdown_text == "0:31" and not screen.timer_warning
     assert played == ["gavel"]
@@ -100,14 +126,14 @@ def test_the_timer_runs_to_expiry_with_a_warning_and_a_pause(window, tmp_path):
     clock.advance(10)
     screen.tick()
     assert played == ["gavel", "warning"], "the warning sounds once"
-    clock.advance(20.6)                               # time is up, floor empty
+    clock.advance(20.6)  # time is up, floor empty
     screen.tick()
     assert played == ["gavel", "warning", "expiry"]
     assert table.public_view()["phase"] == "place_one"
     assert not screen.clock_shown and screen.countdown_text == ""
     assert screen.status_text == "Time is up: Anna taps exactly one issue to put it on the floor."
     assert "Success Privilege" not in screen.floor_title, "the privilege went back"
-    frames(2)                                         # the board takes the clock's room
+    frames(2)  # the board takes the clock's room
     tap(tile(screen, "Nuclear disarmament"))
     assert table.public_view()["phase"] == "voting"
     assert floor_names(screen) == ["Nuclear disarmament"]
@@ -115,8 +141,9 @@ def test_the_timer_runs_to_expiry_with_a_warning_and_a_pause(window, tmp_path):
 
 def revealed_table(tmp_path, clock=None, players=3):
     table = kiosk_table(tmp_path / "g.sqlite3", players=players, clock=clock or FakeClock())
-    for issue, agenda in zip((PK, SM, DI, HU, NU), ("peace", "wealth", "power", "justice",
-                                                     "prestige")):
+    for issue, agenda in zip(
+        (PK, SM, DI, HU, NU), ("peace", "wealth", "power", "justice", "prestige")
+    ):
         table.execute({"type": "reveal_disk", "issue": issue, "agenda": agenda})
     return table
 
@@ -128,7 +155,7 @@ def test_the_on_screen_gavel_and_the_hardware_gavel_strike_alike(window, tmp_pat
     table = revealed_table(tmp_path)
     screen = show(window, a27_screen(table, tmp_path / "sounds"), (800, 480))
     assert screen.gavel_text == "Gavel: start"
-    tap(screen.ids.gavel)                                    # the screen's gavel
+    tap(screen.ids.gavel)  # the screen's gavel
     assert table.public_view()["phase"] == "negotiation"
     assert screen.sounds.played == ["gavel"]
     assert screen.ids.gavel.disabled, "Vote! needs an issue on the floor"
@@ -144,10 +171,10 @@ def test_the_on_screen_gavel_and_the_hardware_gavel_strike_alike(window, tmp_pat
         loop.close()
     assert table.public_view()["phase"] == "voting"
     assert screen.sounds.played == ["gavel", "gavel"], "a hardware strike knocks on screen too"
-    strikes = [c for c in table.store.commands(table.game_id)
-               if c["command"]["type"] == "gavel"]
-    assert [(c["source"], {k: v for k, v in c["command"].items() if k != "at"})
-            for c in strikes] == [("kiosk", {"type": "gavel", "seat": 0})] * 2
+    strikes = [c for c in table.store.commands(table.game_id) if c["command"]["type"] == "gavel"]
+    assert [
+        (c["source"], {k: v for k, v in c["command"].items() if k != "at"}) for c in strikes
+    ] == [("kiosk", {"type": "gavel", "seat": 0})] * 2
 
 
 def test_tiles_move_issues_both_ways_and_only_the_sgs_moves_are_offered(window, tmp_path):
@@ -158,7 +185,7 @@ def test_tiles_move_issues_both_ways_and_only_the_sgs_moves_are_offered(window, 
     tap(tile(screen, "Peacekeeping"))
     tap(tile(screen, "Nuclear disarmament"))
     assert floor_names(screen) == ["Peacekeeping", "Nuclear disarmament"]
-    tap(tile(screen, "Peacekeeping"))                  # back to the table
+    tap(tile(screen, "Peacekeeping"))  # back to the table
     assert floor_names(screen) == ["Nuclear disarmament"]
     assert "Peacekeeping" in table_names(screen)
     assert table.public_view()["floor"] == [NU]
@@ -188,7 +215,7 @@ def test_sounds_are_written_once_and_kept(tmp_path):
     again = {name: path.stat().st_mtime_ns for name, path in write_sounds(tmp_path).items()}
     assert first == again
     gavel = write_sounds(tmp_path)["gavel"]
-    gavel.write_bytes(gavel.read_bytes()[:-100])          # cut short
+    gavel.write_bytes(gavel.read_bytes()[:-100])  # cut short
     write_sounds(tmp_path)
     with wave.open(str(gavel), "rb") as wav:
         assert wav.getnframes() == int(0.25 * wav.getframerate()), "a damaged file is made again"
@@ -201,13 +228,13 @@ def test_sounds_are_written_once_and_kept(tmp_path):
 def test_the_player_carries_on_without_an_audio_device_or_a_cache(tmp_path, caplog):
     from companion.ui.sounds import Sounds
 
-    sounds = Sounds(tmp_path / "sounds", volume=0.5)     # this machine has no sound card
+    sounds = Sounds(tmp_path / "sounds", volume=0.5)  # this machine has no sound card
     sounds.play("gavel")
     sounds.play("expiry")
     assert sounds.played == ["gavel", "expiry"]
     blocked = tmp_path / "a-file"
     blocked.write_text("")
-    mute = Sounds(blocked / "sounds")                     # the cache cannot be made
+    mute = Sounds(blocked / "sounds")  # the cache cannot be made
     mute.play("warning")
     assert mute.played == ["warning"]
     assert "could not be written" in caplog.text
@@ -276,7 +303,7 @@ def test_a_whole_physical_game_is_played_by_taps(window, tmp_path):
     for round_ in range(1, 7):
         sg = names[(round_ - 1) % 3]
         assert screen.sg_text.startswith(f"Secretary-General: {sg}")
-        for _issue in range(5):                  # each disk: one tap on the agenda it shows
+        for _issue in range(5):  # each disk: one tap on the agenda it shows
             prompt, first_agenda = strip(screen)[:2]
             assert prompt.endswith(":")
             tap_strip(screen, first_agenda)
@@ -286,18 +313,18 @@ def test_a_whole_physical_game_is_played_by_taps(window, tmp_path):
         tap(tile(screen, "Peacekeeping"))
         if round_ % 2:
             tap(tile(screen, "Nuclear disarmament"))
-        tap(screen.ids.gavel)                    # Vote!
-        for name in names:                       # each vote: the choice, then the player
+        tap(screen.ids.gavel)  # Vote!
+        for name in names:  # each vote: the choice, then the player
             tap_strip(screen, "Veto…" if (round_, name) == (3, "Ben") else "Yes…", name)
         until_revealed(screen.ids.ballot)
-        assert screen.ids.ballot.result_text == ("Vetoed by Ben." if round_ == 3
-                                                 else "Passed with 3 Yes.")
+        assert screen.ids.ballot.result_text == (
+            "Vetoed by Ben." if round_ == 3 else "Passed with 3 Yes."
+        )
         if round_ < 6:
             tap_strip(screen, f"Round {round_ + 1}: {names[round_ % 3]} takes the gavel")
     assert screen.sounds.played == ["gavel", "gavel"] * 6
     screenshot(window, "a27-game-final-800x480")
-    for seat, (digits, agenda) in enumerate((("14", "Peace"), ("9", "Justice"),
-                                             ("21", "Wealth"))):
+    for seat, (digits, agenda) in enumerate((("14", "Peace"), ("9", "Justice"), ("21", "Wealth"))):
         assert screen.status_text.startswith(f"{names[seat]}: type the influence")
         assert strip_button(screen, agenda).disabled, "a number first"
         tap_strip(screen, *digits)
@@ -308,8 +335,9 @@ def test_a_whole_physical_game_is_played_by_taps(window, tmp_path):
     winner = next(r for r in view["results"] if r["rank"] == 1)
     assert screen.status_text == f"{names[winner['seat']]} wins the game!"
     lines = screen.results_text.split("\n")
-    assert len(lines) == 3 and lines[0].startswith(f"1. {names[winner['seat']]}: "
-                                                   f"{winner['total']} (")
+    assert len(lines) == 3 and lines[0].startswith(
+        f"1. {names[winner['seat']]}: {winner['total']} ("
+    )
     assert {r["agenda"] for r in view["results"]} == {"peace", "justice", "wealth"}
     assert "Chloe: " in screen.results_text and "21 influence" in screen.results_text
     assert not screen.ids.bar.ids.new_game.disabled
@@ -319,11 +347,24 @@ def test_a_whole_physical_game_is_played_by_taps(window, tmp_path):
 def snapshot(screen):
     """Everything the table screen says."""
     ballot = screen.ids.ballot
-    return (screen.info_text, screen.status_text, screen.sg_text, screen.countdown_text,
-            screen.timer_caption, screen.timer_warning, floor_names(screen), table_names(screen),
-            screen.floor_title, [(r.agenda, r.disks, r.value) for r in screen._rows],
-            screen.bribes_text, ballot.title, [c.text for c in ballot.chips],
-            ballot.result_text, strip(screen), screen.results_text)
+    return (
+        screen.info_text,
+        screen.status_text,
+        screen.sg_text,
+        screen.countdown_text,
+        screen.timer_caption,
+        screen.timer_warning,
+        floor_names(screen),
+        table_names(screen),
+        screen.floor_title,
+        [(r.agenda, r.disks, r.value) for r in screen._rows],
+        screen.bribes_text,
+        ballot.title,
+        [c.text for c in ballot.chips],
+        ballot.result_text,
+        strip(screen),
+        screen.results_text,
+    )
 
 
 def test_a_restarted_app_shows_the_same_table(window, tmp_path):
@@ -333,7 +374,7 @@ def test_a_restarted_app_shows_the_same_table(window, tmp_path):
     screen = show(window, a27_screen(table, tmp_path / "sounds"), (1280, 720))
     tap(screen.ids.gavel)
     tap(tile(screen, "Humanitarian concerns"))
-    clock.advance(275)                               # 25 s left: the warning state
+    clock.advance(275)  # 25 s left: the warning state
     screen.tick()
     before = snapshot(screen)
     assert before[3:6] == ("0:25", "Last 30 seconds!", True)

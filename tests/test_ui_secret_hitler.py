@@ -2,6 +2,7 @@
 real table and SQLite file: every phase at three screen sizes, two-tap
 targeted commands, votes from the seats' own channels with the reveal, a
 whole game played by taps, a restart, and keeper mode's secrets."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,11 +10,24 @@ import pytest
 from companion.table import EventStore, Table, seat_source
 
 pytest.importorskip("kivy.base")
-from kiosk_helpers import (button_with, panel_of, selectable_panels,  # noqa: E402
-                           shown_labels, shown_texts, wait_for_reveal)
+from kiosk_helpers import (
+    button_with,
+    panel_of,
+    selectable_panels,  # noqa: E402
+    shown_labels,
+    shown_texts,
+    wait_for_reveal,
+)
 from sh_helpers import elect, enact, govern, nominate, vote_all  # noqa: E402
-from sh_kiosk_helpers import (NAMES, PHASES, check_screen, fascist_policies,  # noqa: E402
-                              keeper, start, to_phase)
+from sh_kiosk_helpers import (
+    NAMES,
+    PHASES,
+    check_screen,
+    fascist_policies,  # noqa: E402
+    keeper,
+    start,
+    to_phase,
+)
 from ui_helpers import frames, screenshot, show, tap  # noqa: E402
 
 SIZES = [(800, 480), (1280, 720), (720, 1280)]
@@ -54,28 +68,33 @@ def test_nominate_by_two_taps_then_the_ballot_shows_who_voted_and_turns(window, 
 
     choices = ["ja", "nein", "ja", "ja", "nein", "ja", "nein"]
     for seat in (4, 1):
-        table.execute({"type": "vote", "seat": seat, "choice": choices[seat]},
-                      source=seat_source(seat))
+        table.execute(
+            {"type": "vote", "seat": seat, "choice": choices[seat]}, source=seat_source(seat)
+        )
     frames(2)
     chips = [c.text for c in ballot.chips]
     assert chips[1] == "Ben\nvoted" and chips[4] == "Elena\nvoted" and chips[0] == "Anna\nwaiting"
-    assert all(c.face_text == "" and c.text.endswith(("voted", "waiting")) for c in ballot.chips), \
+    assert all(c.face_text == "" and c.text.endswith(("voted", "waiting")) for c in ballot.chips), (
         "an open ballot shows who voted, never what"
+    )
     screenshot(window, "sh-ballot-open-800x480")
     for seat in (0, 2, 3, 5, 6):
-        table.execute({"type": "vote", "seat": seat, "choice": choices[seat]},
-                      source=seat_source(seat))
+        table.execute(
+            {"type": "vote", "seat": seat, "choice": choices[seat]}, source=seat_source(seat)
+        )
     frames(1)
     assert ballot.revealing and ballot.result_text == ""
     wait_for_reveal(ballot)
     assert [c.text for c in ballot.chips] == [
-        f"{name}\n{'Ja!' if c == 'ja' else 'Nein'}" for name, c in zip(NAMES, choices)]
+        f"{name}\n{'Ja!' if c == 'ja' else 'Nein'}" for name, c in zip(NAMES, choices)
+    ]
     assert ballot.result_text == "The government is elected."
-    assert screen.status_text == ("Anna draws three tiles and passes two to Carla: "
-                                  "enter the policy Carla enacts.")
+    assert screen.status_text == (
+        "Anna draws three tiles and passes two to Carla: enter the policy Carla enacts."
+    )
     screenshot(window, "sh-ballot-revealed-800x480")
 
-    tap(button_with(screen, "Fascist policy"))               # one tap, physical mode
+    tap(button_with(screen, "Fascist policy"))  # one tap, physical mode
     assert screen.ids.fascist_track.title == "Fascist: 1 of 6"
     assert screen.status_text == "Ben, nominate a Chancellor."
     tap(button_with(screen, "Nominate a Chancellor"))
@@ -95,8 +114,8 @@ def test_a_power_takes_two_taps_and_the_danger_zone_and_veto_show(window, tmp_pa
     table = start(tmp_path, 7)
     screen = show(window, SecretHitlerTableScreen(table), (1280, 720))
     fascist_policies(table, 1)
-    govern(table, "fascist")                         # the 7-8 board: investigate
-    frames(3)                                        # the new buttons are laid out
+    govern(table, "fascist")  # the 7-8 board: investigate
+    frames(3)  # the new buttons are laid out
     president = NAMES[table.public_view()["president"]]
     assert screen.status_text == f"{president} investigates a player's loyalty."
     tap(button_with(screen, "Investigate a player"))
@@ -109,9 +128,9 @@ def test_a_power_takes_two_taps_and_the_danger_zone_and_veto_show(window, tmp_pa
     assert not screen.ids.fascist_track.state_text
     danger = [slot.danger for slot in reversed(screen.ids.fascist_track.ids.slots.children)]
     assert danger == [False, False, False, True, True, True]
-    fascist_policies(table, 1)                        # special election
+    fascist_policies(table, 1)  # special election
     assert screen.ids.fascist_track.state_text == "Hitler zone"
-    govern(table, "fascist")                          # 4th: execution
+    govern(table, "fascist")  # 4th: execution
     frames(3)
     tap(button_with(screen, "Execute a player"))
     tap(panel_of(screen, "Farid"))
@@ -120,7 +139,7 @@ def test_a_power_takes_two_taps_and_the_danger_zone_and_veto_show(window, tmp_pa
     assert panel_of(screen, "Farid").details == "Executed"
     assert not panel_of(screen, "Farid").alive
 
-    fascist_policies(table, 1)                        # 5th: execution and the veto
+    fascist_policies(table, 1)  # 5th: execution and the veto
     veto_slot = list(reversed(screen.ids.fascist_track.ids.slots.children))[4]
     assert veto_slot.text == "Veto unlocked" and veto_slot.filled
     elect(table)
@@ -129,8 +148,9 @@ def test_a_power_takes_two_taps_and_the_danger_zone_and_veto_show(window, tmp_pa
     chancellor, president = NAMES[v["chancellor"]], NAMES[v["president"]]
     tap(button_with(screen, f"{chancellor} asks for a veto"))
     assert veto_slot.text == "Veto requested"
-    assert screen.status_text == (f"{chancellor} asks to veto this agenda: "
-                                  f"{president}, do you agree?")
+    assert screen.status_text == (
+        f"{chancellor} asks to veto this agenda: {president}, do you agree?"
+    )
     check_screen(screen, window)
     screenshot(window, "sh-veto-requested-1280x720")
     tap(button_with(screen, f"{president} refuses the veto"))
@@ -165,8 +185,16 @@ def test_a_whole_game_is_played_by_taps_until_the_screen_shows_the_winner(window
 
     table = start(tmp_path, 5)
     screen = show(window, SecretHitlerTableScreen(table), (800, 480))
-    for policy in ("fascist", "fascist", "fascist", "liberal", "fascist",
-                   "liberal", "liberal", "liberal"):
+    for policy in (
+        "fascist",
+        "fascist",
+        "fascist",
+        "liberal",
+        "fascist",
+        "liberal",
+        "liberal",
+        "liberal",
+    ):
         play_round_by_taps(screen, policy)
         assert screen.message_text == "", screen.message_text
     assert not screen.game_over
@@ -194,12 +222,19 @@ def test_a_restarted_app_shows_the_same_table(window, tmp_path):
     wait_for_reveal(screen.ids.ballot)
 
     def seen(s):
-        return (s.status_text, s.info_text, [p.details for p in s._panels],
-                [c.text for c in s.ids.fascist_track.ids.slots.children],
-                [c.text for c in s.ids.liberal_track.ids.slots.children],
-                s.ids.liberal_track.state_text, s.ids.ballot.title,
-                [c.text for c in s.ids.ballot.chips], s.ids.ballot.result_text,
-                [b.text for b in s.ids.commands.children])
+        return (
+            s.status_text,
+            s.info_text,
+            [p.details for p in s._panels],
+            [c.text for c in s.ids.fascist_track.ids.slots.children],
+            [c.text for c in s.ids.liberal_track.ids.slots.children],
+            s.ids.liberal_track.state_text,
+            s.ids.ballot.title,
+            [c.text for c in s.ids.ballot.chips],
+            s.ids.ballot.result_text,
+            [b.text for b in s.ids.commands.children],
+        )
+
     before = seen(screen)
     table.store.close()
 
@@ -221,7 +256,7 @@ def test_keeper_mode_never_shows_a_secret_before_the_end(window, tmp_path):
     tap(button_with(screen, "Mark who has seen their role"))
     for name in ("Anna", "Ben", "Carla"):
         tap(panel_of(screen, name))
-    assert screen.status_text.startswith("Tap each player")     # Elena is left
+    assert screen.status_text.startswith("Tap each player")  # Elena is left
     tap(panel_of(screen, "Elena"))
     assert screen.status_text == "Anna, nominate a Chancellor."
 
@@ -238,8 +273,13 @@ def test_keeper_mode_never_shows_a_secret_before_the_end(window, tmp_path):
         enact(table, "liberal")
     frames(2)
     assert screen.status_text == "The Liberals win: five Liberal policies are enacted."
-    assert [p.role_text for p in screen._panels] == ["Liberal", "Fascist", "Liberal",
-                                                     "Hitler", "Liberal"]
+    assert [p.role_text for p in screen._panels] == [
+        "Liberal",
+        "Fascist",
+        "Liberal",
+        "Hitler",
+        "Liberal",
+    ]
     assert {label.text for label in shown_labels(screen)} >= ROLE_WORDS
     check_screen(screen, window)
     screenshot(window, "sh-keeper-over-800x480")
@@ -248,24 +288,52 @@ def test_keeper_mode_never_shows_a_secret_before_the_end(window, tmp_path):
 def test_every_word_the_screen_builds_from_the_view_is_in_the_catalog():
     """Keys put together from phases, commands and results (the i18n test
     finds only the literal ones)."""
-    from companion.i18n import catalog
     from companion.games.secret_hitler.rules import POWERS
+    from companion.i18n import catalog
 
-    statuses = {"nominate", "election", "hitler_reveal", "legislative", "president_discard",
-                "chancellor_enact", "veto", "reshuffle", "investigate", "special_election",
-                "execute", "execution_reveal", "night", "chaos.physical", "chaos.keeper",
-                "peek.physical", "peek.keeper", "over.liberal.policies",
-                "over.liberal.hitler_executed", "over.fascist.policies",
-                "over.fascist.hitler_elected"}
+    statuses = {
+        "nominate",
+        "election",
+        "hitler_reveal",
+        "legislative",
+        "president_discard",
+        "chancellor_enact",
+        "veto",
+        "reshuffle",
+        "investigate",
+        "special_election",
+        "execute",
+        "execution_reveal",
+        "night",
+        "chaos.physical",
+        "chaos.keeper",
+        "peek.physical",
+        "peek.keeper",
+        "over.liberal.policies",
+        "over.liberal.hitler_executed",
+        "over.fascist.policies",
+        "over.fascist.hitler_elected",
+    }
     wanted = {f"sh.ui.status.{s}" for s in statuses}
-    wanted |= {f"sh.ui.{kind}.{name}" for kind in ("pick", "prompt")
-               for name in ("nominate", "investigate", "special_election", "execute",
-                            "confirm", "vote")}
+    wanted |= {
+        f"sh.ui.{kind}.{name}"
+        for kind in ("pick", "prompt")
+        for name in ("nominate", "investigate", "special_election", "execute", "confirm", "vote")
+    }
     wanted |= {f"sh.ui.power.{p}" for p in POWERS}
     wanted |= {f"sh.ui.role.{r}" for r in ("liberal", "fascist", "hitler")}
     wanted |= {f"sh.ui.office.{o}" for o in ("president", "chancellor", "candidate", "nominee")}
     wanted |= {f"sh.ui.veto.{v}" for v in ("requested", "refused", "unlocked")}
-    wanted |= {"sh.ui.cmd.reveal.hitler", "sh.ui.cmd.reveal.not_hitler", "sh.ui.cmd.veto",
-               "sh.ui.cmd.veto_agree", "sh.ui.cmd.veto_refuse", "sh.ui.cmd.peek",
-               "choice.ja", "choice.nein", "policy.liberal", "policy.fascist"}
+    wanted |= {
+        "sh.ui.cmd.reveal.hitler",
+        "sh.ui.cmd.reveal.not_hitler",
+        "sh.ui.cmd.veto",
+        "sh.ui.cmd.veto_agree",
+        "sh.ui.cmd.veto_refuse",
+        "sh.ui.cmd.peek",
+        "choice.ja",
+        "choice.nein",
+        "policy.liberal",
+        "policy.fascist",
+    }
     assert sorted(wanted - set(catalog("en"))) == []

@@ -28,21 +28,33 @@ BULLET = re.compile(r"^- ", re.M)
 TAG = re.compile(r"<[^>]+>")
 
 # The buttons the English section names, by catalog key.
-BUTTONS = ("ui.home", "home.resume", "home.history", "home.start", "settings.title",
-           "ui.log", "ui.chart", "ui.phones", "ui.new_game", "cmd.undo", "ui.cancel")
+BUTTONS = (
+    "ui.home",
+    "home.resume",
+    "home.history",
+    "home.start",
+    "settings.title",
+    "ui.log",
+    "ui.chart",
+    "ui.phones",
+    "ui.new_game",
+    "cmd.undo",
+    "ui.cancel",
+)
 
 SCRIPTS = {
     "el": lambda c: "\u0370" <= c <= "\u03ff" or "\u1f00" <= c <= "\u1fff",
     "ru": lambda c: "\u0400" <= c <= "\u04ff",
-    "fa": lambda c: ("\u0600" <= c <= "\u06ff" or "\ufb50" <= c <= "\ufdff"
-                     or "\ufe70" <= c <= "\ufeff"),
+    "fa": lambda c: (
+        "\u0600" <= c <= "\u06ff" or "\ufb50" <= c <= "\ufdff" or "\ufe70" <= c <= "\ufeff"
+    ),
 }
 
 
 def readme_section() -> str:
     text = README.read_text(encoding="utf-8")
     start = text.index("\n## Using it\n")
-    return text[start:text.index("\n## ", start + 1)]
+    return text[start : text.index("\n## ", start + 1)]
 
 
 def guide(lang: str) -> str:
@@ -78,7 +90,7 @@ def content_links(links: set[Path]) -> set[str]:
 def button_label(lang: str, key: str) -> str:
     """The button's text as the screen shows it, up to its first placeholder."""
     text = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))[key]
-    return text.split("{", 1)[0].strip(" «“\"")
+    return text.split("{", 1)[0].strip(' «“"')
 
 
 def named(label: str, text: str) -> bool:
@@ -125,14 +137,17 @@ def test_written_in_its_own_script(lang):
         return sum(map(SCRIPTS[lang], letters)) / len(letters)
 
     assert share(guide(lang)) > 0.8
-    assert share(readme_section()) < 0.05       # the measure can tell
+    assert share(readme_section()) < 0.05  # the measure can tell
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_buttons_named_as_on_screen(lang):
     text = words(guide(lang))
-    missing = [(key, button_label(lang, key)) for key in BUTTONS
-               if not named(button_label(lang, key), text)]
+    missing = [
+        (key, button_label(lang, key))
+        for key in BUTTONS
+        if not named(button_label(lang, key), text)
+    ]
     assert not missing
 
 
@@ -143,6 +158,6 @@ def test_persian_is_right_to_left_with_commands_left_to_right():
     assert lines[-2] == ""
     assert text.count("<div") == text.count("</div>")
     for block in FENCE.finditer(text):
-        before = text[:block.start()].rstrip().rsplit("\n", 1)[-1]
-        after = text[block.end():].lstrip().split("\n", 1)[0]
+        before = text[: block.start()].rstrip().rsplit("\n", 1)[-1]
+        after = text[block.end() :].lstrip().split("\n", 1)[0]
         assert (before, after) == ('<div dir="ltr">', "</div>")

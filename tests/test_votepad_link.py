@@ -1,14 +1,15 @@
 """The vote pad's firmware logic and the host driver, end to end over a real
 pty pair: rounds of presses, noise, unplugging, heartbeats and LEDs."""
+
 from __future__ import annotations
 
 import random
 
 import pytest
+from votepad import pad as firmware
 
 from companion.devices.pad import SerialPad
 from companion.devices.pad_sim import Noise, PadSimulator, PtyLink, wait_for
-from votepad import pad as firmware
 
 
 class Recorder:
@@ -60,10 +61,9 @@ def test_a_ten_seat_yes_no_round_arrives_once_each_in_the_pads_order(sim, driver
     rng = random.Random(10)
     start = sim.now_ms + 50
     expected = []
-    for seat in rng.sample(range(10), 10):        # near-simultaneous, 3 ms apart
+    for seat in rng.sample(range(10), 10):  # near-simultaneous, 3 ms apart
         button = rng.randrange(2)
-        sim.press(start + 3 * len(expected), seat, button, hold_ms=80,
-                  bounce_ms=(1, 2, 3, 4))
+        sim.press(start + 3 * len(expected), seat, button, hold_ms=80, bounce_ms=(1, 2, 3, 4))
         expected.append((seat, button))
     assert wait_for(lambda: len(recorder.presses) >= 10)
     assert wait_for(sim.script_done)
@@ -79,8 +79,7 @@ def test_six_seats_press_all_three_buttons_each_exactly_once(sim, driver, record
     expected = set()
     for seat in range(6):
         for button in range(3):
-            sim.press(start + 60 * button + seat, seat, button, hold_ms=30,
-                      bounce_ms=(1, 3))
+            sim.press(start + 60 * button + seat, seat, button, hold_ms=30, bounce_ms=(1, 3))
             expected.add((seat, button))
     assert wait_for(lambda: len(recorder.presses) >= 18)
     assert wait_for(sim.script_done)
@@ -108,15 +107,25 @@ def test_noise_in_both_directions_loses_no_press_and_invents_none(link, driver, 
     sim.between_steps = press_now
     sim.start()
     try:
-        assert wait_for(lambda: len(issued) == 1000 and noise_out.sent >= 1_000_000
-                        and sim.pad.link_counters()["unacked"] == 0, timeout=60)
+        assert wait_for(
+            lambda: (
+                len(issued) == 1000
+                and noise_out.sent >= 1_000_000
+                and sim.pad.link_counters()["unacked"] == 0
+            ),
+            timeout=60,
+        )
     finally:
         sim.stop()
     link.write(sim.pad.heartbeat(sim.now_ms))  # ends any noise the reader holds
     # Every noise byte and every damaged frame the pty took is counted, once
     # the driver has read them all.
-    assert wait_for(lambda: driver.status()["garbage_bytes"] >= noise_out.sent
-                    and driver.status()["bad_checksum"] >= noise_out.corrupted > 0)
+    assert wait_for(
+        lambda: (
+            driver.status()["garbage_bytes"] >= noise_out.sent
+            and driver.status()["bad_checksum"] >= noise_out.corrupted > 0
+        )
+    )
     assert recorder.keys() == issued
     assert driver.status()["presses"] == 1000
     assert sim.pad.link_counters()["garbage_bytes"] > 0
@@ -127,7 +136,7 @@ def test_unplug_and_replug_reconnects_and_drops_retransmitted_presses(link, driv
     sim = start_sim(link)
     try:
         assert wait_for(lambda: driver.status()["online"])
-        sim.deaf = True                       # the host's ACKs never arrive
+        sim.deaf = True  # the host's ACKs never arrive
         start = sim.now_ms + 20
         for seat in range(4):
             sim.press(start + 10 * seat, seat, 0)
@@ -135,7 +144,7 @@ def test_unplug_and_replug_reconnects_and_drops_retransmitted_presses(link, driv
         link.unplug()
         assert wait_for(lambda: not driver.status()["connected"])
         start = sim.now_ms + 20
-        for seat in range(4, 8):              # pressed while unplugged
+        for seat in range(4, 8):  # pressed while unplugged
             sim.press(start + 10 * seat, seat, 1)
         assert wait_for(sim.script_done)
         sim.deaf = False
@@ -176,7 +185,7 @@ def test_a_rebooted_pad_numbers_its_presses_from_one_again(link, sim, driver, re
 def test_a_restarted_driver_gets_the_presses_the_pad_still_holds(link, recorder):
     sim = start_sim(link)
     try:
-        sim.press(sim.now_ms + 20, 5, 0)       # nobody listens yet
+        sim.press(sim.now_ms + 20, 5, 0)  # nobody listens yet
         assert wait_for(lambda: sim.pad.link_counters()["unacked"] == 1)
         driver = SerialPad(recorder, link.path)
         driver.start()
@@ -196,7 +205,7 @@ def test_voted_leds_follow_the_host(sim, driver):
     assert wait_for(lambda: sim.pad.led_levels(sim.now_ms)[3] and sim.pad.voted == 0b10001000)
     driver.show_voted(3, False)
     assert wait_for(lambda: sim.pad.voted == 0b10000000)
-    driver.show_voted(12, True)               # a seat the pad lacks: ignored
+    driver.show_voted(12, True)  # a seat the pad lacks: ignored
     assert driver.status()["online"]
 
 

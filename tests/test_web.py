@@ -1,23 +1,28 @@
 """The phone server through real HTTP on 127.0.0.1: join links, claims,
 refusals, re-pairing, restarts, private state, commands with CSRF, live
 sockets and the public table page."""
+
 from __future__ import annotations
 
 import asyncio
 import json
 
 import pytest
+from sh_helpers import nominate, sh_table
+from web_helpers import join, served, state
 
 from companion.games.base import Fate, Setup
 from companion.table import OPERATOR, EventStore, Table, seat_source
 from companion.web.server import COOKIE, CSRF_HEADER, FAILED_JOINS
-from sh_helpers import nominate, sh_table
-from web_helpers import join, served, state
 
 
 def coup_keeper(store):
-    setup = Setup(game="coup", seats=["Ann", "Bob", "Cat"], mode="keeper",
-                  options={"first": 0, "direction": "clockwise"})
+    setup = Setup(
+        game="coup",
+        seats=["Ann", "Bob", "Cat"],
+        mode="keeper",
+        options={"first": 0, "direction": "clockwise"},
+    )
     deal = {"hands": [["duke", "captain"], ["contessa", "assassin"], ["duke", "ambassador"]]}
     return Table.start(store, setup, fate=Fate(seed=2, script=deal))
 
@@ -41,6 +46,7 @@ def test_the_first_phone_claims_a_seat_and_sees_only_its_own_cards(store):
             assert "csrf" in mine
             page = await ann.get("/seat")
             assert page.status == 200 and "seat.js" in await page.text()
+
     run(scenario())
 
 
@@ -58,6 +64,7 @@ def test_a_second_phone_is_refused_and_told_to_ask_for_a_re_pair(store):
             # The phone that holds the seat may open its link again.
             assert (await join(first, token)).status == 303
             assert (await state(first))["seat"] == 1
+
     run(scenario())
 
 
@@ -72,7 +79,7 @@ def test_forged_and_guessed_links_are_refused_then_rate_limited(store):
             assert (await join(other, server.links.token(table.game_id, 2))).status == 303
             cookie = [c for c in other.session.cookie_jar if c.key == COOKIE][0].value
             game, _, secret = cookie.split(".", 2)
-            thief = await phone()                       # another seat's number, same secret
+            thief = await phone()  # another seat's number, same secret
             thief.session.cookie_jar.update_cookies({COOKIE: f"{game}.1.{secret}"})
             assert (await thief.get("/api/seat")).status == 401
             guesser = await phone()
@@ -83,6 +90,7 @@ def test_forged_and_guessed_links_are_refused_then_rate_limited(store):
             limited = await join(guesser, server.links.token(table.game_id, 0))
             assert limited.status == 429, "even a right link waits after many wrong ones"
             assert "Wait a minute" in await limited.text()
+
     run(scenario())
 
 
@@ -105,6 +113,7 @@ def test_re_pairing_invalidates_the_old_link_cookie_and_socket(store):
             assert (await state(found))["seat"] == 0
             table_view = await (await found.get("/api/table")).json()
             assert table_view["public"]["phones"][0] == {"seat": 0, "phone": True, "repairs": 1}
+
     run(scenario())
 
 
@@ -122,6 +131,7 @@ def test_a_restarted_server_gives_the_phone_its_seat_back(tmp_path):
             back = await phone()
             back.session.cookie_jar.update_cookies({COOKIE: cookie})
             assert (await state(back))["private"]["hand"] == ["captain", "duke"]
+
     run(scenario())
 
 
@@ -147,21 +157,31 @@ def test_commands_need_the_seats_csrf_token_and_this_sites_origin(store):
             csrf = mine["csrf"]
             vote = {"type": "vote", "seat": 1, "choice": "nein"}
             assert (await bob.post("/api/command", json=vote)).status == 403
-            forged = await bob.post("/api/command", json=vote, headers={
-                CSRF_HEADER: csrf, "Origin": "http://evil.example"})
+            forged = await bob.post(
+                "/api/command",
+                json=vote,
+                headers={CSRF_HEADER: csrf, "Origin": "http://evil.example"},
+            )
             assert forged.status == 403
             # A phone acts for its own seat, whatever the command says.
-            sent = await bob.post("/api/command", headers={CSRF_HEADER: csrf},
-                                  json={"type": "vote", "seat": 3, "choice": "nein"})
+            sent = await bob.post(
+                "/api/command",
+                headers={CSRF_HEADER: csrf},
+                json={"type": "vote", "seat": 3, "choice": "nein"},
+            )
             assert sent.status == 200
             assert table.public_view()["ballot"]["voted"] == [1]
             assert [e["by"] for _, e in table.log if e["type"] == "vote"] == [seat_source(1)]
-            bad = await bob.post("/api/command", headers={CSRF_HEADER: csrf},
-                                 json={"type": "vote", "choice": "maybe"})
+            bad = await bob.post(
+                "/api/command",
+                headers={CSRF_HEADER: csrf},
+                json={"type": "vote", "choice": "maybe"},
+            )
             assert bad.status == 400
             assert (await bad.json())["message"] == "“maybe” is not a choice in this ballot."
             junk = await bob.post("/api/command", headers={CSRF_HEADER: csrf}, data=b"{nope")
             assert junk.status == 400
+
     run(scenario())
 
 
@@ -186,13 +206,15 @@ def test_a_vote_from_the_phone_and_the_reveal_arrive_live(store):
             assert shown["public"]["ballot"]["voted"] == [1]
             assert "private" not in shown and "nein" not in json.dumps(shown["public"]["log"])
             for seat in (0, 2, 3, 4):
-                table.execute({"type": "vote", "seat": seat, "choice": "ja"},
-                              source=seat_source(seat))
+                table.execute(
+                    {"type": "vote", "seat": seat, "choice": "ja"}, source=seat_source(seat)
+                )
             for _ in range(10):
                 revealed = json.loads((await board.receive()).data)
                 if revealed["public"]["ballot"] is None:
                     break
             assert revealed["public"]["last_votes"] == ["ja", "nein", "ja", "ja", "ja"]
+
     run(scenario())
 
 
@@ -212,6 +234,7 @@ def test_the_table_page_needs_no_token_and_holds_no_secret(store):
             assert (await spectator.get("/static/app.css")).status == 200
             assert (await spectator.get("/api/messages/en")).status == 200
             assert (await spectator.get("/api/messages/xx")).status == 404
+
     run(scenario())
 
 
@@ -226,6 +249,7 @@ def test_a_new_game_at_the_kiosk_retires_the_old_games_phones(store):
             server.set_table(new)
             assert (await ann.get("/api/seat")).status == 401
             assert (await ann.get("/seat")).status == 401
+
     run(scenario())
 
 
@@ -235,9 +259,11 @@ def test_refusals_speak_the_phones_language_when_it_has_one(store, lang_header, 
         table = coup_keeper(store)
         async with served(table) as (server, phone):
             guesser = await phone()
-            response = await guesser.get("/join/nothing", headers={
-                "Accept-Language": lang_header}, allow_redirects=False)
+            response = await guesser.get(
+                "/join/nothing", headers={"Accept-Language": lang_header}, allow_redirects=False
+            )
             assert f'lang="{expected}"' in await response.text()
+
     run(scenario())
 
 
@@ -253,10 +279,30 @@ def test_companion_serve_runs_the_server_alone(tmp_path):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--db", str(tmp_path / "g.sqlite3"),
-         "--game", "secret_hitler", "--mode", "keeper", "--players", "A,B,C,D,E",
-         "--host", "127.0.0.1", "--port", str(port), "--print-links", "--exit-after", "20"],
-        stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "serve",
+            "--db",
+            str(tmp_path / "g.sqlite3"),
+            "--game",
+            "secret_hitler",
+            "--mode",
+            "keeper",
+            "--players",
+            "A,B,C,D,E",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--print-links",
+            "--exit-after",
+            "20",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         lines = [process.stdout.readline() for _ in range(6)]
         assert lines[0].strip() == f"Serving the table at http://127.0.0.1:{port}/table"
@@ -268,6 +314,7 @@ def test_companion_serve_runs_the_server_alone(tmp_path):
         class NoRedirect(urllib.request.HTTPRedirectHandler):
             def redirect_request(self, *args, **kwargs):
                 return None
+
         opener = urllib.request.build_opener(NoRedirect)
         with pytest.raises(urllib.error.HTTPError) as answer:
             opener.open(link)
@@ -280,76 +327,111 @@ def test_companion_serve_runs_the_server_alone(tmp_path):
 
 def test_each_game_s_secrets_read_as_words_on_the_phone():
     """Every kind of secret a phone shows, worded on the server."""
-    from companion.i18n import Messages
     from companion.games import spec_for
+    from companion.i18n import Messages
     from companion.web.words import secret_lines
 
     t = Messages("en", ["Ann", "Bob", "Cat"])
-    assert secret_lines(spec_for("g54").words, {"hand": ["banker"], "drawn": ["spy", "judge"]}, t) == [
-        "Your cards: 1. Banker, 2. Spy, 3. Judge"]
-    assert secret_lines(spec_for("secret_hitler").words, {
-        "role": "fascist", "teammates": [{"seat": 2, "role": "hitler"}],
-        "hand": ["liberal", "fascist"],
-        "knowledge": [{"kind": "investigate", "target": 1, "party": "liberal"},
-                      {"kind": "peek", "tiles": ["fascist", "fascist", "liberal"]}]}, t) == [
-        "You are a Fascist.", "Cat is Hitler.",
+    assert secret_lines(
+        spec_for("g54").words, {"hand": ["banker"], "drawn": ["spy", "judge"]}, t
+    ) == ["Your cards: 1. Banker, 2. Spy, 3. Judge"]
+    assert secret_lines(
+        spec_for("secret_hitler").words,
+        {
+            "role": "fascist",
+            "teammates": [{"seat": 2, "role": "hitler"}],
+            "hand": ["liberal", "fascist"],
+            "knowledge": [
+                {"kind": "investigate", "target": 1, "party": "liberal"},
+                {"kind": "peek", "tiles": ["fascist", "fascist", "liberal"]},
+            ],
+        },
+        t,
+    ) == [
+        "You are a Fascist.",
+        "Cat is Hitler.",
         "Tiles in your hand: 1. Liberal policy, 2. Fascist policy",
         "Bob belongs to the Liberal party.",
-        "You saw the next three tiles: Fascist policy, Fascist policy, Liberal policy"]
-    assert secret_lines(spec_for("article27").words, {
-        "agenda": {"agenda": "wealth", "value": 3, "best": 7}, "influence": 1,
-        "slots": [{"value": 5, "issue": "nuclear"}, {"value": -2, "issue": "peacekeeping"}],
-        "if_passed": 2, "ballot_vote": "abstain"}, t) == [
-        "Your agenda: Wealth (now 3, at best 7)", "1 influence behind your screen",
-        "Your slots: +5 Nuclear disarmament, -2 Peacekeeping", "If the proposal passes: 2 points",
-        "Your vote: Abstain"]
+        "You saw the next three tiles: Fascist policy, Fascist policy, Liberal policy",
+    ]
+    assert secret_lines(
+        spec_for("article27").words,
+        {
+            "agenda": {"agenda": "wealth", "value": 3, "best": 7},
+            "influence": 1,
+            "slots": [{"value": 5, "issue": "nuclear"}, {"value": -2, "issue": "peacekeeping"}],
+            "if_passed": 2,
+            "ballot_vote": "abstain",
+        },
+        t,
+    ) == [
+        "Your agenda: Wealth (now 3, at best 7)",
+        "1 influence behind your screen",
+        "Your slots: +5 Nuclear disarmament, -2 Peacekeeping",
+        "If the proposal passes: 2 points",
+        "Your vote: Abstain",
+    ]
     assert secret_lines(spec_for("coup").words, {"seat": 0}, t) == []
 
 
 def test_the_night_phase_acknowledgement_is_on_each_phone(store):
     async def scenario():
-        setup = Setup(game="secret_hitler", seats=list("ABCDE"), mode="keeper",
-                      options={"first": 0})
+        setup = Setup(
+            game="secret_hitler", seats=list("ABCDE"), mode="keeper", options={"first": 0}
+        )
         table = Table.start(store, setup, fate=Fate(seed=5))
         async with served(table) as (server, phone):
             ann, mine = await seat_phone(server, phone, 0)
             assert [a["label"] for a in mine["actions"]] == ["I have seen it"]
-            sent = await ann.post("/api/command", json=mine["actions"][0]["command"],
-                                  headers={CSRF_HEADER: mine["csrf"]})
+            sent = await ann.post(
+                "/api/command",
+                json=mine["actions"][0]["command"],
+                headers={CSRF_HEADER: mine["csrf"]},
+            )
             assert sent.status == 200
             assert (await state(ann))["actions"] == []
+
     run(scenario())
 
 
 def test_a_challenged_phone_looks_the_same_bluffing_or_not(store):
     """Coup, keeper mode: Ann claims the Duke and is challenged. Her phone
     offers "show" and "concede" whether she holds a Duke or not."""
+
     async def offered(hands):
-        setup = Setup(game="coup", seats=["Ann", "Bob", "Cat"], mode="keeper",
-                      options={"first": 0, "direction": "clockwise"})
-        table = Table.start(EventStore(":memory:"), setup,
-                            fate=Fate(seed=2, script={"hands": hands}))
+        setup = Setup(
+            game="coup",
+            seats=["Ann", "Bob", "Cat"],
+            mode="keeper",
+            options={"first": 0, "direction": "clockwise"},
+        )
+        table = Table.start(
+            EventStore(":memory:"), setup, fate=Fate(seed=2, script={"hands": hands})
+        )
         table.execute({"type": "tax", "seat": 0})
         table.execute({"type": "challenge", "seat": 1}, source=seat_source(1))
         async with served(table) as (server, phone):
             ann, mine = await seat_phone(server, phone, 0)
             labels = [a["label"] for a in mine["actions"]]
             show = mine["actions"][0]["command"]
-            answer = await ann.post("/api/command", json=show,
-                                    headers={CSRF_HEADER: mine["csrf"]})
+            answer = await ann.post("/api/command", json=show, headers={CSRF_HEADER: mine["csrf"]})
             return labels, answer.status
-    honest = asyncio.run(offered([["duke", "captain"], ["contessa", "assassin"],
-                                  ["duke", "ambassador"]]))
-    bluff = asyncio.run(offered([["captain", "captain"], ["contessa", "assassin"],
-                                 ["duke", "ambassador"]]))
+
+    honest = asyncio.run(
+        offered([["duke", "captain"], ["contessa", "assassin"], ["duke", "ambassador"]])
+    )
+    bluff = asyncio.run(
+        offered([["captain", "captain"], ["contessa", "assassin"], ["duke", "ambassador"]])
+    )
     assert honest[0] == bluff[0] == ["Ann shows the Duke", "Ann cannot show it"]
-    assert (honest[1], bluff[1]) == (200, 400)       # the bluff is refused on her phone
+    assert (honest[1], bluff[1]) == (200, 400)  # the bluff is refused on her phone
 
 
 def test_choices_among_ones_own_cards_name_them_by_number_only(store):
     """Coup, keeper mode: Bob loses an influence; his phone's buttons say
     "card 1", "card 2" (his secrets, held, say which is which), so a
     glance at the buttons shows no card."""
+
     async def scenario():
         table = coup_keeper(store)
         table.execute({"type": "tax", "seat": 0})
@@ -358,42 +440,57 @@ def test_choices_among_ones_own_cards_name_them_by_number_only(store):
         async with served(table) as (server, phone):
             bob, mine = await seat_phone(server, phone, 1)
             assert mine["secrets"] == ["Your cards: 1. Assassin, 2. Contessa"]
-            assert [a["label"] for a in mine["actions"]] == ["Turn up card 1",
-                                                            "Turn up card 2"]
+            assert [a["label"] for a in mine["actions"]] == ["Turn up card 1", "Turn up card 2"]
             assert mine["actions"][1]["command"]["card"] == "contessa"
+
     run(scenario())
 
 
 def test_exchange_and_reaction_choices_are_numbered_too():
-    from companion.i18n import Messages
     from companion.games import spec_for
+    from companion.i18n import Messages
 
     t = Messages("en", ["Ann", "Bob"])
     mine = {"hand": ["duke", "captain"], "drawn": ["duke", "contessa"]}
-    assert spec_for("coup").words.phone_label({"type": "keep", "seat": 0, "cards": ["duke", "duke"]},
-                                              {}, t, mine) == "Keep cards 1, 3"
-    assert spec_for("g54").words.phone_label({"type": "keep", "seat": 0, "cards": ["captain", "contessa"],
-                         "give": "duke"}, {}, t, mine) == "Keep cards 2, 4, give back card 1"
-    assert spec_for("g54").words.phone_label({"type": "react", "seat": 0, "character": "intellectual",
-                         "card": "captain"}, {}, t, mine) == (
-        "Claim card 2 is the Intellectual")
+    assert (
+        spec_for("coup").words.phone_label(
+            {"type": "keep", "seat": 0, "cards": ["duke", "duke"]}, {}, t, mine
+        )
+        == "Keep cards 1, 3"
+    )
+    assert (
+        spec_for("g54").words.phone_label(
+            {"type": "keep", "seat": 0, "cards": ["captain", "contessa"], "give": "duke"},
+            {},
+            t,
+            mine,
+        )
+        == "Keep cards 2, 4, give back card 1"
+    )
+    assert spec_for("g54").words.phone_label(
+        {"type": "react", "seat": 0, "character": "intellectual", "card": "captain"}, {}, t, mine
+    ) == ("Claim card 2 is the Intellectual")
 
 
 def test_a_presidents_phone_shows_the_same_buttons_whatever_the_tiles(tmp_path):
     """Secret Hitler, keeper mode: the president's discard buttons are
     "tile 1, 2, 3" for any hand, so a glance at them shows no tile."""
+
     async def president_buttons(seed):
         table = sh_table(EventStore(tmp_path / f"{seed}.sqlite3"), 5, mode="keeper", seed=seed)
         nominate(table, 2)
         for seat in range(5):
-            table.execute({"type": "vote", "seat": seat, "choice": "ja"},
-                          source=seat_source(seat))
+            table.execute({"type": "vote", "seat": seat, "choice": "ja"}, source=seat_source(seat))
         async with served(table) as (server, phone):
             ann, mine = await seat_phone(server, phone, 0)
             tiles = table.private_view(0)["hand"]
-            await ann.post("/api/command", json=mine["actions"][2]["command"],
-                           headers={CSRF_HEADER: mine["csrf"]})
+            await ann.post(
+                "/api/command",
+                json=mine["actions"][2]["command"],
+                headers={CSRF_HEADER: mine["csrf"]},
+            )
             return [a["label"] for a in mine["actions"]], tiles, table.public_view()["phase"]
+
     hands = set()
     for seed in range(1, 8):
         labels, tiles, phase = asyncio.run(president_buttons(seed))

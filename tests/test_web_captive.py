@@ -1,6 +1,7 @@
 """The captive portal of the Pi's own access point: a phone asking the real
 phone server (on 127.0.0.1) for any other host is sent to the public
 address; the server's own names and addresses are served as usual."""
+
 from __future__ import annotations
 
 import asyncio
@@ -8,9 +9,9 @@ import socket
 
 import aiohttp
 from aiohttp import web
+from helpers import new_table
 
 from companion.web.server import TableServer
-from helpers import new_table
 
 HOME = "http://table.local/"
 
@@ -24,10 +25,14 @@ async def _get(server: TableServer, host: str, path: str) -> tuple[int, str, str
     port = runner.addresses[0][1]
     try:
         async with aiohttp.ClientSession() as session:
-            async with session.get(f"http://127.0.0.1:{port}{path}", headers={"Host": host},
-                                   allow_redirects=False) as response:
-                return (response.status, response.headers.get("Location", ""),
-                        await response.text())
+            async with session.get(
+                f"http://127.0.0.1:{port}{path}", headers={"Host": host}, allow_redirects=False
+            ) as response:
+                return (
+                    response.status,
+                    response.headers.get("Location", ""),
+                    await response.text(),
+                )
     finally:
         await runner.cleanup()
 
@@ -39,12 +44,15 @@ def get(server: TableServer, host: str, path: str) -> tuple[int, str, str]:
 def test_any_other_host_is_sent_to_the_public_address(store):
     server = TableServer(new_table(store, ["Ann", "Ben", "Cy"]), captive_home=HOME)
     # Android's and Apple's connectivity checks, and a page the player typed.
-    for host, path in [("connectivitycheck.gstatic.com", "/generate_204"),
-                       ("captive.apple.com", "/hotspot-detect.html"),
-                       ("example.org:8080", "/some/page?q=1"),
-                       ("Example.ORG.", "/"),
-                       # Not host names at all: a redirect too, not an error page.
-                       ("10.42.0.1:abc", "/api/table"), ("[::1", "/api/table")]:
+    for host, path in [
+        ("connectivitycheck.gstatic.com", "/generate_204"),
+        ("captive.apple.com", "/hotspot-detect.html"),
+        ("example.org:8080", "/some/page?q=1"),
+        ("Example.ORG.", "/"),
+        # Not host names at all: a redirect too, not an error page.
+        ("10.42.0.1:abc", "/api/table"),
+        ("[::1", "/api/table"),
+    ]:
         status, location, _ = get(server, host, path)
         assert (status, location) == (302, HOME), host
 
@@ -52,8 +60,15 @@ def test_any_other_host_is_sent_to_the_public_address(store):
 def test_the_servers_own_names_and_addresses_are_served(store):
     server = TableServer(new_table(store, ["Ann", "Ben", "Cy"]), captive_home=HOME)
     name = socket.gethostname()
-    for host in ["table.local", "TABLE.local:80", name, f"{name}.local", "localhost:8080",
-                 "10.42.0.1", "[fe80::1]:80"]:
+    for host in [
+        "table.local",
+        "TABLE.local:80",
+        name,
+        f"{name}.local",
+        "localhost:8080",
+        "10.42.0.1",
+        "[fe80::1]:80",
+    ]:
         status, _, body = get(server, host, "/api/table")
         assert status == 200 and '"game":"coup"' in body.replace(" ", ""), host
     # The landing page a redirected phone opens: the public table.

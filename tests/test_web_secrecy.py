@@ -3,6 +3,7 @@ phone on every seat and a table page, each on its own socket; random legal
 commands from the right channels; every message the server sends is
 recorded. Each seat's messages carry that seat's private view and nothing
 private of anyone else's; the table page's carry only the public view."""
+
 from __future__ import annotations
 
 import asyncio
@@ -10,17 +11,21 @@ import json
 import random
 
 import pytest
-
 from a27_helpers import FakeClock
+from web_helpers import join, served
+
+from companion.games import spec_for
 from companion.games.base import Fate, Setup
 from companion.i18n import Messages
 from companion.table import LOCAL, Table, seat_source
-from companion.games import spec_for
 from companion.web.words import secret_lines
-from web_helpers import join, served
 
-GAMES = [("coup", 4, {"direction": "clockwise"}), ("g54", 4, {"advanced": True}),
-         ("secret_hitler", 5, {}), ("article27", 4, {})]
+GAMES = [
+    ("coup", 4, {"direction": "clockwise"}),
+    ("g54", 4, {"advanced": True}),
+    ("secret_hitler", 5, {}),
+    ("article27", 4, {}),
+]
 STEPS = 120
 
 
@@ -33,8 +38,12 @@ def canonical(value) -> str:
 def test_no_seat_ever_receives_another_seats_secret(store, game, players, options, seed):
     async def scenario():
         clock = FakeClock()
-        setup = Setup(game=game, seats=[f"P{i}" for i in range(players)], mode="keeper",
-                      options={"first": 0, **options})
+        setup = Setup(
+            game=game,
+            seats=[f"P{i}" for i in range(players)],
+            mode="keeper",
+            options={"first": 0, **options},
+        )
         table = Table.start(store, setup, fate=Fate(seed=seed), clock=clock)
         pick = random.Random(seed)
         async with served(table) as (server, phone):
@@ -49,6 +58,7 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
                 publics.add(canonical(public))
                 for seat in range(players):
                     privates[seat].add(canonical(table.private_view(seat)))
+
             sockets = []
             for seat in range(players):
                 client = await phone()
@@ -79,9 +89,9 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
         assert canonical(message["public"]) in publics
         if audience == "table":
             assert set(message) == {"type", "version", "game", "names", "public", "log"}
-            assert message["log"] == [t[0].log_line(line["key"], line["args"])
-                                      for line in message["public"]["log"]], \
-                "the worded log says only what the public view holds"
+            assert message["log"] == [
+                t[0].log_line(line["key"], line["args"]) for line in message["public"]["log"]
+            ], "the worded log says only what the public view holds"
             continue
         seat = int(audience.split(":")[1])
         assert message["seat"] == seat

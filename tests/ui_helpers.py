@@ -1,6 +1,7 @@
 """Helpers for tests in a real Kivy window (rendered headless with Mesa):
 let frames pass, show a widget at a size, tap it, save a screenshot, check
 that it lies inside the window. The ``window`` fixture is in conftest.py."""
+
 from __future__ import annotations
 
 import os
@@ -13,7 +14,7 @@ from kivy.base import EventLoop  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 
 SIZES = [(800, 480), (1280, 720)]
-PORTRAIT = (720, 1280)      # Touch Display 2, turned
+PORTRAIT = (720, 1280)  # Touch Display 2, turned
 SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "screenshots"))
 
 
@@ -53,5 +54,9 @@ def screenshot(window, name: str) -> Path:
 
 def fits_in_window(widget, window) -> bool:
     x, y = widget.to_window(widget.x, widget.y)
-    return (x >= -1 and y >= -1 and x + widget.width <= window.width + 1
-            and y + widget.height <= window.height + 1)
+    return (
+        x >= -1
+        and y >= -1
+        and x + widget.width <= window.width + 1
+        and y + widget.height <= window.height + 1
+    )

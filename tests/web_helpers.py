@@ -1,5 +1,6 @@
 """Phones as aiohttp test clients (each with its own cookie jar) against a
 real server on 127.0.0.1."""
+
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
@@ -22,6 +23,7 @@ async def served(table):
         await client.start_server()
         clients.append(client)
         return client
+
     try:
         yield server, phone
     finally:

@@ -24,18 +24,20 @@ the seat knows (Article 27's Veto behind the screen, keeper mode) is never
 taken from buttons, for any seat: it belongs on the seat's phone.
 
 The gavel input gives the table's gavel command, in a game whose spec
-declares a gavel (Article 27: the Secretary-General strikes); a knock's rebound (another press within ``GAVEL_LOCKOUT``) is ignored. The seat
-LEDs follow the ballot: on once the seat has voted, whatever it chose, off
-when the ballot closes. The buzzer sounds on a strike and when a timer runs
+declares a gavel (Article 27: the Secretary-General strikes); a knock's
+rebound (another press within ``GAVEL_LOCKOUT``) is ignored. The seat LEDs
+follow the ballot: on once the seat has voted, whatever it chose, off when
+the ballot closes. The buzzer sounds on a strike and when a timer runs
 out. A failing LED or buzzer is logged and never stops the table.
 """
+
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..games.base import RuleError
 from ..table import CLOCK, OPERATOR, Committed, Table, seat_source
@@ -44,29 +46,33 @@ from .press import GAVEL, Press, SeatFeedback
 
 log = logging.getLogger(__name__)
 
-TIE_WINDOW = 0.05          # seconds: presses this close together race on their times
-GAVEL_LOCKOUT = 1.0        # seconds: a strike plate's rebound is not a second strike
+TIE_WINDOW = 0.05  # seconds: presses this close together race on their times
+GAVEL_LOCKOUT = 1.0  # seconds: a strike plate's rebound is not a second strike
 
 Refusal = Callable[[int | None, RuleError], None]
 
 
 class Controls:
-    def __init__(self, table: Table, outputs: Sequence[SeatFeedback] = (),
-                 loop: asyncio.AbstractEventLoop | None = None,
-                 tie_window: float = TIE_WINDOW,
-                 on_refusal: Refusal | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        table: Table,
+        outputs: Sequence[SeatFeedback] = (),
+        loop: asyncio.AbstractEventLoop | None = None,
+        tie_window: float = TIE_WINDOW,
+        on_refusal: Refusal | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.loop = loop or asyncio.get_event_loop()
         self.outputs = list(outputs)
         self.tie_window = tie_window
         self.on_refusal = on_refusal
-        self.clock = clock              # the clock presses are timed on
+        self.clock = clock  # the clock presses are timed on
         self.table: Table = table
         self._race: list[Press] = []
         self._race_claim: tuple | None = None
         self._race_timer: asyncio.TimerHandle | None = None
         self._voted: dict[int, bool] = {}
-        self._opened: tuple[Any, float] = (None, 0.0)   # what presses answer, since when
+        self._opened: tuple[Any, float] = (None, 0.0)  # what presses answer, since when
         self._last_gavel = float("-inf")
         self.attach(table)
 
@@ -110,7 +116,7 @@ class Controls:
         self._refuse(press.seat, RuleError("device.nothing_to_press"))
 
     def _vote(self, press: Press, spec: dict[str, Any]) -> None:
-        assert press.seat is not None       # a seat's press: handle() took the table's
+        assert press.seat is not None  # a seat's press: handle() took the table's
         choices = spec["choices"]
         if not isinstance(press.button, int) or not 0 <= press.button < len(choices):
             self._refuse(press.seat, RuleError("ballot.no_such_button", button=str(press.button)))
@@ -144,11 +150,11 @@ class Controls:
 
     def _strike_gavel(self, press: Press) -> None:
         if press.at - self._last_gavel < GAVEL_LOCKOUT:
-            return                          # the plate's rebound, or a sensor ringing
+            return  # the plate's rebound, or a sensor ringing
         self._last_gavel = press.at
         command = self.table.gavel_command()
         if command is None:
-            return                          # no gavel in this game: a knock on the table
+            return  # no gavel in this game: a knock on the table
         if self._send(command, None, OPERATOR):
             self._sound("gavel")
 
@@ -161,7 +167,7 @@ class Controls:
         if self._race and self._race_claim == claim["key"]:
             self._race.append(press)
             return
-        self._end_race("device.window_closed")   # a race for an earlier claim
+        self._end_race("device.window_closed")  # a race for an earlier claim
         self._race, self._race_claim = [press], claim["key"]
         self._race_timer = self.loop.call_later(self.tie_window, self._settle_race)
 
@@ -189,18 +195,21 @@ class Controls:
         order = sorted(presses, key=lambda p: (p.at, ((p.seat - claimant) * step) % players))
         winner = None
         for press in order:
-            assert press.seat is not None   # only seats' presses race (handle, _buzz)
-            if winner is None and self._send({"type": "challenge", "seat": press.seat},
-                                             press.seat, seat_source(press.seat, press.device)):
+            assert press.seat is not None  # only seats' presses race (handle, _buzz)
+            if winner is None and self._send(
+                {"type": "challenge", "seat": press.seat},
+                press.seat,
+                seat_source(press.seat, press.device),
+            ):
                 winner = press.seat
             elif winner is not None and press.seat != winner:
                 self._refuse(press.seat, RuleError("device.challenged_first", player=winner))
 
     # -- following the table --------------------------------------------------------------
     def _changed(self, committed: Committed) -> None:
-        if committed.table is self.table:   # not an earlier game at this kiosk
+        if committed.table is self.table:  # not an earlier game at this kiosk
             self._follow(committed.events)
-            if committed.source == CLOCK:       # the table's time ran out
+            if committed.source == CLOCK:  # the table's time ran out
                 self._sound("expiry")
 
     def _follow(self, events: Sequence[dict[str, Any]]) -> None:
@@ -217,8 +226,13 @@ class Controls:
         ballot = table.ballot()
         claim = self._open_claim()
         # An aborted ballot runs again: a new opening.
-        now = (("ballot", table.game_id, ballot["id"], self._aborts) if ballot is not None
-               else claim["key"] if claim is not None else None)
+        now = (
+            ("ballot", table.game_id, ballot["id"], self._aborts)
+            if ballot is not None
+            else claim["key"]
+            if claim is not None
+            else None
+        )
         if now != self._opened[0]:
             self._opened = (now, self.clock() if now is not None else 0.0)
 
@@ -242,5 +256,5 @@ class Controls:
         table (its command is already stored)."""
         try:
             call(*args)
-        except Exception:       # noqa: BLE001 - any device failure
+        except Exception:  # noqa: BLE001 - any device failure
             log.exception("a device output failed")

@@ -16,24 +16,29 @@ The rule needs no timer thread: whether the contact was quiet is decided when
 the next edge arrives. Its limit: one noise spike on a long unshielded wire
 counts as a press, as it would for any first-edge scheme.
 """
+
 from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
-SETTLE = 0.02       # seconds; contacts bounce for 1-10 ms, a quick double tap is ~100 ms
+SETTLE = 0.02  # seconds; contacts bounce for 1-10 ms, a quick double tap is ~100 ms
 
 
 class Debouncer:
     """One contact's edges in, press times out. Thread-safe: edges may come
     from any library thread."""
 
-    def __init__(self, settle: float = SETTLE, clock: Callable[[], float] = time.monotonic,
-                 pressed: bool = False) -> None:
+    def __init__(
+        self,
+        settle: float = SETTLE,
+        clock: Callable[[], float] = time.monotonic,
+        pressed: bool = False,
+    ) -> None:
         self._settle = settle
         self._clock = clock
-        self._pressed = pressed          # the level after the last edge
+        self._pressed = pressed  # the level after the last edge
         self._last_edge = float("-inf")
         self._lock = threading.Lock()
 

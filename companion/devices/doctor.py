@@ -9,11 +9,13 @@ the time is up or Ctrl-C.
 The serial pad, when there is one, is opened beside the pins: its link and
 error counters are printed, and its presses are shown live with the rest.
 """
+
 from __future__ import annotations
 
 import queue
 import time
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from gpiozero.pins import Factory
 
@@ -22,9 +24,9 @@ from .gpio import GpioTable
 from .pinmap import HEADER_PIN, PinMap
 from .press import GAVEL, Deliver, Press
 
-LISTEN_STEP = 0.2       # seconds between checks for the end of the listening time
-OUTPUT_WAIT = 10        # seconds at most for one blink or beep pattern
-PAD_WAIT = 2.0          # seconds to wait for the pad's first heartbeat
+LISTEN_STEP = 0.2  # seconds between checks for the end of the listening time
+OUTPUT_WAIT = 10  # seconds at most for one blink or beep pattern
+PAD_WAIT = 2.0  # seconds to wait for the pad's first heartbeat
 
 
 class PadStatus(Protocol):
@@ -34,10 +36,16 @@ class PadStatus(Protocol):
     def close(self) -> None: ...
 
 
-def run_doctor(pinmap: PinMap, factory: Factory, *, simulated: str | None, t: Messages,
-               seconds: float | None = None,
-               open_pad: Callable[[Deliver], PadStatus] | None = None,
-               say: Callable[[str], None] = lambda line: print(line, flush=True)) -> int:
+def run_doctor(
+    pinmap: PinMap,
+    factory: Factory,
+    *,
+    simulated: str | None,
+    t: Messages,
+    seconds: float | None = None,
+    open_pad: Callable[[Deliver], PadStatus] | None = None,
+    say: Callable[[str], None] = lambda line: print(line, flush=True),
+) -> int:
     """Run the self-test; ``simulated`` is why the pins are simulated (see
     :func:`~.gpio.open_pin_factory`), None for real pins. Returns the exit
     status."""
@@ -51,7 +59,7 @@ def run_doctor(pinmap: PinMap, factory: Factory, *, simulated: str | None, t: Me
     presses: queue.Queue[Press] = queue.Queue()
     try:
         gpio = GpioTable(pinmap, presses.put, factory=factory)
-    except Exception as exc:        # noqa: BLE001 - a pin in use, no permission: say which
+    except Exception as exc:  # noqa: BLE001 - a pin in use, no permission: say which
         say(t("doctor.pins_failed", reason=str(exc) or type(exc).__name__))
         return 1
     pad = None
@@ -79,16 +87,22 @@ def _list_pins(pinmap: PinMap, t: Messages, say: Callable[[str], None]) -> None:
         if seat.led is None:
             say(t("doctor.seat", number=seat.seat + 1, buttons=buttons))
         else:
-            say(t("doctor.seat_led", number=seat.seat + 1, buttons=buttons,
-                  led=_pin(t, seat.led)))
-    say(t("doctor.no_gavel") if pinmap.gavel is None
-        else t("doctor.gavel", pin=_pin(t, pinmap.gavel)))
-    say(t("doctor.no_buzzer") if pinmap.buzzer is None
-        else t("doctor.buzzer", pin=_pin(t, pinmap.buzzer)))
+            say(t("doctor.seat_led", number=seat.seat + 1, buttons=buttons, led=_pin(t, seat.led)))
+    say(
+        t("doctor.no_gavel")
+        if pinmap.gavel is None
+        else t("doctor.gavel", pin=_pin(t, pinmap.gavel))
+    )
+    say(
+        t("doctor.no_buzzer")
+        if pinmap.buzzer is None
+        else t("doctor.buzzer", pin=_pin(t, pinmap.buzzer))
+    )
 
 
-def _check_outputs(pinmap: PinMap, gpio: GpioTable, t: Messages,
-                   say: Callable[[str], None]) -> None:
+def _check_outputs(
+    pinmap: PinMap, gpio: GpioTable, t: Messages, say: Callable[[str], None]
+) -> None:
     """One output at a time, so the person can see which is which."""
     for seat in pinmap.seats:
         if seat.led is not None:
@@ -96,8 +110,10 @@ def _check_outputs(pinmap: PinMap, gpio: GpioTable, t: Messages,
             gpio.refuse(seat.seat)
             gpio.wait_quiet(OUTPUT_WAIT)
     if pinmap.buzzer is not None:
-        for pattern, line in (("expiry", t("doctor.sound_expiry")),
-                              ("gavel", t("doctor.sound_gavel"))):
+        for pattern, line in (
+            ("expiry", t("doctor.sound_expiry")),
+            ("gavel", t("doctor.sound_gavel")),
+        ):
             say(line)
             gpio.sound(pattern)
             gpio.wait_quiet(OUTPUT_WAIT)
@@ -112,7 +128,7 @@ def _show_pad(pad: PadStatus | None, t: Messages, say: Callable[[str], None]) ->
         while not pad.status().get("online") and time.monotonic() < deadline:
             time.sleep(0.05)
         status = dict(pad.status())
-    except Exception as exc:        # noqa: BLE001 - a broken pad must not stop the check
+    except Exception as exc:  # noqa: BLE001 - a broken pad must not stop the check
         say(t("doctor.pad_failed", reason=str(exc) or type(exc).__name__))
         return
     say(t("doctor.pad"))
@@ -120,11 +136,17 @@ def _show_pad(pad: PadStatus | None, t: Messages, say: Callable[[str], None]) ->
         say(t("doctor.pad_item", name=name, value=value))
 
 
-def _listen(pinmap: PinMap, presses: queue.Queue[Press], seconds: float | None,
-            t: Messages, say: Callable[[str], None]) -> int:
+def _listen(
+    pinmap: PinMap,
+    presses: queue.Queue[Press],
+    seconds: float | None,
+    t: Messages,
+    say: Callable[[str], None],
+) -> int:
     """Show presses as they come; returns how many were seen."""
     pins: dict[tuple[int | None, int | str], int] = {
-        (seat.seat, index): pin for seat in pinmap.seats for index, pin in enumerate(seat.buttons)}
+        (seat.seat, index): pin for seat in pinmap.seats for index, pin in enumerate(seat.buttons)
+    }
     if pinmap.gavel is not None:
         pins[(None, GAVEL)] = pinmap.gavel
     start = time.monotonic()
@@ -139,16 +161,29 @@ def _listen(pinmap: PinMap, presses: queue.Queue[Press], seconds: float | None,
             count += 1
             when = f"{press.at - start:+.3f}"
             if press.device == "pad":
-                assert press.seat is not None   # the pad has seats' buttons only
-                say(t("doctor.press_pad", time=when, number=press.seat + 1,
-                      button=int(press.button) + 1))
+                assert press.seat is not None  # the pad has seats' buttons only
+                say(
+                    t(
+                        "doctor.press_pad",
+                        time=when,
+                        number=press.seat + 1,
+                        button=int(press.button) + 1,
+                    )
+                )
                 continue
             pin = _pin(t, pins[(press.seat, press.button)])
             if press.seat is None:
                 say(t("doctor.press_gavel", time=when, pin=pin))
             else:
-                say(t("doctor.press", time=when, number=press.seat + 1,
-                      button=int(press.button) + 1, pin=pin))
+                say(
+                    t(
+                        "doctor.press",
+                        time=when,
+                        number=press.seat + 1,
+                        button=int(press.button) + 1,
+                        pin=pin,
+                    )
+                )
     except KeyboardInterrupt:
         say("")
     return count

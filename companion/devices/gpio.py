@@ -15,11 +15,12 @@ The buzzer is an *active* buzzer on a plain digital output (gpiozero's
 lgpio can only produce in software with audible jitter. Patterns are on/off
 rhythms (:mod:`.patterns`).
 """
+
 from __future__ import annotations
 
 import time
 import warnings
-from typing import Callable
+from collections.abc import Callable
 
 from gpiozero import LED, Buzzer, Device, DigitalInputDevice
 from gpiozero.exc import PinWarning
@@ -46,10 +47,10 @@ def open_pin_factory(mock: bool = False) -> tuple[Factory, str | None]:
         warnings.simplefilter("ignore", PinWarning)
         try:
             Device.ensure_pin_factory()
-        except Exception as exc:        # noqa: BLE001 - any library failure: no usable GPIO
+        except Exception as exc:  # noqa: BLE001 - any library failure: no usable GPIO
             return MockFactory(), str(exc) or type(exc).__name__
     factory = Device.pin_factory
-    if isinstance(factory, MockFactory):          # GPIOZERO_PIN_FACTORY=mock
+    if isinstance(factory, MockFactory):  # GPIOZERO_PIN_FACTORY=mock
         return factory, "mock"
     return factory, None
 
@@ -60,8 +61,15 @@ class GpioTable:
     Implements :class:`~.press.SeatFeedback`: seats or patterns it has no
     output for are ignored. Close it to free the pins."""
 
-    def __init__(self, pinmap: PinMap, deliver: Deliver, *, factory: Factory | None = None,
-                 clock: Callable[[], float] = time.monotonic, settle: float = SETTLE) -> None:
+    def __init__(
+        self,
+        pinmap: PinMap,
+        deliver: Deliver,
+        *,
+        factory: Factory | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        settle: float = SETTLE,
+    ) -> None:
         self._deliver = deliver
         self._factory = factory
         self._clock = clock
@@ -89,8 +97,9 @@ class GpioTable:
         return device
 
     def _watch(self, pin: int, seat: int | None, button: int | str) -> None:
-        device = self._own(DigitalInputDevice(pin, pull_up=True, bounce_time=None,
-                                              pin_factory=self._factory))
+        device = self._own(
+            DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=self._factory)
+        )
         contact = Debouncer(self._settle, self._clock, pressed=device.is_active)
 
         def pressed() -> None:

@@ -10,6 +10,7 @@ of near-simultaneous presses is kept (see :class:`PadClock`). The driver
 survives the pad being unplugged: it reopens the port until it is back, and
 the pad resends whatever was not acknowledged.
 """
+
 from __future__ import annotations
 
 import glob
@@ -17,7 +18,8 @@ import queue
 import threading
 import time
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import serial
 from votepad import protocol
@@ -27,12 +29,12 @@ from .press import Deliver, Press
 # The pad's USB serial port as udev names it: MicroPython's USB descriptor
 # ("MicroPython", "Board in FS mode") and the board's unique serial number.
 PORT_PATTERN = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_*-if00"
-BAUD = 115200                 # ignored by USB CDC, needed by pyserial
-HEARTBEAT_TIMEOUT = 1.5       # s without a heartbeat (three missed): offline
-RETRY_INTERVAL = 0.5          # s between attempts to reopen a vanished port
-READ_TIMEOUT = 0.1            # s a read waits, so stop() is prompt
-WRITE_TIMEOUT = 1.0           # s a write may block before the port counts as gone
-CLOCK_WINDOW = 60.0           # s of heartbeats the clock offset is taken over
+BAUD = 115200  # ignored by USB CDC, needed by pyserial
+HEARTBEAT_TIMEOUT = 1.5  # s without a heartbeat (three missed): offline
+RETRY_INTERVAL = 0.5  # s between attempts to reopen a vanished port
+READ_TIMEOUT = 0.1  # s a read waits, so stop() is prompt
+WRITE_TIMEOUT = 1.0  # s a write may block before the port counts as gone
+CLOCK_WINDOW = 60.0  # s of heartbeats the clock offset is taken over
 MAX_SEATS = 10
 MAX_BUTTONS = 3
 
@@ -51,7 +53,7 @@ class PadClock:
 
     def __init__(self, window: float = CLOCK_WINDOW) -> None:
         self._window = window
-        self._samples: deque[tuple[float, float]] = deque()   # (received, offset)
+        self._samples: deque[tuple[float, float]] = deque()  # (received, offset)
         self._last = float("-inf")
 
     def sample(self, pad_ms: int, received: float) -> None:
@@ -80,10 +82,15 @@ class SerialPad:
     ``refuse`` reach the pad as LED commands; it has no buzzer.
     """
 
-    def __init__(self, deliver: Deliver, port: str | None = None, *,
-                 heartbeat_timeout: float = HEARTBEAT_TIMEOUT,
-                 retry_interval: float = RETRY_INTERVAL,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        deliver: Deliver,
+        port: str | None = None,
+        *,
+        heartbeat_timeout: float = HEARTBEAT_TIMEOUT,
+        retry_interval: float = RETRY_INTERVAL,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._deliver = deliver
         self._port = port
         self._heartbeat_timeout = heartbeat_timeout
@@ -102,20 +109,28 @@ class SerialPad:
         self._session: str | None = None
         self._uptime_ms = -1
         self._expected: int | None = None
-        self._resend_asked: int | None = None   # the gap a RESEND was sent for
+        self._resend_asked: int | None = None  # the gap a RESEND was sent for
         self._pad_clock = PadClock()
         self._last_heartbeat: float | None = None
         self._pad_dropped = 0
-        self._counts = dict(presses=0, duplicates=0, out_of_order=0, unsynced=0,
-                            bad_frames=0, reconnects=0, sessions=0)
+        self._counts = dict(
+            presses=0,
+            duplicates=0,
+            out_of_order=0,
+            unsynced=0,
+            bad_frames=0,
+            reconnects=0,
+            sessions=0,
+        )
 
     # -- life cycle ---------------------------------------------------------
 
     def start(self) -> None:
         self._stopping.clear()
         self._thread = threading.Thread(target=self._run, name="serial-pad", daemon=True)
-        self._writer = threading.Thread(target=self._write_outbox, name="serial-pad-writer",
-                                        daemon=True)
+        self._writer = threading.Thread(
+            target=self._write_outbox, name="serial-pad-writer", daemon=True
+        )
         self._thread.start()
         self._writer.start()
 
@@ -198,8 +213,7 @@ class SerialPad:
         if path is None:
             return False
         try:
-            port = serial.Serial(path, BAUD, timeout=READ_TIMEOUT,
-                                 write_timeout=WRITE_TIMEOUT)
+            port = serial.Serial(path, BAUD, timeout=READ_TIMEOUT, write_timeout=WRITE_TIMEOUT)
         except (serial.SerialException, OSError, ValueError):
             return False
         if self._opened_path is not None:
@@ -232,7 +246,7 @@ class SerialPad:
                 pass
 
     def _leds_frame(self) -> bytes:
-        return protocol.encode(protocol.LEDS, 0, ["%03X" % self._voted_mask])
+        return protocol.encode(protocol.LEDS, 0, [f"{self._voted_mask:03X}"])
 
     def _send_leds(self) -> None:
         self._send(self._leds_frame())
@@ -260,7 +274,7 @@ class SerialPad:
                 self._counts["bad_frames"] += 1
         # One cumulative acknowledgement for all the presses in ``data``.
         if protocol.ACK in answers:
-            assert self._expected is not None   # a press is answered only once synced
+            assert self._expected is not None  # a press is answered only once synced
             self._send(protocol.encode(protocol.ACK, self._expected - 1, [self._session]))
         if protocol.RESEND in answers:
             self._send(protocol.encode(protocol.RESEND, self._expected, [self._session]))
@@ -288,15 +302,15 @@ class SerialPad:
         """Handle a press frame; the answer it calls for (ACK, RESEND or
         None)."""
         if frame.fields[0] != self._session or self._expected is None:
-            self._counts["unsynced"] += 1      # before this boot's heartbeat
+            self._counts["unsynced"] += 1  # before this boot's heartbeat
             return None
         if frame.seq < self._expected:
-            self._counts["duplicates"] += 1    # our acknowledgement was lost
+            self._counts["duplicates"] += 1  # our acknowledgement was lost
             return protocol.ACK
         if frame.seq > self._expected:
             self._counts["out_of_order"] += 1  # one before it was lost
             if self._resend_asked == self._expected:
-                return None                    # asked once; the pad's timer does the rest
+                return None  # asked once; the pad's timer does the rest
             self._resend_asked = self._expected
             return protocol.RESEND
         self._expected += 1
@@ -306,9 +320,10 @@ class SerialPad:
         except ValueError:
             seat_index = button_index = pad_ms = -1
         if not (0 <= seat_index < MAX_SEATS and 0 <= button_index < MAX_BUTTONS):
-            self._counts["bad_frames"] += 1    # acknowledged, so never resent
+            self._counts["bad_frames"] += 1  # acknowledged, so never resent
             return protocol.ACK
         self._counts["presses"] += 1
-        self._deliver(Press(seat_index, button_index,
-                            self._pad_clock.host_time(pad_ms, received), "pad"))
+        self._deliver(
+            Press(seat_index, button_index, self._pad_clock.host_time(pad_ms, received), "pad")
+        )
         return protocol.ACK

@@ -3,6 +3,7 @@
 with a millisecond clock it advances one step at a time and button levels
 from a script; the host driver opens the slave end through a symlink, so a
 test can unplug the pad and plug a new pty in at the same path."""
+
 from __future__ import annotations
 
 import heapq
@@ -12,8 +13,8 @@ import select
 import threading
 import time
 import tty
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from votepad.pad import Pad
 
@@ -23,15 +24,15 @@ class PtyLink:
 
     def __init__(self, directory: Path) -> None:
         self.path = str(directory / "pad-serial")
-        self.lock = threading.Lock()     # held while the master is used or replaced
+        self.lock = threading.Lock()  # held while the master is used or replaced
         self.master: int | None = None
         self._slave: int | None = None
         self.plug()
 
     def plug(self) -> None:
         master, slave = os.openpty()
-        tty.setraw(slave)                # no echo: the pad must not hear itself
-        os.set_blocking(master, False)   # a full buffer drops bytes, as USB would
+        tty.setraw(slave)  # no echo: the pad must not hear itself
+        os.set_blocking(master, False)  # a full buffer drops bytes, as USB would
         link = self.path + ".new"
         os.symlink(os.ttyname(slave), link)
         os.replace(link, self.path)
@@ -79,7 +80,7 @@ class Noise:
         self.mean_chunk = mean_chunk
         self.corrupt_one_in = corrupt_one_in
         self.sent = 0
-        self.corrupted = 0         # damaged frames the pty took whole
+        self.corrupted = 0  # damaged frames the pty took whole
 
     def chunk(self) -> bytes:
         return self.random.randbytes(self.random.randrange(2 * self.mean_chunk))
@@ -87,8 +88,8 @@ class Noise:
     def damage(self, frame: bytes) -> bytes:
         if not self.corrupt_one_in or self.random.randrange(self.corrupt_one_in):
             return frame
-        position = self.random.randrange(1, len(frame) - 4)    # inside the body
-        return frame[:position] + bytes([frame[position] ^ 1]) + frame[position + 1:]
+        position = self.random.randrange(1, len(frame) - 4)  # inside the body
+        return frame[:position] + bytes([frame[position] ^ 1]) + frame[position + 1 :]
 
 
 class PadSimulator:
@@ -97,22 +98,30 @@ class PadSimulator:
     sent. Steps are paced by waiting up to ``step_wait`` seconds for input, so
     the pad's clock neither runs ahead of real time nor falls behind it."""
 
-    def __init__(self, link: PtyLink, session: str = "BEEF", seats: int = 10,
-                 buttons: int = 3, start_ms: int = 5_000_000, step_wait: float = 0.001,
-                 noise_out: Noise | None = None, noise_in: Noise | None = None) -> None:
+    def __init__(
+        self,
+        link: PtyLink,
+        session: str = "BEEF",
+        seats: int = 10,
+        buttons: int = 3,
+        start_ms: int = 5_000_000,
+        step_wait: float = 0.001,
+        noise_out: Noise | None = None,
+        noise_in: Noise | None = None,
+    ) -> None:
         self.link = link
         self.buttons = buttons
         self.pad = Pad(self._write, session, seats, buttons)
         self.now_ms = start_ms
         self.levels = [False] * (seats * buttons)
-        self.led_history: list[tuple[int, list[bool]]] = []   # (ms, levels) on change
-        self.deaf = False              # drop everything the host sends (ACKs lost)
-        self.sent_frames: list[tuple[float, bytes]] = []      # (host monotonic, frame)
+        self.led_history: list[tuple[int, list[bool]]] = []  # (ms, levels) on change
+        self.deaf = False  # drop everything the host sends (ACKs lost)
+        self.sent_frames: list[tuple[float, bytes]] = []  # (host monotonic, frame)
         self.record_sends = False
         self._noise_out = noise_out
         self._noise_in = noise_in
         self._step_wait = step_wait
-        self._script: list[tuple[int, int, int, bool]] = []    # (ms, order, index, level)
+        self._script: list[tuple[int, int, int, bool]] = []  # (ms, order, index, level)
         self._order = 0
         self._lock = threading.Lock()
         self._running = threading.Event()
@@ -140,12 +149,12 @@ class PadSimulator:
 
     def set_level(self, at_ms: int, seat: int, button: int, level: bool) -> None:
         with self._lock:
-            heapq.heappush(self._script, (at_ms, self._order,
-                                          seat * self.buttons + button, level))
+            heapq.heappush(self._script, (at_ms, self._order, seat * self.buttons + button, level))
             self._order += 1
 
-    def press(self, at_ms: int, seat: int, button: int, hold_ms: int = 40,
-              bounce_ms: tuple[int, ...] = ()) -> None:
+    def press(
+        self, at_ms: int, seat: int, button: int, hold_ms: int = 40, bounce_ms: tuple[int, ...] = ()
+    ) -> None:
         """Close the contact at ``at_ms``, bouncing (toggling) at each offset
         in ``bounce_ms`` after it, and open it ``hold_ms`` later."""
         level = True
@@ -204,8 +213,7 @@ class PadSimulator:
             self.led_history.append((self.now_ms, leds))
 
 
-def wait_for(condition: Callable[[], bool], timeout: float = 20.0,
-             interval: float = 0.005) -> bool:
+def wait_for(condition: Callable[[], bool], timeout: float = 20.0, interval: float = 0.005) -> bool:
     """Poll ``condition`` until it holds or ``timeout`` seconds pass."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

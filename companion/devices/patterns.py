@@ -8,17 +8,19 @@ while the pattern played (a seat that votes during its refusal blink ends
 with its LED on). We play patterns ourselves rather than with gpiozero's
 ``blink()``, which always ends with the device off.
 """
+
 from __future__ import annotations
 
 import threading
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
-Step = tuple[bool, float]           # (on?, seconds)
+Step = tuple[bool, float]  # (on?, seconds)
 
 REFUSAL: tuple[Step, ...] = ((True, 0.12), (False, 0.12)) * 3
 BUZZER: dict[str, tuple[Step, ...]] = {
-    "expiry": ((True, 0.4), (False, 0.2)) * 3,     # time's up: three long beeps
-    "gavel": ((True, 0.08), (False, 0.08)) * 2,    # a double knock
+    "expiry": ((True, 0.4), (False, 0.2)) * 3,  # time's up: three long beeps
+    "gavel": ((True, 0.08), (False, 0.08)) * 2,  # a double knock
 }
 
 
@@ -28,7 +30,7 @@ class Output(Protocol):
 
 class PatternPlayer:
     def __init__(self) -> None:
-        self._lock = threading.Lock()     # guards every write to a device
+        self._lock = threading.Lock()  # guards every write to a device
         self._rest: dict[int, bool] = {}
         self._playing: dict[int, tuple[threading.Thread, threading.Event]] = {}
 
@@ -41,8 +43,12 @@ class PatternPlayer:
 
     def play(self, device: Output, steps: Sequence[Step]) -> None:
         stop = threading.Event()
-        thread = threading.Thread(target=self._run, args=(device, tuple(steps), stop),
-                                  name="companion-pattern", daemon=True)
+        thread = threading.Thread(
+            target=self._run,
+            args=(device, tuple(steps), stop),
+            name="companion-pattern",
+            daemon=True,
+        )
         with self._lock:
             replaced = self._playing.get(id(device))
             if replaced is not None:

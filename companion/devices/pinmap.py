@@ -7,35 +7,65 @@ Pins are BCM GPIO numbers. Seats are numbered from 1 in the file, as people
 count them; :class:`SeatPins` holds the table's 0-based seat index, as in
 :class:`~.press.Press`.
 """
+
 from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 PINS_ENV = "COMPANION_PINS"
 DEFAULT_MAP = "pinmap.default.toml"
-MAX_SEATS = 10                 # the largest table any game seats (Secret Hitler)
-MAX_BUTTONS = 3                # Yes / Veto / Abstain is the widest ballot
+MAX_SEATS = 10  # the largest table any game seats (Secret Hitler)
+MAX_BUTTONS = 3  # Yes / Veto / Abstain is the widest ballot
 
 # BCM GPIO number -> physical pin on the 40-pin header (the same on every
 # 40-pin Raspberry Pi, the Pi 5 included).
 HEADER_PIN = {
-    2: 3, 3: 5, 4: 7, 14: 8, 15: 10, 17: 11, 18: 12, 27: 13, 22: 15, 23: 16,
-    24: 18, 10: 19, 9: 21, 25: 22, 11: 23, 8: 24, 7: 26, 0: 27, 1: 28, 5: 29,
-    6: 31, 12: 32, 13: 33, 19: 35, 16: 36, 26: 37, 20: 38, 21: 40,
+    2: 3,
+    3: 5,
+    4: 7,
+    14: 8,
+    15: 10,
+    17: 11,
+    18: 12,
+    27: 13,
+    22: 15,
+    23: 16,
+    24: 18,
+    10: 19,
+    9: 21,
+    25: 22,
+    11: 23,
+    8: 24,
+    7: 26,
+    0: 27,
+    1: 28,
+    5: 29,
+    6: 31,
+    12: 32,
+    13: 33,
+    19: 35,
+    16: 36,
+    26: 37,
+    20: 38,
+    21: 40,
 }
 
 # Pins a pin map may not use, and the message key that says why: the I2C bus
 # (fixed 1.8 kΩ pull-ups, wanted for a display or RTC), the UART (serial
 # console, or a pad wired to the header) and the HAT ID EEPROM bus.
 RESERVED = {
-    0: "pinmap.reserved_id_eeprom", 1: "pinmap.reserved_id_eeprom",
-    2: "pinmap.reserved_i2c", 3: "pinmap.reserved_i2c",
-    14: "pinmap.reserved_uart", 15: "pinmap.reserved_uart",
+    0: "pinmap.reserved_id_eeprom",
+    1: "pinmap.reserved_id_eeprom",
+    2: "pinmap.reserved_i2c",
+    3: "pinmap.reserved_i2c",
+    14: "pinmap.reserved_uart",
+    15: "pinmap.reserved_uart",
 }
 
 _TOP_KEYS = ("gavel", "buzzer", "seats")
@@ -58,8 +88,8 @@ class PinMapError(Exception):
 
 @dataclass(frozen=True)
 class SeatPins:
-    seat: int                       # 0-based, as in Press.seat
-    buttons: tuple[int, ...]        # Press.button is the index in this tuple
+    seat: int  # 0-based, as in Press.seat
+    buttons: tuple[int, ...]  # Press.button is the index in this tuple
     led: int | None = None
 
 
@@ -100,8 +130,9 @@ def load_pinmap(path: Path | None = None) -> PinMap:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise PinMapError("pinmap.unreadable", path=str(path),
-                          reason=exc.strerror or str(exc)) from None
+        raise PinMapError(
+            "pinmap.unreadable", path=str(path), reason=exc.strerror or str(exc)
+        ) from None
     except UnicodeDecodeError:
         raise PinMapError("pinmap.not_utf8", path=str(path)) from None
     return parse_pinmap(text, str(path))
@@ -116,18 +147,22 @@ def parse_pinmap(text: str, source: str = "") -> PinMap:
     seats_data = data.get("seats", {})
     if not isinstance(seats_data, dict):
         raise PinMapError("pinmap.bad_section", setting="seats")
-    seats = tuple(_seat(number, seats_data[number])
-                  for number in sorted(seats_data, key=_seat_number))
-    pinmap = PinMap(seats=seats,
-                    gavel=_optional_pin(data, "gavel", "gavel"),
-                    buzzer=_optional_pin(data, "buzzer", "buzzer"))
+    seats = tuple(
+        _seat(number, seats_data[number]) for number in sorted(seats_data, key=_seat_number)
+    )
+    pinmap = PinMap(
+        seats=seats,
+        gavel=_optional_pin(data, "gavel", "gavel"),
+        buzzer=_optional_pin(data, "buzzer", "buzzer"),
+    )
     _each_pin_once(pinmap)
     return pinmap
 
 
 def _seat_number(key: str) -> int:
-    if not (key.isascii() and key.isdigit() and str(int(key)) == key
-            and 1 <= int(key) <= MAX_SEATS):
+    if not (
+        key.isascii() and key.isdigit() and str(int(key)) == key and 1 <= int(key) <= MAX_SEATS
+    ):
         raise PinMapError("pinmap.bad_seat", number=key, limit=MAX_SEATS)
     return int(key)
 
@@ -142,9 +177,9 @@ def _seat(key: str, data: Any) -> SeatPins:
         raise PinMapError("pinmap.bad_buttons", setting=where + ".buttons", limit=MAX_BUTTONS)
     return SeatPins(
         seat=_seat_number(key) - 1,
-        buttons=tuple(_pin(value, f"{where}.buttons[{i + 1}]")
-                      for i, value in enumerate(buttons)),
-        led=_optional_pin(data, "led", where + ".led"))
+        buttons=tuple(_pin(value, f"{where}.buttons[{i + 1}]") for i, value in enumerate(buttons)),
+        led=_optional_pin(data, "led", where + ".led"),
+    )
 
 
 def _no_unknown_keys(data: dict, allowed: tuple[str, ...], prefix: str) -> None:
@@ -158,7 +193,7 @@ def _optional_pin(data: dict, name: str, where: str) -> int | None:
 
 
 def _pin(value: Any, where: str) -> int:
-    if type(value) is not int or value not in HEADER_PIN:      # bool is not a pin
+    if type(value) is not int or value not in HEADER_PIN:  # bool is not a pin
         raise PinMapError("pinmap.bad_pin", setting=where, value=repr(value)[:40])
     if value in RESERVED:
         raise PinMapError(RESERVED[value], setting=where, pin=value)
@@ -171,4 +206,3 @@ def _each_pin_once(pinmap: PinMap) -> None:
         if pin in seen:
             raise PinMapError("pinmap.pin_twice", pin=pin, first=seen[pin], second=where)
         seen[pin] = where
-

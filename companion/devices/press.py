@@ -5,13 +5,15 @@ thread it runs on; :func:`loop_delivery` wraps a handler so the press reaches
 the asyncio loop with ``call_soon_threadsafe`` and the table changes on the
 loop only.
 """
+
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Protocol
 
-GAVEL = "gavel"        # the table's gavel input (a switch or a knock sensor)
+GAVEL = "gavel"  # the table's gavel input (a switch or a knock sensor)
 
 
 @dataclass(frozen=True)
@@ -35,8 +37,10 @@ Deliver = Callable[[Press], None]
 def loop_delivery(loop: asyncio.AbstractEventLoop, handler: Deliver) -> Deliver:
     """A ``deliver`` callback safe to call from any thread: the handler runs
     on ``loop``."""
+
     def deliver(press: Press) -> None:
         loop.call_soon_threadsafe(handler, press)
+
     return deliver
 
 

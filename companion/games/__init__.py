@@ -3,6 +3,7 @@ declares its :class:`~.spec.GameSpec` as ``SPEC``; a game kept elsewhere (a
 test's, a café's own) calls :func:`register`. Building the registry imports
 only the packages' specs: an engine is imported when its game is first
 asked for, so a kiosk resuming one game does not pay for loading the rest."""
+
 from __future__ import annotations
 
 import importlib

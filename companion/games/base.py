@@ -14,6 +14,7 @@ randomness:
 * ``public_view(state)`` and ``private_view(state, seat)`` are the only ways
   state leaves the engine.
 """
+
 from __future__ import annotations
 
 import random
@@ -41,10 +42,10 @@ class FrozenCommand(dict):
     __setitem__ = __delitem__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
 
-    def __copy__(self) -> "FrozenCommand":
+    def __copy__(self) -> FrozenCommand:
         return self
 
-    def __deepcopy__(self, memo: dict) -> "FrozenCommand":
+    def __deepcopy__(self, memo: dict) -> FrozenCommand:
         return self
 
     def __reduce__(self):
@@ -81,15 +82,23 @@ class Setup:
         return len(self.seats)
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "seats": self.seats, "mode": self.mode,
-                "options": self.options, "table": self.table}
+        return {
+            "game": self.game,
+            "seats": self.seats,
+            "mode": self.mode,
+            "options": self.options,
+            "table": self.table,
+        }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Setup":
-        return cls(game=data["game"], seats=list(data["seats"]),
-                   mode=data.get("mode", PHYSICAL),
-                   options=dict(data.get("options") or {}),
-                   table=dict(data.get("table") or {}))
+    def from_json(cls, data: dict[str, Any]) -> Setup:
+        return cls(
+            game=data["game"],
+            seats=list(data["seats"]),
+            mode=data.get("mode", PHYSICAL),
+            options=dict(data.get("options") or {}),
+            table=dict(data.get("table") or {}),
+        )
 
 
 class Fate:
@@ -101,12 +110,11 @@ class Fate:
     otherwise.
     """
 
-    def __init__(self, seed: int | None = None,
-                 script: dict[str, Any] | None = None) -> None:
-        self.rng: random.Random = (random.SystemRandom() if seed is None
-                                   else random.Random(seed))
-        self.script: dict[str, Any] = {k: (list(v) if isinstance(v, list) else v)
-                                       for k, v in (script or {}).items()}
+    def __init__(self, seed: int | None = None, script: dict[str, Any] | None = None) -> None:
+        self.rng: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
+        self.script: dict[str, Any] = {
+            k: (list(v) if isinstance(v, list) else v) for k, v in (script or {}).items()
+        }
 
     def take(self, key: str) -> Any:
         """The whole scripted value for ``key`` (used once), or None."""
@@ -159,8 +167,9 @@ class GavelEngine(Engine, Protocol):
     def gavel_command(self, state: Any) -> Command | None: ...
 
 
-def checked_options(setup: Setup, name: str, low: int, high: int,
-                    defaults: dict[str, Any]) -> dict[str, Any]:
+def checked_options(
+    setup: Setup, name: str, low: int, high: int, defaults: dict[str, Any]
+) -> dict[str, Any]:
     """The checks every game makes of a setup: player count, mode, known
     options, and the ``first`` option (a seat or "random"). Returns the
     options with the defaults filled in."""
@@ -195,8 +204,11 @@ def first_seat(option: Any, fate: Fate, players: int) -> int:
 
 def same_items(given: Any, expected: list[str]) -> bool:
     """Whether a scripted list holds exactly the expected strings, in any order."""
-    return (isinstance(given, list) and all(isinstance(x, str) for x in given)
-            and sorted(given) == sorted(expected))
+    return (
+        isinstance(given, list)
+        and all(isinstance(x, str) for x in given)
+        and sorted(given) == sorted(expected)
+    )
 
 
 def seat_of(command: Command, players: int, key: str = "seat") -> int:

@@ -7,6 +7,7 @@ builds its ``SPEC`` without importing its engine (a kiosk resuming one game
 does not pay for loading the others): the engine, the words and the kiosk
 screen are named by module and imported when first needed.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -35,6 +36,7 @@ class Traits:
     ``acknowledgements``: commands that hide nothing but are the seat's own
     to give, so its phone offers them ("I have seen my role").
     """
+
     challenge_buzzer: bool = False
     gavel: bool = False
     acknowledgements: frozenset[str] = frozenset()
@@ -51,6 +53,7 @@ class GameSpec:
     files with the game's own texts, for a game whose texts are not in the
     companion's catalogs.
     """
+
     name: str
     order: int
     engine_path: str
@@ -61,11 +64,11 @@ class GameSpec:
     catalogs: Path | None = None
 
     @cached_property
-    def engine(self) -> "Engine":
+    def engine(self) -> Engine:
         return _load(self.engine_path)
 
     @cached_property
-    def words(self) -> "Words":
+    def words(self) -> Words:
         return _load(self.words_path)
 
     def screen(self) -> type | None:

@@ -3,10 +3,12 @@ share. No Kivy and no rules here: an engine says what is so and what is
 legal, a game's words only say it. Each game's spec names a subclass of
 :class:`Words`; what it does not override is said the plain way below.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..i18n import Messages
@@ -20,30 +22,31 @@ class Chart:
     """What the end-of-game chart shows: a line per player (or side) over
     the game's turns or rounds. Only what was public at the time, or is at
     the end, is drawn."""
+
     title: str
     x_label: str
-    series: list[tuple[str, list[int]]]     # (label, one value per step)
-    number: Callable[[int], str] = str      # a scale's number, in the reader's digits
+    series: list[tuple[str, list[int]]]  # (label, one value per step)
+    number: Callable[[int], str] = str  # a scale's number, in the reader's digits
 
 
 @dataclass
 class LastBallot:
     title: str
-    choices: tuple[str, ...]            # in the ballot's order (a screen colours by it)
-    votes: list[tuple[int, str]]        # (seat, choice), in seat order
+    choices: tuple[str, ...]  # in the ballot's order (a screen colours by it)
+    votes: list[tuple[int, str]]  # (seat, choice), in seat order
     result: str
 
 
 class Words:
     """The words of a game. ``t`` is the reader's :class:`Messages`."""
 
-    def status_line(self, view: View, t: "Messages") -> str:
+    def status_line(self, view: View, t: Messages) -> str:
         """One sentence saying what the table is waiting for."""
         if view["phase"] == "over" and view.get("winner") is not None:
             return t("status.winner", player=view["winner"])
         return t(f"status.{view['phase']}")
 
-    def refusal(self, error: Exception, view: View, t: "Messages") -> str:
+    def refusal(self, error: Exception, view: View, t: Messages) -> str:
         """A refused command in words. An engine's "not now" (its
         ``<game>.not_now`` key) says what the table is waiting for instead,
         in the status line's words ("Not now: Stelios loses an influence...")."""
@@ -51,7 +54,7 @@ class Words:
             return t("error.not_now", status=self.status_line(view, t))
         return t.error(error)
 
-    def command_label(self, command: Command, view: View, t: "Messages") -> str:
+    def command_label(self, command: Command, view: View, t: Messages) -> str:
         """A command's button on the kiosk: ``cmd.<type>`` with its fields
         (a vote: the seat and its choice in words)."""
         if command["type"] == "vote":
@@ -59,21 +62,21 @@ class Words:
         args = {("player" if k == "seat" else k): v for k, v in command.items() if k != "type"}
         return t(f"cmd.{command['type']}", **args)
 
-    def seat_line(self, view: View, seat: int, t: "Messages") -> str:
+    def seat_line(self, view: View, seat: int, t: Messages) -> str:
         """What the table knows of one seat, on one line ("" for its name alone)."""
         return ""
 
-    def ballot_title(self, view: View, t: "Messages") -> str:
+    def ballot_title(self, view: View, t: Messages) -> str:
         """What the open ballot decides."""
         return t("ui.ballot.title")
 
-    def last_ballot(self, view: View, t: "Messages") -> "LastBallot | None":
+    def last_ballot(self, view: View, t: Messages) -> LastBallot | None:
         """The latest closed ballot, face up, as long as the table shows it:
         its title, its choices in order, each eligible seat's choice and the
         result in words; None when there is none to show."""
         return None
 
-    def variant_value(self, option: str, value: Any, t: "Messages") -> str:
+    def variant_value(self, option: str, value: Any, t: Messages) -> str:
         """A home-screen variant's value in words."""
         if value is None or isinstance(value, bool):
             return t("home.value.on") if value else t("home.value.off")
@@ -81,38 +84,42 @@ class Words:
             return t.number(value)
         return t(f"home.value.{value}")
 
-    def secret_lines(self, private: View, t: "Messages") -> list[str]:
+    def secret_lines(self, private: View, t: Messages) -> list[str]:
         """A seat's private view in words, for its phone only (empty when
         the table holds every secret itself)."""
         return []
 
-    def phone_label(self, command: Command, view: View, t: "Messages",
-                    private: View) -> str:
+    def phone_label(self, command: Command, view: View, t: Messages, private: View) -> str:
         """A private action's button on the seat's phone."""
         if command["type"] == "vote":
             return t(f"choice.{command['choice']}")
-        return t(f"phone.{command['type']}",
-                 **{k: v for k, v in command.items() if k not in ("type", "seat")})
+        return t(
+            f"phone.{command['type']}",
+            **{k: v for k, v in command.items() if k not in ("type", "seat")},
+        )
 
-    def phone_actions(self, commands: list[Command], view: View, t: "Messages",
-                      private: View) -> list[dict[str, Any]]:
+    def phone_actions(
+        self, commands: list[Command], view: View, t: Messages, private: View
+    ) -> list[dict[str, Any]]:
         """The seat's private actions with their labels."""
-        return [{"command": dict(c), "label": self.phone_label(c, view, t, private)}
-                for c in commands]
+        return [
+            {"command": dict(c), "label": self.phone_label(c, view, t, private)} for c in commands
+        ]
 
-    def offer_form(self, commands: list[Command], private: View,
-                   t: "Messages") -> dict[str, Any] | None:
+    def offer_form(
+        self, commands: list[Command], private: View, t: Messages
+    ) -> dict[str, Any] | None:
         """A form of open-ended offers on the seat's phone, or None."""
         return None
 
-    def chart(self, views: list[View], names: list[str], t: "Messages") -> Chart | None:
+    def chart(self, views: list[View], names: list[str], t: Messages) -> Chart | None:
         """The chart of a finished game from the public views it went
         through, or None when there is nothing to draw (or it is not over)."""
         if not views or views[-1]["phase"] != "over":
             return None
         return self.game_chart(views, names, t)
 
-    def game_chart(self, views: list[View], names: list[str], t: "Messages") -> Chart | None:
+    def game_chart(self, views: list[View], names: list[str], t: Messages) -> Chart | None:
         """The chart of the finished game ``views`` went through."""
         return None
 

@@ -7,32 +7,45 @@ language's plural rule. A key missing from a language falls back to English,
 and a key missing from English shows as the key itself (a test keeps English
 complete).
 """
+
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 from datetime import datetime
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from .calendar import jalali
 
 LANGUAGES = ("en", "el", "ru", "fa")
 DEFAULT_LANGUAGE = "en"
 RIGHT_TO_LEFT = frozenset(("fa",))
-JALALI = frozenset(("fa",))          # readers who date by the Solar Hijri calendar
+JALALI = frozenset(("fa",))  # readers who date by the Solar Hijri calendar
 # The plural forms each catalog gives a counted text (CLDR categories).
-PLURAL_FORMS = {"en": {"one", "other"}, "el": {"one", "other"},
-                "ru": {"one", "few", "many"}, "fa": {"one", "other"}}
+PLURAL_FORMS = {
+    "en": {"one", "other"},
+    "el": {"one", "other"},
+    "ru": {"one", "few", "many"},
+    "fa": {"one", "other"},
+}
 _HERE = Path(__file__).parent
 
 # Arguments that name a seat are shown as the player's name; arguments that
 # name a game term are translated through their own catalog entries.
 _SEAT_ARGS = frozenset(("player", "target", "challenger", "blocker", "seat", "to"))
-_TERM_ARGS = {"character": "character.", "action": "action.", "game": "game.",
-              "policy": "policy.", "issue": "issue.", "agenda": "agenda.",
-              "characters": "character.", "role": "character."}
+_TERM_ARGS = {
+    "character": "character.",
+    "action": "action.",
+    "game": "game.",
+    "policy": "policy.",
+    "issue": "issue.",
+    "agenda": "agenda.",
+    "characters": "character.",
+    "role": "character.",
+}
 
 
 # Directories of a game's own catalogs (``<lang>.json``), for a game whose
@@ -40,7 +53,7 @@ _TERM_ARGS = {"character": "character.", "action": "action.", "game": "game.",
 _EXTRA: list[Path] = []
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str) -> dict[str, Any]:
     """The texts of ``lang``: the companion's, then those of the games that
     brought their own (which never replace one of the companion's)."""
@@ -90,8 +103,8 @@ _NUMERAL = re.compile(r"[0-9]+([.:][0-9]+)*")
 # first-strong isolate): a Latin name at the start of a Persian line does not
 # turn the whole line left to right, nor a Persian name typed at the kiosk
 # ("ناتاشا, choose an action.") an English line right to left.
-_LEFT_TO_RIGHT = re.compile("[A-Za-z\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF]")
-_RIGHT_TO_LEFT = re.compile("[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC]")
+_LEFT_TO_RIGHT = re.compile("[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]")
+_RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 _ISOLATE = "\u2068{}\u2069"
 
 
@@ -130,7 +143,7 @@ class _Fields(dict):
 
 
 def translate(key: str, lang: str = DEFAULT_LANGUAGE, **args: Any) -> str:
-    text: str | dict[str, str] | None = catalog(lang).get(key)   # a text, or its plural forms
+    text: str | dict[str, str] | None = catalog(lang).get(key)  # a text, or its plural forms
     if text is None and lang != DEFAULT_LANGUAGE:
         text = catalog(DEFAULT_LANGUAGE).get(key)
         lang = DEFAULT_LANGUAGE
@@ -156,9 +169,10 @@ class Messages:
                 value = self.names[value]
             elif name in _TERM_ARGS and isinstance(value, str):
                 value = self._term(_TERM_ARGS[name] + value, value)
-            elif name in _TERM_ARGS and isinstance(value, (list, tuple)):   # a list of terms
-                value = join_list([self._term(_TERM_ARGS[name] + str(v), str(v)) for v in value],
-                                  self.lang)
+            elif name in _TERM_ARGS and isinstance(value, (list, tuple)):  # a list of terms
+                value = join_list(
+                    [self._term(_TERM_ARGS[name] + str(v), str(v)) for v in value], self.lang
+                )
             shown[name] = value
         return translate(key, self.lang, **shown)
 
@@ -175,10 +189,19 @@ class Messages:
     def date_time(self, moment: datetime) -> str:
         """A date and time as this reader writes them (a Persian reader by
         the Solar Hijri calendar)."""
-        year, month, day = (jalali(moment.date()) if self.lang in JALALI
-                            else (moment.year, moment.month, moment.day))
-        return self("format.date_time", year=year, month=f"{month:02d}", day=f"{day:02d}",
-                    hour=f"{moment.hour:02d}", minute=f"{moment.minute:02d}")
+        year, month, day = (
+            jalali(moment.date())
+            if self.lang in JALALI
+            else (moment.year, moment.month, moment.day)
+        )
+        return self(
+            "format.date_time",
+            year=year,
+            month=f"{month:02d}",
+            day=f"{day:02d}",
+            hour=f"{moment.hour:02d}",
+            minute=f"{moment.minute:02d}",
+        )
 
     def log_line(self, key: str, args: dict[str, Any]) -> str:
         """A line of the game's log, marked when it was undone."""

@@ -16,11 +16,13 @@ shared screen, where anyone may stand: any other attempt is told that the seat
 has already voted, whatever its choice, so it can neither learn nor replace a
 vote. (A seat's phone and its buttons are different channels.) From the
 channel that cast it, the same choice again is taken like a change: a repeat
-and a change look the same, so pressing a seat's buttons tells nothing. The last vote closes the ballot, and the table hands every vote to the
-engine in one ``ballot`` command, whose event reveals them all at once. The
-operator can abort a ballot (``{"type": "ballot_abort"}``) to run it again (to
+and a change look the same, so pressing a seat's buttons tells nothing. The
+last vote closes the ballot, and the table hands every vote to the engine in
+one ``ballot`` command, whose event reveals them all at once. The operator
+can abort a ballot (``{"type": "ballot_abort"}``) to run it again (to
 correct a vote entered on the shared screen, say); the log says so.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,10 +38,10 @@ class BallotBox:
     """The votes cast so far in the ballot the engine has open."""
 
     def __init__(self, locked: bool = False) -> None:
-        self.locked = locked                    # the first vote counts: no changes
+        self.locked = locked  # the first vote counts: no changes
         self.ballot_id: str | None = None
         self.votes: dict[int, str] = {}
-        self.channels: dict[int, str] = {}     # the source that cast each vote
+        self.channels: dict[int, str] = {}  # the source that cast each vote
 
     def record(self, event: dict[str, Any]) -> None:
         if event["type"] == ABORT:
@@ -56,8 +58,14 @@ class BallotBox:
             return {}
         return self.votes
 
-    def vote_event(self, spec: dict[str, Any] | None, command: dict[str, Any],
-                   players: int, source: str, shared: bool) -> dict[str, Any]:
+    def vote_event(
+        self,
+        spec: dict[str, Any] | None,
+        command: dict[str, Any],
+        players: int,
+        source: str,
+        shared: bool,
+    ) -> dict[str, Any]:
         """Validate a vote from ``source`` (``shared``: the shared screen)
         against the open ballot; return its event."""
         if spec is None:
@@ -77,8 +85,7 @@ class BallotBox:
             raise RuleError("ballot.choice_not_allowed", choice=choice)
         # The same choice again is taken like a change, so nobody at the
         # seat's buttons can tell a repeat from a change.
-        return {"type": VOTE, "ballot": spec["id"], "seat": seat, "choice": choice,
-                "by": source}
+        return {"type": VOTE, "ballot": spec["id"], "seat": seat, "choice": choice, "by": source}
 
     def abort_event(self, spec: dict[str, Any] | None) -> dict[str, Any]:
         if spec is None:
@@ -98,11 +105,16 @@ class BallotBox:
         """What everyone may see of an open ballot: who has voted, not what."""
         if spec is None:
             return None
-        return {"id": spec["id"], "eligible": list(spec["eligible"]),
-                "choices": list(spec["choices"]), "voted": sorted(self.cast(spec))}
+        return {
+            "id": spec["id"],
+            "eligible": list(spec["eligible"]),
+            "choices": list(spec["choices"]),
+            "voted": sorted(self.cast(spec)),
+        }
 
-    def legal_votes(self, spec: dict[str, Any] | None,
-                    shared: bool = False) -> list[dict[str, Any]]:
+    def legal_votes(
+        self, spec: dict[str, Any] | None, shared: bool = False
+    ) -> list[dict[str, Any]]:
         """A vote for every choice open to every eligible seat that has not
         voted. For a shared screen (``shared``) every choice is listed, so the
         buttons do not tell the table which choices a seat may not make."""
@@ -110,6 +122,9 @@ class BallotBox:
             return []
         cast = self.cast(spec)
         allowed = {} if shared else spec.get("allowed", {})
-        return [{"type": VOTE, "seat": seat, "choice": choice}
-                for seat in spec["eligible"] if seat not in cast
-                for choice in allowed.get(seat, spec["choices"])]
+        return [
+            {"type": VOTE, "seat": seat, "choice": choice}
+            for seat in spec["eligible"]
+            if seat not in cast
+            for choice in allowed.get(seat, spec["choices"])
+        ]

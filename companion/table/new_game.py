@@ -3,6 +3,7 @@ the players in seat order with how each one votes, the secrecy mode, the
 kiosk's language and the variants the game offers. It checks nothing the
 engine checks: ``setup()`` builds the Setup and ``Table.start`` refuses a bad
 one with a RuleError the screen can word."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -71,8 +72,10 @@ class NewGame:
 
     def variants(self) -> list[tuple[str, Any]]:
         """The game's variants with their current values."""
-        return [(option, self.options.get(option, values[0]))
-                for option, values in variants_of(self.game)]
+        return [
+            (option, self.options.get(option, values[0]))
+            for option, values in variants_of(self.game)
+        ]
 
     def next_value(self, option: str) -> Any:
         values = dict(variants_of(self.game))[option]
@@ -84,25 +87,35 @@ class NewGame:
     def setup(self, default_name: str) -> Setup:
         """The Setup to start; an empty name becomes ``default_name`` with
         the seat's number in it ("Player 3")."""
-        seats = [{"name": name.strip() or default_name.format(number=seat + 1),
-                  "lang": self.lang, "input": source}
-                 for seat, (name, source) in enumerate(zip(self.names, self.inputs))]
+        seats = [
+            {
+                "name": name.strip() or default_name.format(number=seat + 1),
+                "lang": self.lang,
+                "input": source,
+            }
+            for seat, (name, source) in enumerate(zip(self.names, self.inputs))
+        ]
         options = {k: v for k, v in self.options.items() if v is not None}
         return Setup(game=self.game, seats=seats, mode=self.mode, options=options)
 
     @classmethod
-    def like(cls, setup: Setup) -> "NewGame":
+    def like(cls, setup: Setup) -> NewGame:
         """The choices that made ``setup``: the home screen starts from the
         last game's table."""
         offered = dict(variants_of(setup.game))
         # Only values the home screen offers: a game set up elsewhere (a
         # command line's own seconds, a chosen set of characters) starts the
         # choice from the default instead.
-        return cls(game=setup.game, names=[s["name"] for s in setup.seats],
-                   inputs=[s.get("input", "kiosk") for s in setup.seats], mode=setup.mode,
-                   lang=setup.seats[0].get("lang", "en") if setup.seats else "en",
-                   options={k: v for k, v in setup.options.items()
-                            if k in offered and _offered(v, offered[k])})
+        return cls(
+            game=setup.game,
+            names=[s["name"] for s in setup.seats],
+            inputs=[s.get("input", "kiosk") for s in setup.seats],
+            mode=setup.mode,
+            lang=setup.seats[0].get("lang", "en") if setup.seats else "en",
+            options={
+                k: v for k, v in setup.options.items() if k in offered and _offered(v, offered[k])
+            },
+        )
 
 
 def _offered(value: Any, values: tuple[Any, ...]) -> bool:

@@ -7,11 +7,13 @@ Blank lines and lines starting with ``#`` are ignored. A line
 ``{"wait": seconds}`` moves the script's clock on (and lets the table act on
 time, such as a timer running out).
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable, cast
+from typing import Any, cast
 
 from ..games.base import Fate, RuleError, Setup
 from ..i18n import Messages
@@ -22,8 +24,14 @@ from .table import Table
 REPLAY_SOURCE = "replay"
 # The header's fields and the JSON types each may take.
 _HEADER_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "game": str, "seats": list, "mode": str, "options": (dict, type(None)),
-    "table": (dict, type(None)), "seed": (int, type(None)), "deal": (dict, type(None))}
+    "game": str,
+    "seats": list,
+    "mode": str,
+    "options": (dict, type(None)),
+    "table": (dict, type(None)),
+    "seed": (int, type(None)),
+    "deal": (dict, type(None)),
+}
 _SEAT_FIELDS = ("seat", "target", "to")
 
 
@@ -64,8 +72,9 @@ def _parse(number: int, text: str) -> dict[str, Any]:
     return value
 
 
-def replay(lines: Iterable[str], lang: str = "en",
-           store: EventStore | None = None) -> dict[str, Any]:
+def replay(
+    lines: Iterable[str], lang: str = "en", store: EventStore | None = None
+) -> dict[str, Any]:
     """Play a script through a real table; return the final views.
 
     Raises ReplayError naming the line and the rule for anything illegal."""
@@ -78,18 +87,23 @@ def replay(lines: Iterable[str], lang: str = "en",
     messages = Messages(lang)
     for field, kinds in _HEADER_FIELDS.items():
         if field in header and not isinstance(header[field], kinds):
-            raise ReplayError(header_line, messages("setup.bad_field", field=field),
-                              "setup.bad_field")
+            raise ReplayError(
+                header_line, messages("setup.bad_field", field=field), "setup.bad_field"
+            )
     try:
         # The script's game and seats as written, even missing: Table.start checks them.
-        setup = Setup(game=cast(Any, header.get("game")), seats=cast(Any, header.get("seats")),
-                      mode=header.get("mode", "physical"),
-                      options=dict(header.get("options") or {}),
-                      table=dict(header.get("table") or {}))
+        setup = Setup(
+            game=cast(Any, header.get("game")),
+            seats=cast(Any, header.get("seats")),
+            mode=header.get("mode", "physical"),
+            options=dict(header.get("options") or {}),
+            table=dict(header.get("table") or {}),
+        )
         fate = Fate(seed=header.get("seed"), script=header.get("deal"))
         clock = ScriptClock()
-        table = Table.start(store or EventStore(":memory:"), setup, fate=fate,
-                            clock=clock, source=REPLAY_SOURCE)
+        table = Table.start(
+            store or EventStore(":memory:"), setup, fate=fate, clock=clock, source=REPLAY_SOURCE
+        )
     except RuleError as exc:
         raise ReplayError(header_line, messages.error(exc), exc.key) from None
     messages = Messages(lang, table.names)

@@ -1,4 +1,5 @@
 """Seats and the players in them: name, seat order, language, input."""
+
 from __future__ import annotations
 
 import unicodedata
@@ -52,8 +53,12 @@ def clean_name(name: Any, index: int) -> str:
     joiners. A RuleError names the seat (``index`` from 0) otherwise."""
     if isinstance(name, str):
         name = " ".join(unicodedata.normalize("NFC", name).split())
-    if (not isinstance(name, str) or not name or len(name) > MAX_NAME
-            or any(not (c.isprintable() or c in _JOINERS) for c in name)):
+    if (
+        not isinstance(name, str)
+        or not name
+        or len(name) > MAX_NAME
+        or any(not (c.isprintable() or c in _JOINERS) for c in name)
+    ):
         raise RuleError("setup.bad_name", position=index + 1, limit=MAX_NAME)
     return name
 

@@ -5,6 +5,7 @@ kept with the game's setup (``Setup.table``) so a resumed game runs the same.
   channel that cast it, until the last eligible vote arrives; ``"locked"``:
   the first press counts.
 """
+
 from __future__ import annotations
 
 from typing import Any

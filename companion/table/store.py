@@ -9,15 +9,17 @@ Durability rules (see docs/durability.md):
   committed before the caller shows anyone their effect;
 * nothing is ever updated in place except a game's status: undo is an event.
 """
+
 from __future__ import annotations
 
 import json
 import sqlite3
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 SCHEMA_VERSION = 2
 
@@ -92,12 +94,14 @@ class EventStore:
         self._lock = threading.Lock()
         try:
             if read_only:
-                self.db = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro",
-                                          uri=True, isolation_level=None,
-                                          check_same_thread=False)
+                self.db = sqlite3.connect(
+                    f"{Path(self.path).resolve().as_uri()}?mode=ro",
+                    uri=True,
+                    isolation_level=None,
+                    check_same_thread=False,
+                )
             else:
-                self.db = sqlite3.connect(self.path, isolation_level=None,
-                                          check_same_thread=False)
+                self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             if self.path != ":memory:" and not read_only:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA journal_size_limit=4194304")
@@ -106,8 +110,7 @@ class EventStore:
             self.db.execute("PRAGMA busy_timeout=5000")
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path} was written by a newer version "
-                                 f"(schema {version})")
+                raise StoreError(f"{self.path} was written by a newer version (schema {version})")
             if not read_only:
                 self.db.executescript(_SCHEMA)
                 self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
@@ -119,32 +122,50 @@ class EventStore:
             self.db.close()
 
     # -- writing -----------------------------------------------------------
-    def create_game(self, setup: dict[str, Any], command: dict[str, Any],
-                    source: str, events: list[dict[str, Any]], at: float) -> int:
+    def create_game(
+        self,
+        setup: dict[str, Any],
+        command: dict[str, Any],
+        source: str,
+        events: list[dict[str, Any]],
+        at: float,
+    ) -> int:
         """Record a new game with its first command and events; any game still
         active is marked abandoned (it stays in the history)."""
         with self._lock, self._transaction():
-            self.db.execute("UPDATE games SET status='abandoned', ended_at=? "
-                            "WHERE status='active'", (at,))
+            self.db.execute(
+                "UPDATE games SET status='abandoned', ended_at=? WHERE status='active'", (at,)
+            )
             cur = self.db.execute(
                 "INSERT INTO games (game, setup, created_at) VALUES (?, ?, ?)",
-                (setup["game"], _dumps(setup), at))
+                (setup["game"], _dumps(setup), at),
+            )
             game_id = cur.lastrowid
-            assert game_id is not None      # an INSERT sets the new row's id
+            assert game_id is not None  # an INSERT sets the new row's id
             self._insert(game_id, 0, 0, command, source, events, at)
             return game_id
 
     def abandon(self, game_id: int, at: float) -> None:
         """The operator ends an unfinished game: it stays in the history."""
         with self._lock, self._transaction():
-            self.db.execute("UPDATE games SET status='abandoned', ended_at=? "
-                            "WHERE id=? AND status='active'", (at, game_id))
+            self.db.execute(
+                "UPDATE games SET status='abandoned', ended_at=? WHERE id=? AND status='active'",
+                (at, game_id),
+            )
 
-    def append(self, game_id: int, number: int, first_seq: int,
-               command: dict[str, Any], source: str,
-               events: list[dict[str, Any]], at: float,
-               status: str | None = None, result: Any = None,
-               setup: dict[str, Any] | None = None) -> None:
+    def append(
+        self,
+        game_id: int,
+        number: int,
+        first_seq: int,
+        command: dict[str, Any],
+        source: str,
+        events: list[dict[str, Any]],
+        at: float,
+        status: str | None = None,
+        result: Any = None,
+        setup: dict[str, Any] | None = None,
+    ) -> None:
         """Append one command and its events atomically; optionally change the
         game's status (a finished game) or its set-up (a player's new name)
         in the same transaction."""
@@ -158,17 +179,25 @@ class EventStore:
             if status is not None:
                 self.db.execute(
                     "UPDATE games SET status=?, ended_at=?, result=? WHERE id=?",
-                    (status, at if status != "active" else None,
-                     None if result is None else _dumps(result), game_id))
+                    (
+                        status,
+                        at if status != "active" else None,
+                        None if result is None else _dumps(result),
+                        game_id,
+                    ),
+                )
             if setup is not None:
                 self.db.execute("UPDATE games SET setup=? WHERE id=?", (_dumps(setup), game_id))
 
     def _insert(self, game_id, number, first_seq, command, source, events, at):
-        self.db.execute("INSERT INTO commands VALUES (?, ?, ?, ?, ?)",
-                        (game_id, number, _dumps(command), source, at))
+        self.db.execute(
+            "INSERT INTO commands VALUES (?, ?, ?, ?, ?)",
+            (game_id, number, _dumps(command), source, at),
+        )
         self.db.executemany(
             "INSERT INTO events VALUES (?, ?, ?, ?)",
-            [(game_id, first_seq + i, number, _dumps(e)) for i, e in enumerate(events)])
+            [(game_id, first_seq + i, number, _dumps(e)) for i, e in enumerate(events)],
+        )
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -188,48 +217,64 @@ class EventStore:
     # -- phones --------------------------------------------------------------
     def seat_link(self, game_id: int, seat: int) -> dict[str, Any] | None:
         with self._lock:
-            row = self.db.execute("SELECT token, device_hash, repairs FROM seat_links "
-                                  "WHERE game_id=? AND seat=?", (game_id, seat)).fetchone()
-        return None if row is None else {"token": row[0], "device_hash": row[1],
-                                         "repairs": row[2]}
+            row = self.db.execute(
+                "SELECT token, device_hash, repairs FROM seat_links WHERE game_id=? AND seat=?",
+                (game_id, seat),
+            ).fetchone()
+        return None if row is None else {"token": row[0], "device_hash": row[1], "repairs": row[2]}
 
     def seat_links(self, game_id: int) -> dict[int, dict[str, Any]]:
         with self._lock:
-            rows = self.db.execute("SELECT seat, token, device_hash, repairs FROM seat_links "
-                                   "WHERE game_id=?", (game_id,)).fetchall()
-        return {seat: {"token": token, "device_hash": device, "repairs": repairs}
-                for seat, token, device, repairs in rows}
+            rows = self.db.execute(
+                "SELECT seat, token, device_hash, repairs FROM seat_links WHERE game_id=?",
+                (game_id,),
+            ).fetchall()
+        return {
+            seat: {"token": token, "device_hash": device, "repairs": repairs}
+            for seat, token, device, repairs in rows
+        }
 
     def seat_of_token(self, token: str) -> tuple[int, int] | None:
         """(game, seat) of a join token, or None."""
         with self._lock:
-            row = self.db.execute("SELECT game_id, seat FROM seat_links WHERE token=?",
-                                  (token,)).fetchone()
+            row = self.db.execute(
+                "SELECT game_id, seat FROM seat_links WHERE token=?", (token,)
+            ).fetchone()
         return None if row is None else (row[0], row[1])
 
-    def set_seat_link(self, game_id: int, seat: int, token: str, device_hash: str | None,
-                      repaired: bool = False) -> None:
+    def set_seat_link(
+        self, game_id: int, seat: int, token: str, device_hash: str | None, repaired: bool = False
+    ) -> None:
         """Give a seat a (new) join token and claiming phone."""
         with self._lock, self._transaction():
             self.db.execute(
                 "INSERT INTO seat_links (game_id, seat, token, device_hash) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (game_id, seat) DO UPDATE SET token=excluded.token, "
                 "device_hash=excluded.device_hash, repairs=repairs + ?",
-                (game_id, seat, token, device_hash, 1 if repaired else 0))
+                (game_id, seat, token, device_hash, 1 if repaired else 0),
+            )
 
     def claim_seat(self, game_id: int, seat: int, token: str, device_hash: str) -> bool:
         """The first phone to open the seat's link claims it: True if this one did."""
         with self._lock, self._transaction():
             cur = self.db.execute(
                 "UPDATE seat_links SET device_hash=? WHERE game_id=? AND seat=? AND token=? "
-                "AND device_hash IS NULL", (device_hash, game_id, seat, token))
+                "AND device_hash IS NULL",
+                (device_hash, game_id, seat, token),
+            )
             return cur.rowcount == 1
 
     # -- reading -------------------------------------------------------------
     def _record(self, row) -> GameRecord:
-        return GameRecord(id=row[0], game=row[1], setup=json.loads(row[2]),
-                          status=row[3], created_at=row[4], ended_at=row[5],
-                          result=None if row[6] is None else json.loads(row[6]))
+        return GameRecord(
+            id=row[0],
+            game=row[1],
+            setup=json.loads(row[2]),
+            status=row[3],
+            created_at=row[4],
+            ended_at=row[5],
+            result=None if row[6] is None else json.loads(row[6]),
+        )
 
     def game(self, game_id: int) -> GameRecord | None:
         with self._lock:
@@ -238,8 +283,9 @@ class EventStore:
 
     def active_game(self) -> GameRecord | None:
         with self._lock:
-            row = self.db.execute("SELECT * FROM games WHERE status='active' "
-                                  "ORDER BY id DESC LIMIT 1").fetchone()
+            row = self.db.execute(
+                "SELECT * FROM games WHERE status='active' ORDER BY id DESC LIMIT 1"
+            ).fetchone()
         return None if row is None else self._record(row)
 
     def latest_game_id(self) -> int | None:
@@ -255,13 +301,17 @@ class EventStore:
     def events(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
         """Every event of a game in order, with the number of its command."""
         with self._lock:
-            rows = self.db.execute("SELECT command, body FROM events WHERE game_id=? "
-                                   "ORDER BY seq", (game_id,)).fetchall()
+            rows = self.db.execute(
+                "SELECT command, body FROM events WHERE game_id=? ORDER BY seq", (game_id,)
+            ).fetchall()
         return [(number, json.loads(body)) for number, body in rows]
 
     def commands(self, game_id: int) -> list[dict[str, Any]]:
         with self._lock:
-            rows = self.db.execute("SELECT number, body, source, at FROM commands "
-                                   "WHERE game_id=? ORDER BY number", (game_id,)).fetchall()
-        return [{"number": n, "command": json.loads(b), "source": s, "at": at}
-                for n, b, s, at in rows]
+            rows = self.db.execute(
+                "SELECT number, body, source, at FROM commands WHERE game_id=? ORDER BY number",
+                (game_id,),
+            ).fetchall()
+        return [
+            {"number": n, "command": json.loads(b), "source": s, "at": at} for n, b, s, at in rows
+        ]

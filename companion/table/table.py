@@ -13,14 +13,15 @@ as undone, and state is the fold of every event outside undone commands. In
 keeper mode a command that showed someone a hidden card, or ended the game
 (the end shows everything the app held), cannot be undone.
 """
+
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..games import spec_for
 from ..games.base import KEEPER, Engine, Fate, RuleError, Setup
@@ -34,19 +35,18 @@ if TYPE_CHECKING:
     from ..games.base import BuzzerEngine, GavelEngine
 
 # Where a command comes from decides what it may do:
-LOCAL = "local"        # trusted local callers: scripts, tests, tools
-OPERATOR = "kiosk"     # the shared screen: acts for any seat, but never makes a
-                       # choice that depends on a hidden hand (keeper mode)
+LOCAL = "local"  # trusted local callers: scripts, tests, tools
+OPERATOR = "kiosk"  # the shared screen: acts for any seat, but never makes a
+# choice that depends on a hidden hand (keeper mode)
 SEAT_SOURCE = "seat:"  # "seat:3": a phone, "seat:3:gpio" a seat's buttons: that seat only
-CLOCK = "clock"        # the table itself, when time runs out (see Table.tick)
+CLOCK = "clock"  # the table itself, when time runs out (see Table.tick)
 MAX_COMMAND_BYTES = 4096
-PUBLIC_LOG_LINES = 30      # the latest log lines in the public view
+PUBLIC_LOG_LINES = 30  # the latest log lines in the public view
 _MAX_CHANCE_STEPS = 64
 
 UNDO = "undo"
-RENAME = "rename"           # a player's new name: the table's, not the game's
-RENAMES_PER_SEAT = 20       # a phone's renames in one game, at most (the kiosk's: any)
-
+RENAME = "rename"  # a player's new name: the table's, not the game's
+RENAMES_PER_SEAT = 20  # a phone's renames in one game, at most (the kiosk's: any)
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,8 @@ class Committed:
     """What a listener is told after a commit: the command's ``source``
     (``CLOCK``: time ran out), its events, and the public view after them.
     ``view`` is shared by every listener: copy it before adding to it."""
-    table: "Table"
+
+    table: Table
     source: str
     events: tuple[dict[str, Any], ...]
     view: dict[str, Any]
@@ -71,9 +72,15 @@ def seat_source(seat: int, device: str | None = None) -> str:
 
 
 class Table:
-    def __init__(self, store: EventStore, game_id: int, setup: Setup,
-                 engine: Engine, fate: Fate | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        game_id: int,
+        setup: Setup,
+        engine: Engine,
+        fate: Fate | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
         self.game_id = game_id
         self.setup = setup
@@ -86,13 +93,18 @@ class Table:
         self.state: Any = None
         self.box = self._new_box()
         self._listeners: list[Listener] = []
-        self.ended = False                  # the operator ended it: it takes nothing more
+        self.ended = False  # the operator ended it: it takes nothing more
 
     # -- creating and resuming ------------------------------------------------
     @classmethod
-    def start(cls, store: EventStore, setup: Setup, fate: Fate | None = None,
-              clock: Callable[[], float] = time.time,
-              source: str = LOCAL) -> "Table":
+    def start(
+        cls,
+        store: EventStore,
+        setup: Setup,
+        fate: Fate | None = None,
+        clock: Callable[[], float] = time.time,
+        source: str = LOCAL,
+    ) -> Table:
         """Create a new game (any unfinished one is kept as abandoned)."""
         engine = spec_for(setup.game).engine
         normalise_seats(setup)
@@ -108,20 +120,27 @@ class Table:
         table.next_command = 1
         return table
 
-    def next_game(self, fate: Fate | None = None, source: str = LOCAL) -> "Table":
+    def next_game(self, fate: Fate | None = None, source: str = LOCAL) -> Table:
         """Start the next game at this table: same seats and mode, with the
         options the game carries over (the engine says which: the winner
         plays first, say)."""
-        setup = Setup(game=self.setup.game, seats=[dict(s) for s in self.setup.seats],
-                      mode=self.setup.mode,
-                      options=self.engine.next_game_options(self.state),
-                      table=dict(self.setup.table))
+        setup = Setup(
+            game=self.setup.game,
+            seats=[dict(s) for s in self.setup.seats],
+            mode=self.setup.mode,
+            options=self.engine.next_game_options(self.state),
+            table=dict(self.setup.table),
+        )
         return Table.start(self.store, setup, fate=fate, clock=self.clock, source=source)
 
     @classmethod
-    def resume(cls, store: EventStore, game_id: int | None = None,
-               fate: Fate | None = None,
-               clock: Callable[[], float] = time.time) -> "Table | None":
+    def resume(
+        cls,
+        store: EventStore,
+        game_id: int | None = None,
+        fate: Fate | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> Table | None:
         """Rebuild a game from its events: the given one, or the unfinished one."""
         record = store.game(game_id) if game_id is not None else store.active_game()
         if record is None:
@@ -129,11 +148,15 @@ class Table:
         return cls.from_record(store, record, fate, clock)
 
     @classmethod
-    def from_record(cls, store: EventStore, record: GameRecord,
-                    fate: Fate | None = None,
-                    clock: Callable[[], float] = time.time) -> "Table":
+    def from_record(
+        cls,
+        store: EventStore,
+        record: GameRecord,
+        fate: Fate | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> Table:
         setup = Setup.from_json(record.setup)
-        normalise_table_settings(setup)      # games stored before a setting existed
+        normalise_table_settings(setup)  # games stored before a setting existed
         table = cls(store, record.id, setup, spec_for(setup.game).engine, fate, clock)
         table.log = store.events(record.id)
         table.next_command = 1 + max((n for n, _ in table.log), default=0)
@@ -205,21 +228,24 @@ class Table:
         command = {**command, "at": self.clock()}
         spec = self.engine.ballot(self.state)
         if kind == VOTE:
-            events = [self.box.vote_event(spec, command, self.setup.players, source,
-                                          shared=source == OPERATOR)]
+            events = [
+                self.box.vote_event(
+                    spec, command, self.setup.players, source, shared=source == OPERATOR
+                )
+            ]
         elif kind == ABORT:
             events = [self.box.abort_event(spec)]
         elif kind == CLOSE:
-            raise RuleError("command.unknown", command=CLOSE)   # only the table closes a ballot
+            raise RuleError("command.unknown", command=CLOSE)  # only the table closes a ballot
         else:
             events = self.engine.decide(self.state, command)
         if seat is not None and any(e.get("seat") != seat for e in events):
-            raise RuleError("command.not_your_seat")      # e.g. closing a window
+            raise RuleError("command.not_your_seat")  # e.g. closing a window
         try:
             for event in events:
                 self._apply(event)
             if kind == VOTE:
-                assert spec is not None     # vote_event refused a vote with no ballot open
+                assert spec is not None  # vote_event refused a vote with no ballot open
                 closing = self.box.closing_command(spec, self.setup.players)
                 if closing is not None:
                     closing["at"] = command["at"]
@@ -229,7 +255,7 @@ class Table:
             _run_chance(self.engine, self.state, self.fate, events)
             self._commit(command, source, events)
         except BaseException:
-            self._rebuild()     # back to exactly what the store holds
+            self._rebuild()  # back to exactly what the store holds
             raise
         return events
 
@@ -261,13 +287,19 @@ class Table:
             raise RuleError("command.bad_seat", field="seat")
         name = clean_name(command.get("name"), seat)
         names = self.names
-        if any(other.casefold() == name.casefold()
-               for index, other in enumerate(names) if index != seat):
+        if any(
+            other.casefold() == name.casefold()
+            for index, other in enumerate(names)
+            if index != seat
+        ):
             raise RuleError("setup.duplicate_name", name=name)
         if name == names[seat]:
             return []
-        if source != OPERATOR and sum(1 for _, e in self.log if e["type"] == RENAME
-                                      and e["seat"] == seat) >= RENAMES_PER_SEAT:
+        if (
+            source != OPERATOR
+            and sum(1 for _, e in self.log if e["type"] == RENAME and e["seat"] == seat)
+            >= RENAMES_PER_SEAT
+        ):
             raise RuleError("rename.too_many", limit=RENAMES_PER_SEAT)
         event = {"type": RENAME, "seat": seat, "name": name, "was": names[seat]}
         self._apply(event)
@@ -286,15 +318,21 @@ class Table:
                 return number
         return None
 
-    def _commit(self, command: dict[str, Any], source: str,
-                events: list[dict[str, Any]]) -> None:
+    def _commit(self, command: dict[str, Any], source: str, events: list[dict[str, Any]]) -> None:
         over = self.engine.is_over(self.state)
         renamed = any(e["type"] == RENAME for e in events)
-        self.store.append(self.game_id, self.next_command, len(self.log), command,
-                          source, events, self.clock(),
-                          status="finished" if over else "active",
-                          result=self.engine.result(self.state) if over else None,
-                          setup=self.setup.to_json() if renamed else None)
+        self.store.append(
+            self.game_id,
+            self.next_command,
+            len(self.log),
+            command,
+            source,
+            events,
+            self.clock(),
+            status="finished" if over else "active",
+            result=self.engine.result(self.state) if over else None,
+            setup=self.setup.to_json() if renamed else None,
+        )
         self.log.extend((self.next_command, e) for e in events)
         self.next_command += 1
         if self._listeners:
@@ -359,8 +397,12 @@ class Table:
         """What the seat's phone offers: its votes, its private choices and
         the acknowledgements its game declares."""
         own = self.spec.traits.acknowledgements
-        return [c for c in self.legal_commands() if c.get("seat") == seat
-                and (c["type"] == VOTE or c["type"] in own or self.private_choice(c))]
+        return [
+            c
+            for c in self.legal_commands()
+            if c.get("seat") == seat
+            and (c["type"] == VOTE or c["type"] in own or self.private_choice(c))
+        ]
 
     def open_claim(self) -> dict[str, Any] | None:
         """The claim a challenge buzzer answers now (``key``, ``claimant``,
@@ -391,8 +433,9 @@ class Table:
         view["ballot"] = self.box.public(self.engine.ballot(self.state))
         view["timer"] = self.engine.timer(self.state, self.clock())
         view["can_undo"] = self._can_undo()
-        view["log"] = [{"key": key, "args": args}
-                       for key, args in self.log_lines()[-PUBLIC_LOG_LINES:]]
+        view["log"] = [
+            {"key": key, "args": args} for key, args in self.log_lines()[-PUBLIC_LOG_LINES:]
+        ]
         return view
 
     def private_view(self, seat: int) -> dict[str, Any]:
@@ -417,8 +460,11 @@ class Table:
         or absence would reveal something hidden (those go to the seat's
         phone), and every choice of an open ballot that is not private."""
         votes = self.box.legal_votes(self.engine.ballot(self.state), shared=True)
-        return [c for c in chain(self.engine.legal_commands(self.state), votes)
-                if not self.engine.private_choice(self.state, c)]
+        return [
+            c
+            for c in chain(self.engine.legal_commands(self.state), votes)
+            if not self.engine.private_choice(self.state, c)
+        ]
 
     def _can_undo(self) -> bool:
         target = self._last_effective_command()
@@ -430,9 +476,8 @@ class Table:
         or, in keeper mode, it ended the game, and the end shows the table
         everything the app held (roles, agendas, hands)."""
         if self.setup.mode == KEEPER and self.engine.is_over(self.state):
-            return True     # nothing follows the end: target ended the game
-        return any(self.engine.reveals_hidden(self.state, e)
-                   for n, e in self.log if n == target)
+            return True  # nothing follows the end: target ended the game
+        return any(self.engine.reveals_hidden(self.state, e) for n, e in self.log if n == target)
 
     def log_lines(self) -> list[tuple[str, dict[str, Any]]]:
         """The public log: one translatable line per event, undone ones marked."""
@@ -442,7 +487,7 @@ class Table:
                 lines.append(("log.undo", {}))
                 continue
             line: tuple[str, dict[str, Any]] | None
-            if event["type"] == VOTE:       # who voted, never what
+            if event["type"] == VOTE:  # who voted, never what
                 line = ("log.vote", {"player": event["seat"]})
             elif event["type"] == ABORT:
                 line = ("log.ballot_abort", {})
@@ -472,14 +517,15 @@ def _bound_seat(source: str) -> int | None:
     """The seat a source is bound to, or None for the kiosk and local callers."""
     if not source.startswith(SEAT_SOURCE):
         return None
-    number = source[len(SEAT_SOURCE):].split(":", 1)[0]
+    number = source[len(SEAT_SOURCE) :].split(":", 1)[0]
     if not number.isdigit():
         raise RuleError("command.not_your_seat")
     return int(number)
 
 
-def _run_chance(engine: Engine, state: Any, fate: Fate,
-                events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _run_chance(
+    engine: Engine, state: Any, fate: Fate, events: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """Let the engine draw every random (or forced) outcome it now waits for."""
     for _ in range(_MAX_CHANCE_STEPS):
         event = engine.chance(state, fate)

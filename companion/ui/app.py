@@ -1,15 +1,16 @@
 """Start the kiosk: the window, the table's hardware and their presses, all
 on one asyncio loop (Kivy's ``async_run``), in one TaskGroup so a failing
 task is never silent."""
+
 from __future__ import annotations
 
 import asyncio
 import logging
 import os
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from ..devices.press import Deliver, SeatFeedback
 from ..games.base import RuleError
@@ -18,7 +19,7 @@ from ..table import Committed, EventStore, Table
 
 log = logging.getLogger(__name__)
 
-WATCH_STEP = 0.25           # seconds between looks at the clock and the devices
+WATCH_STEP = 0.25  # seconds between looks at the clock and the devices
 
 
 class Device(SeatFeedback, Protocol):
@@ -54,18 +55,19 @@ def prepare_kivy_environment() -> None:
 # traceback for each whose library is missing (libmtdev.so.1 on most
 # desktops). Only the provider that reads the touchscreen (--touch) matters;
 # the others' failures become debug lines (``--log-level debug`` shows them).
-_PROVIDER_FAILURES = {"probesysfs": "Input: ProbeSysfs is not supported",
-                      "mtdev": "Input: MTDev is not supported",
-                      "hidinput": "Input: HIDInput is not supported",
-                      "linuxwacom": "Input: LinuxWacom is not supported"}
+_PROVIDER_FAILURES = {
+    "probesysfs": "Input: ProbeSysfs is not supported",
+    "mtdev": "Input: MTDev is not supported",
+    "hidinput": "Input: HIDInput is not supported",
+    "linuxwacom": "Input: LinuxWacom is not supported",
+}
 
 
 class _UnusedInputProviders(logging.Filter):
     def __init__(self, touch: str) -> None:
         super().__init__()
         needed = {touch, "probesysfs"} if touch != "sdl" else set()
-        self.quiet = tuple(text for name, text in _PROVIDER_FAILURES.items()
-                           if name not in needed)
+        self.quiet = tuple(text for name, text in _PROVIDER_FAILURES.items() if name not in needed)
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno >= logging.ERROR and str(record.msg).startswith(self.quiet):
@@ -81,18 +83,18 @@ class WebConfig:
     """Where the phone server listens, the address phones are sent to (the
     QR codes), the Wi-Fi its QR joins when the Pi runs its own network, and
     whether it acts as that network's captive portal."""
+
     host: str = "0.0.0.0"
     port: int = 8080
     public_url: str = "http://companion.local:8080"
     wifi: tuple[str, str | None] | None = None
-    captive: bool = False       # redirect other hosts to public_url (own access point)
+    captive: bool = False  # redirect other hosts to public_url (own access point)
 
 
 TOUCH_SOURCES = ("sdl", "mtdev", "hidinput")
 
 
-def configure_kivy(size: tuple[int, int], fullscreen: bool = False,
-                   touch: str = "sdl") -> None:
+def configure_kivy(size: tuple[int, int], fullscreen: bool = False, touch: str = "sdl") -> None:
     """The kiosk's window and its one touch source, set before Kivy creates
     the window. ``touch``: "sdl" (SDL reads the touchscreen and Kivy sees
     one finger as the mouse), or "mtdev" / "hidinput" (Kivy reads the
@@ -108,7 +110,7 @@ def configure_kivy(size: tuple[int, int], fullscreen: bool = False,
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("graphics", "width", str(size[0]))
     Config.set("graphics", "height", str(size[1]))
-    if fullscreen:      # the display's own mode (a kiosk on KMS/DRM)
+    if fullscreen:  # the display's own mode (a kiosk on KMS/DRM)
         Config.set("graphics", "fullscreen", "auto")
     # No multisampling: the screen is flat shapes and pre-drawn text, and
     # MSAA more than doubled every frame's cost on a software GL (Mesa's
@@ -152,11 +154,20 @@ def tell_service_manager() -> Callable[[], None]:
     return stopping
 
 
-def run_kiosk(store: EventStore, table: Table | None, lang: str | None = None,
-              size: tuple[int, int] = (1280, 720), devices: Sequence[DeviceOpener] = (),
-              exit_after: float | None = None, web: WebConfig | None = None,
-              pinmap: Any = None, simulated_pins: Any = None, fullscreen: bool = False,
-              touch: str = "sdl", dim_after: float = 0) -> int:
+def run_kiosk(
+    store: EventStore,
+    table: Table | None,
+    lang: str | None = None,
+    size: tuple[int, int] = (1280, 720),
+    devices: Sequence[DeviceOpener] = (),
+    exit_after: float | None = None,
+    web: WebConfig | None = None,
+    pinmap: Any = None,
+    simulated_pins: Any = None,
+    fullscreen: bool = False,
+    touch: str = "sdl",
+    dim_after: float = 0,
+) -> int:
     """Open the kiosk window on ``table`` (None: on the home screen) and run
     until it is closed (or for ``exit_after`` seconds: a smoke test of the
     whole start-up), with the phone server when ``web`` says where. The
@@ -171,8 +182,9 @@ def run_kiosk(store: EventStore, table: Table | None, lang: str | None = None,
     return asyncio.run(_serve(app, list(devices), exit_after, web, header))
 
 
-def kiosk_app(store: EventStore, table: Table | None, lang: str | None = None,
-              dim_after: float = 0) -> Any:
+def kiosk_app(
+    store: EventStore, table: Table | None, lang: str | None = None, dim_after: float = 0
+) -> Any:
     """The kiosk's Kivy App, locked down (:mod:`.lockdown`): built on
     ``table`` (None: at home), dimming after ``dim_after`` idle seconds."""
     from kivy.app import App
@@ -200,8 +212,9 @@ def kiosk_app(store: EventStore, table: Table | None, lang: str | None = None,
             self.stopping = tell_service_manager()
             if dim_after > 0:
                 self.dimmer = _dim_when_idle(self.kiosk, dim_after)
-            else:               # a previous run with dimming may have died dim
+            else:  # a previous run with dimming may have died dim
                 from .dimmer import undo_a_dim_left_over
+
                 undo_a_dim_left_over()
 
         def open_settings(self, *_args: Any) -> bool:
@@ -210,9 +223,9 @@ def kiosk_app(store: EventStore, table: Table | None, lang: str | None = None,
             handled, so Kivy does not try to close a panel either."""
             return True
 
-        def on_stop(self):          # Kivy may call it twice (its bug #2397): harmless
+        def on_stop(self):  # Kivy may call it twice (its bug #2397): harmless
             if self.dimmer is not None:
-                self.dimmer.activity()      # never leave the screen dim behind
+                self.dimmer.activity()  # never leave the screen dim behind
             self.stopping()
 
     return KioskApp()
@@ -239,9 +252,13 @@ def _dim_when_idle(kiosk: Any, after: float) -> Any:
     return dimmer
 
 
-async def _serve(app: Any, openers: list[DeviceOpener], exit_after: float | None,
-                 web: WebConfig | None = None,
-                 header: tuple[Any, Any] | None = None) -> int:
+async def _serve(
+    app: Any,
+    openers: list[DeviceOpener],
+    exit_after: float | None,
+    web: WebConfig | None = None,
+    header: tuple[Any, Any] | None = None,
+) -> int:
     from ..devices.controls import Controls
     from ..devices.press import loop_delivery
 
@@ -265,7 +282,7 @@ async def _serve(app: Any, openers: list[DeviceOpener], exit_after: float | None
             while (app.kiosk is None or app.kiosk.table is None) and not ui.done():
                 await asyncio.sleep(0.05)
             if waiting is not None:
-                await waiting.cleanup()             # the table's server takes the port
+                await waiting.cleanup()  # the table's server takes the port
             if ui.done():
                 return 0
             kiosk = app.kiosk
@@ -305,7 +322,7 @@ def open_devices(openers: Sequence[DeviceOpener], deliver: Any, controls: Any) -
     for opener in openers:
         try:
             device = opener(deliver)
-        except Exception:       # noqa: BLE001 - any failure of the device's library
+        except Exception:  # noqa: BLE001 - any failure of the device's library
             log.exception("a device could not be opened; the table plays without it")
             continue
         devices.append(device)
@@ -346,8 +363,11 @@ def _offer_phones(kiosk: Any, server: Any, web: WebConfig) -> None:
     kiosk.bind(table=lambda _kiosk, new: server.set_table(new))
     # The Wi-Fi code: the operator's settings first, else the command line's.
     kiosk.open_phones = lambda: PhonesView(
-        server, web.public_url, Messages(kiosk.lang, server.table.names),
-        kiosk.settings.wifi or web.wifi).open()
+        server,
+        web.public_url,
+        Messages(kiosk.lang, server.table.names),
+        kiosk.settings.wifi or web.wifi,
+    ).open()
 
 
 def _offer_seat_buttons(kiosk: Any, pinmap: Any, factory: Any) -> None:
@@ -361,8 +381,7 @@ async def _watch(kiosk: Any, devices: list[Device], ui: asyncio.Task) -> None:
     the screen's view of time and devices current."""
     while not ui.done():
         kiosk.tick()
-        kiosk.show_devices([device.status() for device in devices
-                            if hasattr(device, "status")])
+        kiosk.show_devices([device.status() for device in devices if hasattr(device, "status")])
         await asyncio.sleep(WATCH_STEP)
 
 

@@ -2,10 +2,12 @@
 what); when the last vote is in, every vote turns face up at once, like cards
 flipped together, and the result is said in words. The game's screen says
 what the votes were and what they mean; this widget only shows them."""
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from kivy.animation import Animation
 from kivy.lang import Builder
@@ -15,17 +17,18 @@ from kivy.uix.label import Label
 
 Builder.load_file(str(Path(__file__).with_name("ballot_view.kv")))
 
-REVEAL_SECONDS = 0.9        # short: the table is waiting to hear the result
+REVEAL_SECONDS = 0.9  # short: the table is waiting to hear the result
 WAITING, VOTED = (0.22, 0.24, 0.26, 1), (0.25, 0.45, 0.62, 1)
 
 
 class VoteChip(Label):
     """One seat's vote: its back (voted or not) until the reveal turns it."""
+
     back_text = StringProperty("")
     face_text = StringProperty("")
     back_color = ListProperty(WAITING)
     face_color = ListProperty(VOTED)
-    turn = NumericProperty(1.0)     # 0: the back, 1: the face; flips through edge-on
+    turn = NumericProperty(1.0)  # 0: the back, 1: the face; flips through edge-on
 
 
 class BallotView(BoxLayout):
@@ -42,8 +45,9 @@ class BallotView(BoxLayout):
     def chips(self) -> list[VoteChip]:
         return list(self._chips)
 
-    def show_open(self, title: str, seats: Sequence[tuple[str, bool]], voted_text: str,
-                  waiting_text: str) -> None:
+    def show_open(
+        self, title: str, seats: Sequence[tuple[str, bool]], voted_text: str, waiting_text: str
+    ) -> None:
         """An open ballot: each eligible seat's name and whether it has voted."""
         self._stop()
         self.title, self.result_text = title, ""
@@ -54,8 +58,14 @@ class BallotView(BoxLayout):
             chip.face_text = ""
             chip.turn = 0.0
 
-    def reveal(self, title: str, votes: Sequence[tuple[str, str, Sequence[float]]],
-               result: str, voted_text: str, animate: bool = True) -> None:
+    def reveal(
+        self,
+        title: str,
+        votes: Sequence[tuple[str, str, Sequence[float]]],
+        result: str,
+        voted_text: str,
+        animate: bool = True,
+    ) -> None:
         """Every vote face up at once (``votes``: name, choice in words, its
         colour), then the result."""
         self._stop()

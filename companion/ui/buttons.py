@@ -1,9 +1,10 @@
 """The kiosk's buttons: a command's button, and a choice that is lit when
 chosen. Every screen and panel uses them, so they sit apart from all of them."""
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty
@@ -19,6 +20,7 @@ class CommandButton(Button):
 
 class ChoiceButton(CommandButton):
     """One of several choices (a game, a target, a toggle): lit when chosen."""
+
     chosen = BooleanProperty(False)
 
 

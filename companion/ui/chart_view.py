@@ -1,6 +1,7 @@
 """The end-of-game chart: a line per player (or side) over the game's turns
 or rounds, drawn on the canvas, with its scale and a legend. The numbers come
 from ``charts.chart_for``; this module only draws them."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,7 +15,6 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
-
 from ..games.words import Chart
 from .buttons import CommandButton  # noqa: F401 - its kv rule uses one
 from .direction import Row
@@ -22,9 +22,18 @@ from .direction import Row
 Builder.load_file(str(Path(__file__).with_name("chart_view.kv")))
 
 # Ten colours a table can tell apart on a dark screen, one per player.
-PALETTE = [(0.98, 0.75, 0.25), (0.35, 0.7, 1.0), (0.95, 0.4, 0.35), (0.45, 0.85, 0.5),
-           (0.8, 0.55, 0.95), (0.3, 0.9, 0.85), (1.0, 0.6, 0.8), (0.75, 0.75, 0.75),
-           (0.65, 0.5, 0.3), (0.9, 0.9, 0.4)]
+PALETTE = [
+    (0.98, 0.75, 0.25),
+    (0.35, 0.7, 1.0),
+    (0.95, 0.4, 0.35),
+    (0.45, 0.85, 0.5),
+    (0.8, 0.55, 0.95),
+    (0.3, 0.9, 0.85),
+    (1.0, 0.6, 0.8),
+    (0.75, 0.75, 0.75),
+    (0.65, 0.5, 0.3),
+    (0.9, 0.9, 0.4),
+]
 MARGIN_LEFT, MARGIN_BOTTOM, MARGIN_TOP = dp(40), dp(28), dp(10)
 
 
@@ -38,6 +47,7 @@ def ticks(top: int) -> list[int]:
 
 class Plot(FloatLayout):
     """The lines, their points, the grid and the numbers of the scale."""
+
     chart = ObjectProperty(None, allownone=True)
 
     def on_chart(self, *_args: Any) -> None:
@@ -77,19 +87,38 @@ class Plot(FloatLayout):
                 for step, v in enumerate(values):
                     Ellipse(pos=(x_of(step) - r, y_of(v) - r), size=(2 * r, 2 * r))
         for value in scale:
-            self.add_widget(_tick(chart.number(value), (self.x, y_of(value) - dp(10)),
-                                  (MARGIN_LEFT - dp(6), dp(20)), "right"))
-        every = max(1, steps // 10)             # at most about ten numbers along
+            self.add_widget(
+                _tick(
+                    chart.number(value),
+                    (self.x, y_of(value) - dp(10)),
+                    (MARGIN_LEFT - dp(6), dp(20)),
+                    "right",
+                )
+            )
+        every = max(1, steps // 10)  # at most about ten numbers along
         for step in range(0, steps, every):
-            self.add_widget(_tick(chart.number(step + 1), (x_of(step) - dp(15), self.y + dp(4)),
-                                  (dp(30), dp(20)), "center"))
+            self.add_widget(
+                _tick(
+                    chart.number(step + 1),
+                    (x_of(step) - dp(15), self.y + dp(4)),
+                    (dp(30), dp(20)),
+                    "center",
+                )
+            )
 
 
-def _tick(text: str, pos: tuple[float, float], size: tuple[float, float],
-          halign: str) -> Label:
-    return Label(text=text, pos=pos, size=size, size_hint=(None, None), halign=halign,
-                 valign="middle", text_size=size, font_size=sp(13),
-                 color=(0.75, 0.78, 0.8, 1))
+def _tick(text: str, pos: tuple[float, float], size: tuple[float, float], halign: str) -> Label:
+    return Label(
+        text=text,
+        pos=pos,
+        size=size,
+        size_hint=(None, None),
+        halign=halign,
+        valign="middle",
+        text_size=size,
+        font_size=sp(13),
+        color=(0.75, 0.78, 0.8, 1),
+    )
 
 
 class LegendEntry(Row):
@@ -109,7 +138,7 @@ class ChartPanel(ModalView):
         self._show(chart)
 
     def on_chart(self, _panel: Any, chart: Chart | None) -> None:
-        if "legend" in self.ids:            # not while the kv rule is being applied
+        if "legend" in self.ids:  # not while the kv rule is being applied
             self._show(chart)
 
     def _show(self, chart: Chart | None) -> None:
@@ -119,5 +148,4 @@ class ChartPanel(ModalView):
             return
         self.title, self.x_label = chart.title, chart.x_label
         for index, (label, _values) in enumerate(chart.series):
-            legend.add_widget(LegendEntry(text=label,
-                                          swatch=[*PALETTE[index % len(PALETTE)], 1]))
+            legend.add_widget(LegendEntry(text=label, swatch=[*PALETTE[index % len(PALETTE)], 1]))

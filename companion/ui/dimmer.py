@@ -15,20 +15,22 @@ watchdog, a crash), when it starts and finds the backlight at exactly the
 dim level, dimming or not: an upgrade or a restart of an idle, dimmed table
 must not leave it dim for good.
 """
+
 from __future__ import annotations
 
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 log = logging.getLogger(__name__)
 
 # COMPANION_BACKLIGHTS names another directory (tests).
 BACKLIGHTS = Path(os.environ.get("COMPANION_BACKLIGHTS") or "/sys/class/backlight")
-DIM_LEVEL = 0.1         # of the panel's full brightness
-CHECK_EVERY = 1.0       # seconds between looks at the idle time
+DIM_LEVEL = 0.1  # of the panel's full brightness
+CHECK_EVERY = 1.0  # seconds between looks at the idle time
 
 
 class Backlight:
@@ -79,14 +81,15 @@ class Dimmer:
     """Dims ``backlight`` after ``after`` seconds of no activity, and
     restores the brightness it found when activity returns."""
 
-    def __init__(self, backlight: Backlight, after: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, backlight: Backlight, after: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.backlight = backlight
         self.after = after
         self.clock = clock
         self.last_activity = clock()
-        self.bright: int | None = None          # the brightness to restore, while dim
-        self._waking: set[Any] = set()          # the touches that woke the screen
+        self.bright: int | None = None  # the brightness to restore, while dim
+        self._waking: set[Any] = set()  # the touches that woke the screen
 
     @property
     def dim(self) -> bool:
@@ -99,7 +102,7 @@ class Dimmer:
         try:
             bright = self.backlight.brightness
             self.backlight.brightness = self.backlight.dim_level
-        except OSError as exc:          # no permission: the udev rule is missing
+        except OSError as exc:  # no permission: the udev rule is missing
             log.warning("cannot dim the screen (%s); it stays bright", exc)
             self.after = float("inf")
             return
@@ -157,7 +160,10 @@ def dim_when_idle(after: float, root: Path = BACKLIGHTS) -> Dimmer | None:
         return None
     backlight.undo_a_dim_left_over()
     dimmer = Dimmer(backlight, after)
-    Window.bind(on_touch_down=dimmer.touch_down, on_touch_move=dimmer.touch_move,
-                on_touch_up=dimmer.touch_up)
+    Window.bind(
+        on_touch_down=dimmer.touch_down,
+        on_touch_move=dimmer.touch_move,
+        on_touch_up=dimmer.touch_up,
+    )
     Clock.schedule_interval(lambda _dt: dimmer.check(), CHECK_EVERY)
     return dimmer

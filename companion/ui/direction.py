@@ -7,6 +7,7 @@ boards' tracks and the charts' rounds run as on the table.
 
 The kiosk shows one language at a time, so one ``writing`` serves every kv
 rule; its properties are bound, so a change of language re-lays the screen."""
+
 from __future__ import annotations
 
 from kivy.event import EventDispatcher
@@ -46,7 +47,7 @@ class Row(BoxLayout):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        writing.bind(rtl=self._rewrite)     # a bound method: held weakly
+        writing.bind(rtl=self._rewrite)  # a bound method: held weakly
 
     def _rewrite(self, *_args) -> None:
         self._trigger_layout()

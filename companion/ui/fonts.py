@@ -2,6 +2,7 @@
 Kivy has no glyph fallback, and the DejaVu Sans in Kivy's own wheel covers
 Latin, Greek, Cyrillic and Persian. Persian also needs Pillow's raqm layout
 (see app.prepare_kivy_environment), which loads the system's FriBiDi."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -24,8 +25,11 @@ def right_to_left_ready() -> bool:
     from kivy.core.text import Label
     from PIL import features
 
-    return (Label.__name__ == "LabelPIL" and bool(features.check_feature("raqm"))
-            and bool(features.check_feature("fribidi")))
+    return (
+        Label.__name__ == "LabelPIL"
+        and bool(features.check_feature("raqm"))
+        and bool(features.check_feature("fribidi"))
+    )
 
 
 def kiosk_languages() -> tuple[str, ...]:

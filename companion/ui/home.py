@@ -2,21 +2,23 @@
 votes), the secrecy mode, the language and the variants, then start; resume
 the unfinished game; look back at finished ones. The choices are plain data
 (``table.new_game.NewGame``); the engine judges them when the game starts."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kivy.lang import Builder
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
+from ..games import spec_for
 from ..games.base import RuleError, Setup
 from ..i18n import Messages
 from ..table import OPERATOR, EventStore, Table
-from ..games import spec_for
 from ..table.new_game import MODES, NewGame, game_order, player_limits
 from ..table.store import GameRecord, StoreError
 from .buttons import fill_choices
@@ -37,16 +39,23 @@ class SeatRow(Row):
 
 class HomeScreen(BoxLayout):
     title_text = StringProperty("")
-    resume_text = StringProperty("")      # empty: no unfinished game
+    resume_text = StringProperty("")  # empty: no unfinished game
     players_text = StringProperty("")
     message_text = StringProperty("")
-    labels = ListProperty([])             # section titles, in kv order
+    labels = ListProperty([])  # section titles, in kv order
 
-    def __init__(self, store: EventStore, lang: str, on_table: Callable[[Table], None],
-                 on_resume: Callable[[], None], on_settings: Callable[[], Any],
-                 on_language: Callable[[str], None],
-                 with_pin: Callable[[Callable[[], Any]], Any], **kwargs: Any) -> None:
-        writing.use(lang)                   # before the kv rules lay the screen out
+    def __init__(
+        self,
+        store: EventStore,
+        lang: str,
+        on_table: Callable[[Table], None],
+        on_resume: Callable[[], None],
+        on_settings: Callable[[], Any],
+        on_language: Callable[[str], None],
+        with_pin: Callable[[Callable[[], Any]], Any],
+        **kwargs: Any,
+    ) -> None:
+        writing.use(lang)  # before the kv rules lay the screen out
         super().__init__(**kwargs)
         self.store = store
         self.on_table = on_table
@@ -55,8 +64,9 @@ class HomeScreen(BoxLayout):
         self.on_language = on_language
         self.with_pin = with_pin
         latest = store.history()
-        self.choice = (NewGame.like(Setup.from_json(latest[0].setup)) if latest
-                       else NewGame(lang=lang))
+        self.choice = (
+            NewGame.like(Setup.from_json(latest[0].setup)) if latest else NewGame(lang=lang)
+        )
         self.choice.lang = lang
         self.refresh()
 
@@ -105,8 +115,9 @@ class HomeScreen(BoxLayout):
 
     def _start(self) -> Table | None:
         try:
-            table = Table.start(self.store, self.choice.setup(self.t("home.default_name")),
-                                source=OPERATOR)
+            table = Table.start(
+                self.store, self.choice.setup(self.t("home.default_name")), source=OPERATOR
+            )
         except RuleError as exc:
             self.message_text = self.t.error(exc)
             return None
@@ -121,10 +132,12 @@ class HomeScreen(BoxLayout):
         self.on_resume()
 
     def open_history(self) -> TextPanel:
-        view = TextPanel(lines=[history_line(r, self.t) for r in self.store.history()
-                                  if r.status != "active"],
-                           title=self.t("home.history"), empty=self.t("home.no_history"),
-                           close_text=self.t("ui.phones.close"))
+        view = TextPanel(
+            lines=[history_line(r, self.t) for r in self.store.history() if r.status != "active"],
+            title=self.t("home.history"),
+            empty=self.t("home.no_history"),
+            close_text=self.t("ui.phones.close"),
+        )
         view.open()
         return view
 
@@ -133,34 +146,68 @@ class HomeScreen(BoxLayout):
         t, choice = self.t, self.choice
         self.title_text = t("app.title")
         active = self.store.active_game()
-        self.resume_text = "" if active is None else t(
-            "home.resume", game=active.game,
-            players=t.join(s["name"] for s in active.setup["seats"]))
+        self.resume_text = (
+            ""
+            if active is None
+            else t(
+                "home.resume",
+                game=active.game,
+                players=t.join(s["name"] for s in active.setup["seats"]),
+            )
+        )
         low, high = player_limits(choice.game)
         self.players_text = t("home.players", count=len(choice.names), low=low, high=high)
-        self.labels = [t("home.game"), t("home.mode"), t("home.variants"),
-                       t("home.start"), t("home.history"), t("settings.title"),
-                       t("home.language")]
-        fill_choices(self.ids.games, [(t(f"game.{g}"), g == choice.game,
-                                     partial(self.choose_game, g)) for g in game_order()])
-        fill_choices(self.ids.modes, [(t(f"ui.mode.{m}"), m == choice.mode,
-                                     partial(self.choose_mode, m)) for m in MODES])
-        fill_choices(self.ids.languages, [(t(f"language.{code}"), code == choice.lang,
-                                         partial(self.choose_language, code))
-                                        for code in kiosk_languages()])
+        self.labels = [
+            t("home.game"),
+            t("home.mode"),
+            t("home.variants"),
+            t("home.start"),
+            t("home.history"),
+            t("settings.title"),
+            t("home.language"),
+        ]
+        fill_choices(
+            self.ids.games,
+            [
+                (t(f"game.{g}"), g == choice.game, partial(self.choose_game, g))
+                for g in game_order()
+            ],
+        )
+        fill_choices(
+            self.ids.modes,
+            [(t(f"ui.mode.{m}"), m == choice.mode, partial(self.choose_mode, m)) for m in MODES],
+        )
+        fill_choices(
+            self.ids.languages,
+            [
+                (t(f"language.{code}"), code == choice.lang, partial(self.choose_language, code))
+                for code in kiosk_languages()
+            ],
+        )
         words = spec_for(choice.game).words
-        fill_choices(self.ids.variants, [
-            (t(f"home.variant.{option}", value=words.variant_value(option, value, t)), False,
-             partial(self.next_value, option)) for option, value in choice.variants()])
+        fill_choices(
+            self.ids.variants,
+            [
+                (
+                    t(f"home.variant.{option}", value=words.variant_value(option, value, t)),
+                    False,
+                    partial(self.next_value, option),
+                )
+                for option, value in choice.variants()
+            ],
+        )
         self._show_seats()
 
     def _show_seats(self) -> None:
         box = self.ids.seats
         box.clear_widgets()
         for seat, (name, source) in enumerate(zip(self.choice.names, self.choice.inputs)):
-            row = SeatRow(seat=seat, number_text=self.t.number(seat + 1),
-                          input_text=self.t(f"home.input.{source}"),
-                          hint_text=self.t("home.default_name", number=seat + 1))
+            row = SeatRow(
+                seat=seat,
+                number_text=self.t.number(seat + 1),
+                input_text=self.t(f"home.input.{source}"),
+                hint_text=self.t("home.default_name", number=seat + 1),
+            )
             row.ids.name.value = name
             row.ids.name.bind(value=lambda _field, text, s=seat: self._name(s, text))
             row.ids.source.bind(on_release=lambda _b, s=seat: self.next_input(s))
@@ -175,16 +222,20 @@ def history_line(record: GameRecord, t: Messages) -> str:
     """A finished or abandoned game in one line: when, what, who, how it ended."""
     when = t.date_time(datetime.fromtimestamp(record.created_at))
     names = [s["name"] for s in record.setup["seats"]]
-    return t("home.history_line", when=when, game=record.game,
-             players=t.join(names),
-             outcome=_outcome(record, names, t))
+    return t(
+        "home.history_line",
+        when=when,
+        game=record.game,
+        players=t.join(names),
+        outcome=_outcome(record, names, t),
+    )
 
 
 def _outcome(record: GameRecord, names: list[str], t: Messages) -> str:
     result = record.result or {}
     if record.status == "abandoned" or not result:
         return t("home.outcome.abandoned")
-    if "ranking" in result:                 # Article 27: the best total wins
+    if "ranking" in result:  # Article 27: the best total wins
         best = [names[r["seat"]] for r in result["ranking"] if r["rank"] == 1]
         return t("home.outcome.winners", winners=t.join(best))
     winner = result["winner"]

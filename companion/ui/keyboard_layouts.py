@@ -10,37 +10,45 @@ next accent it offers (Greek: tonos, dialytika; Latin: ´ ` ^ ¨ ~ ¸, for
 Chloé, Zoë, Ñ, Ç), then to none. Persian's row 3 holds the keys a name needs
 that the standard layout reaches with shift (آ, ژ); its half-space (the
 zero-width non-joiner, as in «می‌کشد») is a key of the bottom row."""
+
 from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
 
-ACCENT = "\u0301"           # where a layout's rows put its accent key (shown as its first)
-ZWNJ = "\u200c"             # Persian's half-space
+ACCENT = "\u0301"  # where a layout's rows put its accent key (shown as its first)
+ZWNJ = "\u200c"  # Persian's half-space
 
 
 @dataclass(frozen=True)
 class Layout:
     lang: str
     rows: tuple[str, str, str]
-    cased: bool = True          # has capitals: a shift key, and a capital to start a word
-    extra: str = ""             # the bottom row's keys beside the space bar
+    cased: bool = True  # has capitals: a shift key, and a capital to start a word
+    extra: str = ""  # the bottom row's keys beside the space bar
     # The accent key's steps: (what the key shows, the combining mark it adds).
     accents: tuple[tuple[str, str], ...] = ()
 
 
-LATIN_ACCENTS = (("´", "\u0301"), ("`", "\u0300"), ("^", "\u0302"), ("¨", "\u0308"),
-                 ("~", "\u0303"), ("¸", "\u0327"))
+LATIN_ACCENTS = (
+    ("´", "\u0301"),
+    ("`", "\u0300"),
+    ("^", "\u0302"),
+    ("¨", "\u0308"),
+    ("~", "\u0303"),
+    ("¸", "\u0327"),
+)
 GREEK_ACCENTS = (("΄", "\u0301"), ("¨", "\u0308"))
 
 LETTERS = {
-    "en": Layout("en", ("qwertyuiop", "asdfghjkl" + ACCENT, "zxcvbnm"), extra="'-",
-                 accents=LATIN_ACCENTS),
-    "el": Layout("el", ("ςερτυθιοπ", "ασδφγηξκλ" + ACCENT, "ζχψωβνμ"), extra="'-",
-                 accents=GREEK_ACCENTS),
+    "en": Layout(
+        "en", ("qwertyuiop", "asdfghjkl" + ACCENT, "zxcvbnm"), extra="'-", accents=LATIN_ACCENTS
+    ),
+    "el": Layout(
+        "el", ("ςερτυθιοπ", "ασδφγηξκλ" + ACCENT, "ζχψωβνμ"), extra="'-", accents=GREEK_ACCENTS
+    ),
     "ru": Layout("ru", ("йцукенгшщзхъ", "фывапролджэ", "ячсмитьбюё"), extra="'-"),
-    "fa": Layout("fa", ("ضصثقفغعهخحجچ", "شسیبلاتنمکگ", "ظطزرذدپوژآ"), cased=False,
-                 extra=ZWNJ),
+    "fa": Layout("fa", ("ضصثقفغعهخحجچ", "شسیبلاتنمکگ", "ظطزرذدپوژآ"), cased=False, extra=ZWNJ),
 }
 
 SIGNS = ("1234567890", "@#&*()_-+=", ".,!?'\":;/%")

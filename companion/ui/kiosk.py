@@ -1,10 +1,12 @@
 """The kiosk's screens: home, and the table screen of the game being played.
 Whatever starts a game (home, or the table's own "new game") makes it the
 kiosk's ``table``, which the devices and the phone server follow."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.window import Window
@@ -25,14 +27,20 @@ HOME, TABLE = "home", "table"
 
 
 class Kiosk(ScreenManager):
-    table = ObjectProperty(None, allownone=True)        # the game on the table screen
+    table = ObjectProperty(None, allownone=True)  # the game on the table screen
     open_phones = ObjectProperty(None, allownone=True)  # the phones panel, when served
     open_buttons = ObjectProperty(None, allownone=True)  # simulated seat buttons, if no GPIO
-    close_app = ObjectProperty(None, allownone=True)    # the operator's way out (settings)
+    close_app = ObjectProperty(None, allownone=True)  # the operator's way out (settings)
 
-    def __init__(self, store: EventStore, table: Table | None, lang: str | None = None,
-                 settings: KioskSettings | None = None, sounds_dir: Path | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        table: Table | None,
+        lang: str | None = None,
+        settings: KioskSettings | None = None,
+        sounds_dir: Path | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(transition=NoTransition(), **kwargs)
         self.store = store
         self.settings = settings or KioskSettings(settings_path(store.path))
@@ -42,11 +50,11 @@ class Kiosk(ScreenManager):
         self.table_screen: TableScreen | None = None
         self.sounds = Sounds(sounds_dir or cache_dir() / "sounds", self.settings.volume)
         self.device_statuses: list[dict[str, Any]] = []
-        self.pinmap: Any = None                  # the header's pin map, when it is used
-        self._home: Any = None                   # the HomeScreen, once shown
+        self.pinmap: Any = None  # the header's pin map, when it is used
+        self._home: Any = None  # the HomeScreen, once shown
         self.add_widget(Screen(name=HOME))
         self.add_widget(Screen(name=TABLE))
-        if self.settings.rotation:              # a portrait panel turned, as last set
+        if self.settings.rotation:  # a portrait panel turned, as last set
             Window.rotation = self.settings.rotation
         if table is not None:
             self.show_table(table)
@@ -62,17 +70,22 @@ class Kiosk(ScreenManager):
         if self._home is None:
             from .home import HomeScreen
 
-            self._home = HomeScreen(self.store, self.lang, on_table=self.show_table,
-                                    on_resume=self.resume, on_settings=self.open_settings,
-                                    on_language=self.set_language,
-                                    with_pin=self.with_pin)
+            self._home = HomeScreen(
+                self.store,
+                self.lang,
+                on_table=self.show_table,
+                on_resume=self.resume,
+                on_settings=self.open_settings,
+                on_language=self.set_language,
+                with_pin=self.with_pin,
+            )
             self.get_screen(HOME).add_widget(self._home)
         return self._home
 
     def show_table(self, table: Table) -> None:
         """Put ``table`` on the table screen, in the kiosk's language."""
         if self.table_screen is not None:
-            self.table_screen.detach()          # the old screen stops following its table
+            self.table_screen.detach()  # the old screen stops following its table
         screen = screen_class(table.setup.game)(table, lang=self.lang, sounds=self.sounds)
         screen.go_home = self.go_home
         screen.open_phones = self.open_phones
@@ -108,7 +121,7 @@ class Kiosk(ScreenManager):
             self.current = TABLE
             return
         table = Table.resume(self.store)
-        assert table is not None            # the active game just found
+        assert table is not None  # the active game just found
         self.show_table(table)
 
     def tick(self) -> None:
@@ -179,14 +192,19 @@ class Kiosk(ScreenManager):
         lines = []
         for status in self.device_statuses:
             if status.get("device") == "pad":
-                lines.append(t("settings.pad_online") if status.get("online") else
-                             t("settings.pad_offline"))
+                lines.append(
+                    t("settings.pad_online") if status.get("online") else t("settings.pad_offline")
+                )
         lines = lines or [t("settings.no_devices")]
         if self.pinmap is not None:
-            lines += [t("settings.pinmap_seat", number=seat.seat + 1,
-                        pins=", ".join(str(pin) for pin in seat.buttons))
-                      for seat in self.pinmap.seats]
+            lines += [
+                t(
+                    "settings.pinmap_seat",
+                    number=seat.seat + 1,
+                    pins=", ".join(str(pin) for pin in seat.buttons),
+                )
+                for seat in self.pinmap.seats
+            ]
             if self.pinmap.gavel is not None:
                 lines.append(t("settings.pinmap_gavel", pin=self.pinmap.gavel))
         return lines
-

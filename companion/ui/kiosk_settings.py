@@ -5,6 +5,7 @@ offers. The PIN check refuses a burst of guesses.
 
 Reading them needs no Kivy (the command line reads the log level before
 Kivy starts); only the language check asks what the kiosk can draw."""
+
 from __future__ import annotations
 
 import configparser
@@ -12,8 +13,8 @@ import hmac
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..logs import DEFAULT_LEVEL, LEVELS
 from .fonts import kiosk_languages
@@ -22,10 +23,10 @@ from .pin_hash import hash_pin, is_pin_hash, pin_matches
 log = logging.getLogger(__name__)
 
 
-DEFAULT_PIN = "0000"                # documented; the settings ask to change it
+DEFAULT_PIN = "0000"  # documented; the settings ask to change it
 ROTATIONS = (0, 90, 180, 270)
-GUESSES = 5                         # wrong PINs in a row before a pause
-PAUSE = 60.0                        # seconds
+GUESSES = 5  # wrong PINs in a row before a pause
+PAUSE = 60.0  # seconds
 
 
 class KioskSettings:
@@ -34,25 +35,39 @@ class KioskSettings:
         self.clock = clock
         # Raw: a Wi-Fi password may hold a "%".
         self.config = configparser.RawConfigParser()
-        self.config.read_dict({"kiosk": {"pin": "", "language": "en", "volume": "0.8",
-                                         "rotation": "0", "log_level": DEFAULT_LEVEL},
-                               "wifi": {"ssid": "", "password": ""}})
+        self.config.read_dict(
+            {
+                "kiosk": {
+                    "pin": "",
+                    "language": "en",
+                    "volume": "0.8",
+                    "rotation": "0",
+                    "log_level": DEFAULT_LEVEL,
+                },
+                "wifi": {"ssid": "", "password": ""},
+            }
+        )
         if self.path.exists():
             try:
                 self.config.read(self.path, encoding="utf-8")
             except (configparser.Error, UnicodeDecodeError) as exc:
-                log.warning("%s cannot be read (%s): the defaults apply, the PIN is "
-                            "0000, until a change in the settings writes it anew",
-                            self.path, exc)
+                log.warning(
+                    "%s cannot be read (%s): the defaults apply, the PIN is "
+                    "0000, until a change in the settings writes it anew",
+                    self.path,
+                    exc,
+                )
         self._wrong: list[float] = []
         stored = self.config.get("kiosk", "pin")
         if stored and not is_pin_hash(stored):
             # A kiosk.ini from before PINs were hashed: hash it now, once.
             try:
                 self._set("kiosk", "pin", hash_pin(stored))
-            except OSError as exc:      # kept hashed in memory; saved with the next change
-                log.warning("the settings could not be saved (%s): the PIN is hashed "
-                            "on the next change", exc)
+            except OSError as exc:  # kept hashed in memory; saved with the next change
+                log.warning(
+                    "the settings could not be saved (%s): the PIN is hashed on the next change",
+                    exc,
+                )
 
     def _set(self, section: str, key: str, value: object) -> None:
         """Change one setting and save them all: a whole new file put in
@@ -77,7 +92,7 @@ class KioskSettings:
 
     def _matches(self, pin: str) -> bool:
         stored = self.config.get("kiosk", "pin")
-        if not stored:                          # none chosen yet: the default
+        if not stored:  # none chosen yet: the default
             return hmac.compare_digest(pin.encode("utf-8"), DEFAULT_PIN.encode())
         return pin_matches(pin, stored)
 
@@ -93,7 +108,7 @@ class KioskSettings:
         if self._matches(pin):
             self._wrong.clear()
             return True
-        if len(self._wrong) >= GUESSES:         # a pause has passed: a new burst
+        if len(self._wrong) >= GUESSES:  # a pause has passed: a new burst
             self._wrong.clear()
         self._wrong.append(self.clock())
         return False

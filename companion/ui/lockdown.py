@@ -12,6 +12,7 @@ ahead of this one (:mod:`companion.ui.touch_keyboard`).
 
 What the service does about the Linux console's own keys (Ctrl+Alt+F1…F12,
 Ctrl+Alt+Del, SysRq) is in docs/deploy.md, "Locked down"."""
+
 from __future__ import annotations
 
 from typing import Any

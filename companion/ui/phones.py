@@ -3,6 +3,7 @@ access point), then each seat: whether a phone holds it, its join QR on
 demand (hidden as soon as a phone claims the seat), re-pairing, and its
 player's name (a player may have typed their own on the phone; ✎ lets the
 operator change it, with the on-screen keyboard)."""
+
 from __future__ import annotations
 
 import logging
@@ -26,9 +27,9 @@ from .touch_keyboard import TextField, keyboard  # noqa: F401 - TextField: the k
 
 log = logging.getLogger(__name__)
 
-CLAIM_CHECK = 0.5           # seconds between looks at whether the shown seat was claimed
+CLAIM_CHECK = 0.5  # seconds between looks at whether the shown seat was claimed
 
-Builder.load_string('''
+Builder.load_string("""
 #:import MAX_NAME companion.table.seats.MAX_NAME
 <PhonesView>:
     size_hint: 0.92, 0.92
@@ -72,18 +73,24 @@ Builder.load_string('''
                 size_hint_y: None
                 height: self.texture_size[1] + dp(8)
                 halign: "center"
-''')
+""")
 
 
 class PhonesView(ModalView):
     code_texture = ObjectProperty(None, allownone=True)
     code_text = StringProperty("")
-    renaming = ObjectProperty(None, allownone=True)     # the seat whose name is typed
+    renaming = ObjectProperty(None, allownone=True)  # the seat whose name is typed
 
-    def __init__(self, server: Any, base_url: str, t: Messages,
-                 wifi: tuple[str, str | None] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        server: Any,
+        base_url: str,
+        t: Messages,
+        wifi: tuple[str, str | None] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
-        self.server = server              # companion.web.server.TableServer
+        self.server = server  # companion.web.server.TableServer
         self.base_url = base_url.rstrip("/")
         self.t = t
         self.wifi = wifi
@@ -102,7 +109,7 @@ class PhonesView(ModalView):
         box = self.ids.seats
         box.clear_widgets()
         t = self.t
-        t.names = list(self.server.table.names)     # as a phone or the operator renamed them
+        t.names = list(self.server.table.names)  # as a phone or the operator renamed them
         if self.wifi is not None:
             box.add_widget(self._button(t("ui.phones.wifi"), lambda *_: self.show_wifi()))
         for seat in self._seat_state():
@@ -110,26 +117,43 @@ class PhonesView(ModalView):
             row = Row(spacing=8, size_hint_y=None, height=56)
             # The player's name, then whether a phone holds the seat: two
             # lines, so neither is cut short on a small screen.
-            label = Label(text=t("ui.phones.seat_line", player=number, state=t(
-                              "ui.phones.on_phone" if seat["phone"] else "ui.phones.no_phone")),
-                          font_size=16, halign=writing.start, valign="middle", max_lines=2)
+            label = Label(
+                text=t(
+                    "ui.phones.seat_line",
+                    player=number,
+                    state=t("ui.phones.on_phone" if seat["phone"] else "ui.phones.no_phone"),
+                ),
+                font_size=16,
+                halign=writing.start,
+                valign="middle",
+                max_lines=2,
+            )
             label.bind(size=lambda widget, size: setattr(widget, "text_size", size))
             row.add_widget(label)
             row.add_widget(self._button("✎", lambda *_, s=number: self.rename(s), width=52))
             if seat["phone"]:
-                row.add_widget(self._button(t("ui.phones.repair"),
-                                            lambda *_, s=number: self.repair(s)))
+                row.add_widget(
+                    self._button(t("ui.phones.repair"), lambda *_, s=number: self.repair(s))
+                )
             else:
-                row.add_widget(self._button(t("ui.phones.show_code"),
-                                            lambda *_, s=number: self.show_seat(s)))
+                row.add_widget(
+                    self._button(t("ui.phones.show_code"), lambda *_, s=number: self.show_seat(s))
+                )
             box.add_widget(row)
         box.add_widget(self._button(t("ui.phones.close"), lambda *_: self.dismiss()))
-        box.add_widget(Widget())             # the rows start at the top
+        box.add_widget(Widget())  # the rows start at the top
 
     @staticmethod
     def _button(text: str, action, width: int = 170) -> Button:
-        button = Button(text=text, size_hint=(None, None), height=52, width=width, font_size=17,
-                        background_normal="", background_color=(0.20, 0.42, 0.62, 1))
+        button = Button(
+            text=text,
+            size_hint=(None, None),
+            height=52,
+            width=width,
+            font_size=17,
+            background_normal="",
+            background_color=(0.20, 0.42, 0.62, 1),
+        )
         button.bind(on_release=action)
         return button
 
@@ -149,8 +173,9 @@ class PhonesView(ModalView):
         if seat is None:
             return
         try:
-            self.server.table.execute({"type": "rename", "seat": seat,
-                                       "name": self.ids.name.value}, source=OPERATOR)
+            self.server.table.execute(
+                {"type": "rename", "seat": seat, "name": self.ids.name.value}, source=OPERATOR
+            )
         except RuleError as exc:
             self.code_text = self.t.error(exc)
             return
@@ -162,7 +187,7 @@ class PhonesView(ModalView):
         self.code_text = self.t("ui.phones.renamed", player=seat)
 
     def show_wifi(self) -> None:
-        assert self.wifi is not None        # offered only with a network to join
+        assert self.wifi is not None  # offered only with a network to join
         ssid, password = self.wifi
         self.shown_seat = None
         self.code_texture = qr_texture(wifi_payload(ssid, password))

@@ -5,6 +5,7 @@ time whatever the guess.
 A 4-digit PIN has only 10,000 values: the hash does not make a stolen
 kiosk.ini safe (it is readable by its owner only, and export leaves it out),
 it keeps the PIN from being read off the file at a glance or reused."""
+
 from __future__ import annotations
 
 import hashlib
@@ -13,7 +14,7 @@ import secrets
 
 # scrypt's cost: 16 MiB and about 0.1 s on a Pi 4 per check (RFC 7914's
 # interactive setting); stored with each hash, so it can be raised later.
-_N, _R, _P = 2 ** 14, 8, 1
+_N, _R, _P = 2**14, 8, 1
 _PREFIX = "scrypt"
 
 
@@ -38,8 +39,9 @@ def pin_matches(pin: str, stored: str) -> bool:
 
 
 def _digest(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-    return hashlib.scrypt(pin.encode("utf-8"), salt=salt, n=n, r=r, p=p,
-                          maxmem=256 * 1024 * 1024, dklen=32)
+    return hashlib.scrypt(
+        pin.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=256 * 1024 * 1024, dklen=32
+    )
 
 
 def _parse(stored: str) -> tuple[int, int, int, bytes, bytes] | None:
@@ -52,7 +54,13 @@ def _parse(stored: str) -> tuple[int, int, int, bytes, bytes] | None:
     except ValueError:
         return None
     # Bounds a hand-edited file cannot exceed: no hash that takes a minute.
-    if not (2 <= n <= 2 ** 20 and n & (n - 1) == 0 and 1 <= r <= 32 and 1 <= p <= 4
-            and len(digest) == 32 and salt):
+    if not (
+        2 <= n <= 2**20
+        and n & (n - 1) == 0
+        and 1 <= r <= 32
+        and 1 <= p <= 4
+        and len(digest) == 32
+        and salt
+    ):
         return None
     return n, r, p, salt, digest

@@ -3,6 +3,7 @@ players with what the game's words say of each, the status line, the
 ballot (who has voted, then every vote at once), and one button per command
 the table accepts from the shared screen. Everything it shows comes from the
 game's spec: its words and the table's legal commands."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -29,13 +30,13 @@ class PlainTableScreen(TableScreen):
         t, words = self.t, self.table.spec.words
         self.status_text = words.status_line(view, t)
         self.players_text = "   ".join(
-            words.seat_line(view, p["seat"], t) or p["name"] for p in view["players"])
+            words.seat_line(view, p["seat"], t) or p["name"] for p in view["players"]
+        )
         self._show_ballot(view)
         box = self.ids.commands
         box.clear_widgets()
         for command in self.table.shared_commands():
-            button = CommandButton(text=words.command_label(command, view, t),
-                                   command=command)
+            button = CommandButton(text=words.command_label(command, view, t), command=command)
             button.bind(on_release=lambda b: self.send(b.command))
             box.add_widget(button)
 
@@ -44,16 +45,25 @@ class PlainTableScreen(TableScreen):
         words = self.table.spec.words
         if ballot is not None:
             voted = set(ballot["voted"])
-            self.ids.ballot.show_open(words.ballot_title(view, t),
-                                      [(names[s], s in voted) for s in ballot["eligible"]],
-                                      t("ui.ballot.voted"), t("ui.ballot.waiting"))
+            self.ids.ballot.show_open(
+                words.ballot_title(view, t),
+                [(names[s], s in voted) for s in ballot["eligible"]],
+                t("ui.ballot.voted"),
+                t("ui.ballot.waiting"),
+            )
             return
         last = words.last_ballot(view, t)
         if last is None:
             self.ids.ballot.clear()
             return
-        colors = {choice: CHOICE_COLORS[min(i, len(CHOICE_COLORS) - 1)]
-                  for i, choice in enumerate(last.choices)}
-        self.ids.ballot.reveal(last.title, [(names[s], t(f"choice.{choice}"), colors[choice])
-                                            for s, choice in last.votes],
-                               last.result, t("ui.ballot.voted"), animate=False)
+        colors = {
+            choice: CHOICE_COLORS[min(i, len(CHOICE_COLORS) - 1)]
+            for i, choice in enumerate(last.choices)
+        }
+        self.ids.ballot.reveal(
+            last.title,
+            [(names[s], t(f"choice.{choice}"), colors[choice]) for s, choice in last.votes],
+            last.result,
+            t("ui.ballot.voted"),
+            animate=False,
+        )

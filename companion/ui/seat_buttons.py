@@ -4,6 +4,7 @@ travels the same road as a real one (debounce, press, the table's controls).
 A newcomer can play a whole game with the mouse; a developer can watch the
 hardware path work without hardware. Each button is labelled with what a
 press means now: the ballot's choice, a challenge, or its number."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,8 +19,8 @@ from kivy.uix.modalview import ModalView
 
 from ..devices.pinmap import PinMap
 from ..i18n import Messages
-from .direction import Row
 from ..table import Committed, Table
+from .direction import Row
 
 Builder.load_file(str(Path(__file__).with_name("seat_buttons.kv")))
 
@@ -42,8 +43,9 @@ class SeatButtons(ModalView):
     title = StringProperty("")
     close_text = StringProperty("")
 
-    def __init__(self, pinmap: PinMap, factory: MockFactory, table: Table, lang: str,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, pinmap: PinMap, factory: MockFactory, table: Table, lang: str, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.pinmap, self.factory, self.table = pinmap, factory, table
         self.t = Messages(lang, table.names)
@@ -56,7 +58,7 @@ class SeatButtons(ModalView):
 
     def _build(self) -> None:
         rows = self.ids.rows
-        for seat in self.pinmap.seats[:self.table.setup.players]:
+        for seat in self.pinmap.seats[: self.table.setup.players]:
             row = Row(spacing="6dp", size_hint_y=None, height="52dp")
             row.add_widget(SeatName(text=self.table.names[seat.seat]))
             for index, pin in enumerate(seat.buttons):
@@ -65,8 +67,13 @@ class SeatButtons(ModalView):
                 row.add_widget(button)
             rows.add_widget(row)
         if self.pinmap.gavel is not None:
-            gavel = PinButton(self.factory, self.pinmap.gavel, text=self.t("sim.gavel"),
-                              size_hint_x=None, width="120dp")
+            gavel = PinButton(
+                self.factory,
+                self.pinmap.gavel,
+                text=self.t("sim.gavel"),
+                size_hint_x=None,
+                width="120dp",
+            )
             self.ids.header.add_widget(gavel, index=1)
         self._label()
 
@@ -77,8 +84,13 @@ class SeatButtons(ModalView):
     def _label(self, view: dict[str, Any] | None = None) -> None:
         meanings = button_meanings(view or self.table.public_view(), self.t)
         for index, button in self._buttons:
-            button.text = (meanings[index] if index < len(meanings) else
-                           "–" if meanings else self.t.number(index + 1))
+            button.text = (
+                meanings[index]
+                if index < len(meanings)
+                else "–"
+                if meanings
+                else self.t.number(index + 1)
+            )
 
 
 class SeatName(Label):

@@ -2,11 +2,13 @@
 re-pairing, language, sound volume, screen rotation, the Wi-Fi the join QR
 offers, the PIN itself, and the devices with the pin map (what `companion
 doctor` checks, as the running kiosk sees it)."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kivy.lang import Builder
 from kivy.properties import ListProperty, NumericProperty, StringProperty
@@ -14,9 +16,9 @@ from kivy.uix.modalview import ModalView
 
 from ..i18n import Messages
 from ..logs import LEVELS
-from .kiosk_settings import ROTATIONS, KioskSettings
 from .buttons import fill_choices
 from .fonts import kiosk_languages
+from .kiosk_settings import ROTATIONS, KioskSettings
 from .touch_keyboard import TextField  # noqa: F401 - the kv rules use it
 
 Builder.load_file(str(Path(__file__).with_name("settings_view.kv")))
@@ -26,15 +28,17 @@ PIN_LENGTH = 8
 
 class PinPad(ModalView):
     """Digits on screen (no keyboard at a kiosk); the PIN shows as dots."""
+
     title = StringProperty("")
     entered = StringProperty("")
     message = StringProperty("")
     ok_text = StringProperty("")
     clear_text = StringProperty("")
-    numerals = ListProperty("0123456789")   # the keys' digits as the reader writes them
+    numerals = ListProperty("0123456789")  # the keys' digits as the reader writes them
 
-    def __init__(self, settings: KioskSettings, t: Messages,
-                 on_unlock: Callable[[], Any], **kwargs: Any) -> None:
+    def __init__(
+        self, settings: KioskSettings, t: Messages, on_unlock: Callable[[], Any], **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.numerals = [t.number(n) for n in range(10)]
         self.settings, self.t, self.on_unlock = settings, t, on_unlock
@@ -53,8 +57,11 @@ class PinPad(ModalView):
         wait = self.settings.locked_for()
         if wait > 0 or not self.settings.check_pin(pin):
             wait = self.settings.locked_for()
-            self.message = (self.t("settings.pin_paused", count=int(wait) + 1) if wait > 0
-                            else self.t("settings.wrong_pin"))
+            self.message = (
+                self.t("settings.pin_paused", count=int(wait) + 1)
+                if wait > 0
+                else self.t("settings.wrong_pin")
+            )
             return False
         self.dismiss(animation=False)
         self.on_unlock()
@@ -63,7 +70,7 @@ class PinPad(ModalView):
 
 class OperatorSettings(ModalView):
     title = StringProperty("")
-    labels = ListProperty([])          # texts of the panel, in kv order
+    labels = ListProperty([])  # texts of the panel, in kv order
     volume = NumericProperty(0.8)
     pin_warning = StringProperty("")
     message = StringProperty("")
@@ -83,33 +90,64 @@ class OperatorSettings(ModalView):
     def refresh(self) -> None:
         t = self.t
         self.title = t("settings.title")
-        self.labels = [t("settings.end_game"), t("settings.phones"), t("settings.language"),
-                       t("settings.volume"), t("settings.rotation"), t("settings.wifi"),
-                       t("settings.wifi_name"), t("settings.wifi_password"), t("settings.save"),
-                       t("settings.new_pin"), t("settings.devices"), t("ui.phones.close"),
-                       t("settings.close_app"), t("settings.log_level")]
+        self.labels = [
+            t("settings.end_game"),
+            t("settings.phones"),
+            t("settings.language"),
+            t("settings.volume"),
+            t("settings.rotation"),
+            t("settings.wifi"),
+            t("settings.wifi_name"),
+            t("settings.wifi_password"),
+            t("settings.save"),
+            t("settings.new_pin"),
+            t("settings.devices"),
+            t("ui.phones.close"),
+            t("settings.close_app"),
+            t("settings.log_level"),
+        ]
         self.pin_warning = t("settings.default_pin") if self.settings.default_pin else ""
         table = self.kiosk.table
         self.ids.end_game.disabled = table is None or table.is_over
         self.ids.phones.disabled = self.kiosk.open_phones is None
         self.ids.close_app.disabled = self.kiosk.close_app is None
-        fill_choices(self.ids.languages, [(t(f"language.{code}"), code == self.kiosk.lang,
-                                            partial(self.language, code))
-                                           for code in kiosk_languages()])
-        fill_choices(self.ids.rotations, [(t("settings.degrees", count=r),
-                                            r == self.settings.rotation,
-                                            partial(self.rotate, r)) for r in ROTATIONS])
-        fill_choices(self.ids.log_levels, [(t(f"settings.log.{level}"),
-                                             level == self.settings.log_level,
-                                             partial(self.log_level, level))
-                                            for level in LEVELS])
+        fill_choices(
+            self.ids.languages,
+            [
+                (t(f"language.{code}"), code == self.kiosk.lang, partial(self.language, code))
+                for code in kiosk_languages()
+            ],
+        )
+        fill_choices(
+            self.ids.rotations,
+            [
+                (
+                    t("settings.degrees", count=r),
+                    r == self.settings.rotation,
+                    partial(self.rotate, r),
+                )
+                for r in ROTATIONS
+            ],
+        )
+        fill_choices(
+            self.ids.log_levels,
+            [
+                (
+                    t(f"settings.log.{level}"),
+                    level == self.settings.log_level,
+                    partial(self.log_level, level),
+                )
+                for level in LEVELS
+            ],
+        )
         ssid, password = self.settings.wifi or ("", None)
         self.ids.ssid.value, self.ids.password.value = ssid, password or ""
         self.devices_text = "\n".join(self.kiosk.device_lines(t))
 
     def volume_text(self, volume: float) -> str:
-        return self.t("settings.volume_level", label=self.labels[3],
-                      percent=int(round(volume * 100)))
+        return self.t(
+            "settings.volume_level", label=self.labels[3], percent=int(round(volume * 100))
+        )
 
     # -- the operator's actions ---------------------------------------------
     def end_game(self) -> None:
@@ -138,7 +176,7 @@ class OperatorSettings(ModalView):
         self.refresh()
 
     def on_volume(self, _panel: Any, value: float) -> None:
-        self.kiosk.sounds.volume = value        # heard at once; saved on closing
+        self.kiosk.sounds.volume = value  # heard at once; saved on closing
 
     def on_dismiss(self) -> None:
         self.kiosk.set_volume(self.volume)
@@ -150,6 +188,9 @@ class OperatorSettings(ModalView):
     def save_pin(self) -> None:
         pin = self.ids.pin.value
         self.ids.pin.value = ""
-        self.message = (self.t("settings.pin_changed") if self.settings.set_pin(pin)
-                        else self.t("settings.bad_pin"))
+        self.message = (
+            self.t("settings.pin_changed")
+            if self.settings.set_pin(pin)
+            else self.t("settings.bad_pin")
+        )
         self.pin_warning = self.t("settings.default_pin") if self.settings.default_pin else ""

@@ -7,6 +7,7 @@ Sound is a courtesy, never a condition: a cache that cannot be written, a
 machine with no audio device or a player that fails is logged and the kiosk
 carries on in silence.
 """
+
 from __future__ import annotations
 
 import array
@@ -22,7 +23,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-RATE = 22050                # samples per second: plenty for knocks and chimes
+RATE = 22050  # samples per second: plenty for knocks and chimes
 PEAK = 32767
 DEFAULT_VOLUME = 0.8
 
@@ -41,7 +42,7 @@ def _samples(seconds: float, shape: Callable[[float], float]) -> array.array:
 def gavel_knock() -> array.array:
     """Wood on wood: a low thump (two damped partials) under a short burst of
     noise for the crack, all gone within a quarter of a second."""
-    noise = random.Random(27)       # the same knock every start
+    noise = random.Random(27)  # the same knock every start
 
     def shape(t: float) -> float:
         thump = 0.7 * math.sin(2 * math.pi * 170 * t) + 0.3 * math.sin(2 * math.pi * 420 * t)
@@ -54,18 +55,22 @@ def gavel_knock() -> array.array:
 def expiry_chime() -> array.array:
     """Time is up: two bell strokes, high then low (a "ding-dong"), each with
     the slightly inharmonic partials of a bell and a long decay."""
+
     def bell(t: float, pitch: float) -> float:
         if t < 0:
             return 0.0
-        partials = sum(level * math.sin(2 * math.pi * pitch * ratio * t)
-                       for ratio, level in ((1.0, 0.6), (2.0, 0.25), (2.76, 0.15)))
-        return partials * math.exp(-t * 3.2) * min(1.0, t * 400)   # no click at the onset
+        partials = sum(
+            level * math.sin(2 * math.pi * pitch * ratio * t)
+            for ratio, level in ((1.0, 0.6), (2.0, 0.25), (2.76, 0.15))
+        )
+        return partials * math.exp(-t * 3.2) * min(1.0, t * 400)  # no click at the onset
 
     return _samples(SECONDS[EXPIRY], lambda t: 0.8 * (bell(t, 784.0) + bell(t - 0.5, 523.3)))
 
 
 def warning_tick() -> array.array:
     """The last 30 seconds: two short, bright ticks."""
+
     def tick(t: float) -> float:
         if not 0 <= t < 0.06:
             return 0.0
@@ -75,7 +80,10 @@ def warning_tick() -> array.array:
 
 
 SYNTHS: dict[str, Callable[[], array.array]] = {
-    GAVEL: gavel_knock, EXPIRY: expiry_chime, WARNING: warning_tick}
+    GAVEL: gavel_knock,
+    EXPIRY: expiry_chime,
+    WARNING: warning_tick,
+}
 # How long each sound lasts, so a file can be checked without making the
 # sound again (making them all takes a quarter of a second on a desktop).
 SECONDS = {GAVEL: 0.25, EXPIRY: 1.6, WARNING: 0.3}
@@ -115,22 +123,26 @@ def _holds(path: Path, frames: int) -> bool:
     """Whether ``path`` is a whole WAV file of ``frames`` frames as we write them."""
     try:
         with wave.open(str(path), "rb") as old:
-            return ((old.getframerate(), old.getnchannels(), old.getsampwidth(),
-                     old.getnframes()) == (RATE, 1, 2, frames)
-                    and len(old.readframes(frames)) == 2 * frames)
+            return (
+                old.getframerate(),
+                old.getnchannels(),
+                old.getsampwidth(),
+                old.getnframes(),
+            ) == (RATE, 1, 2, frames) and len(old.readframes(frames)) == 2 * frames
     except (OSError, EOFError, wave.Error):
         return False
 
 
-def audio_output_present(environ: Mapping[str, str] = os.environ,
-                         devices: Path = Path("/dev/snd")) -> bool:
+def audio_output_present(
+    environ: Mapping[str, str] = os.environ, devices: Path = Path("/dev/snd")
+) -> bool:
     """Whether this machine has somewhere to play a sound: an ALSA playback
     device, or a PulseAudio or PipeWire server. Asked before SDL opens its
     audio: with none, ALSA writes a dozen lines of errors on stderr and SDL
     logs a CRITICAL, for a machine that is simply silent (a desktop without
     a sound card, a Pi with no speaker configured)."""
     if not sys.platform.startswith("linux") or environ.get("SDL_AUDIODRIVER"):
-        return True                 # not ALSA's, or the operator chose a driver
+        return True  # not ALSA's, or the operator chose a driver
     if any(devices.glob("pcmC*D*p")):
         return True
     runtime = environ.get("XDG_RUNTIME_DIR")
@@ -149,7 +161,7 @@ class Sounds:
         self.directory = Path(directory)
         self.volume = min(1.0, max(0.0, volume))
         self.played: list[str] = []
-        self._sounds: dict[str, Any] | None = None     # loaded on first need
+        self._sounds: dict[str, Any] | None = None  # loaded on first need
 
     def prepare(self) -> None:
         """Make (or find) the files and load them. The kiosk does this just
@@ -162,8 +174,9 @@ class Sounds:
         try:
             paths = write_sounds(directory)
         except OSError:
-            log.exception("the sounds could not be written to %s; the kiosk stays silent",
-                          directory)
+            log.exception(
+                "the sounds could not be written to %s; the kiosk stays silent", directory
+            )
             return
         if not audio_output_present():
             log.info("no audio output here: the sounds are only captioned on screen")
@@ -173,7 +186,7 @@ class Sounds:
         for name, path in paths.items():
             try:
                 sound = SoundLoader.load(str(path))
-            except Exception:       # noqa: BLE001 - any failure of the audio library
+            except Exception:  # noqa: BLE001 - any failure of the audio library
                 log.exception("the %s sound could not be loaded", name)
                 continue
             if sound is None:
@@ -188,13 +201,13 @@ class Sounds:
             return
         self.played.append(name)
         self.prepare()
-        assert self._sounds is not None     # prepare() made it, even if left empty
+        assert self._sounds is not None  # prepare() made it, even if left empty
         sound = self._sounds.get(name)
         if sound is None:
             return
         try:
             sound.volume = self.volume
-            sound.stop()                # a strike right after a strike starts over
+            sound.stop()  # a strike right after a strike starts over
             sound.play()
-        except Exception:       # noqa: BLE001 - no audio device, a busy one, a driver error
+        except Exception:  # noqa: BLE001 - no audio device, a busy one, a driver error
             log.exception("the %s sound could not be played", name)

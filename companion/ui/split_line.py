@@ -4,6 +4,7 @@ not fit side by side; a right-to-left language starts the line at the right.
 Lists of a name and its figures use it, so a long name in one language takes
 a second line instead of shrinking, clipping or overlapping what stands
 beside it."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,14 +20,15 @@ class SplitLine(Layout):
     """Exactly two children, each keeping its own size. With
     ``size_hint_y: None`` the line is as tall as its parts need; otherwise
     they are centred in the height it is given."""
-    gap = NumericProperty(dp(8))           # the least room between the parts side by side
-    stacked = BooleanProperty(False)       # the second part is under the first
+
+    gap = NumericProperty(dp(8))  # the least room between the parts side by side
+    stacked = BooleanProperty(False)  # the second part is under the first
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         for name in ("pos", "size", "gap", "children"):
             self.fbind(name, self._trigger_layout)
-        writing.bind(rtl=self._rewrite)     # a bound method: held weakly
+        writing.bind(rtl=self._rewrite)  # a bound method: held weakly
 
     def _rewrite(self, *_args: Any) -> None:
         self._trigger_layout()
@@ -34,10 +36,9 @@ class SplitLine(Layout):
     def do_layout(self, *_args: Any) -> None:
         if len(self.children) != 2:
             return
-        second, first = self.children              # Kivy lists children last first
+        second, first = self.children  # Kivy lists children last first
         self.stacked = first.width + self.gap + second.width > self.width
-        needed = (first.height + second.height if self.stacked
-                  else max(first.height, second.height))
+        needed = first.height + second.height if self.stacked else max(first.height, second.height)
         if self.size_hint_y is None:
             self.height = needed
         top = self.center_y + needed / 2

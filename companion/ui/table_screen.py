@@ -3,6 +3,7 @@ through it with refusals in words, undo, the next game, time acting at the
 table, the devices' health, and the ballot. A game's screen adds only how its
 public view looks (``show``). Widgets show views and send commands; every rule
 lives in the engine."""
+
 from __future__ import annotations
 
 import logging
@@ -13,7 +14,6 @@ from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-
 
 from ..games import spec_for
 from ..games.base import RuleError
@@ -27,10 +27,11 @@ from .text_panel import TextPanel
 
 log = logging.getLogger(__name__)
 
-CAPTION_SECONDS = 4         # how long a sound's caption stays on the bar
+CAPTION_SECONDS = 4  # how long a sound's caption stays on the bar
 Builder.load_file(str(Path(__file__).with_name("table_screen.kv")))
 
-def screen_class(game: str) -> type["TableScreen"]:
+
+def screen_class(game: str) -> type[TableScreen]:
     """The kiosk screen a game's spec names (imported on demand), or the
     plain screen for a game that brings none."""
     screen = spec_for(game).screen()
@@ -44,6 +45,7 @@ def screen_class(game: str) -> type["TableScreen"]:
 class TableBar(Row):
     """The strip along the top: the game's name, a line of facts, a device
     the table misses, and the buttons for phones, the next game and undo."""
+
     screen = ObjectProperty(None, rebind=True)
 
 
@@ -55,23 +57,24 @@ class TableScreen(BoxLayout):
     can_undo = BooleanProperty(False)
     game_over = BooleanProperty(False)
     new_game_text = StringProperty("")
-    table = ObjectProperty(None)          # the game on screen (a new game replaces it)
-    devices_text = StringProperty("")     # a device the table needs is not answering
-    caption_text = StringProperty("")     # the sound just played, in words
+    table = ObjectProperty(None)  # the game on screen (a new game replaces it)
+    devices_text = StringProperty("")  # a device the table needs is not answering
+    caption_text = StringProperty("")  # the sound just played, in words
     phones_text = StringProperty("")
-    open_phones = ObjectProperty(None, allownone=True)   # opens the phones panel, if served
-    go_home = ObjectProperty(None, allownone=True)       # back to the home screen, if any
+    open_phones = ObjectProperty(None, allownone=True)  # opens the phones panel, if served
+    go_home = ObjectProperty(None, allownone=True)  # back to the home screen, if any
     open_buttons = ObjectProperty(None, allownone=True)  # simulated seat buttons, if no GPIO
     buttons_text = StringProperty("")
     home_text = StringProperty("")
     log_text = StringProperty("")
     chart_text = StringProperty("")
 
-    def __init__(self, table: Table, lang: str = "en", sounds: Sounds | None = None,
-                 **kwargs: Any) -> None:
-        self.sounds = sounds                # the kiosk's sounds, for games that sound
-        self._caption_end: Any = None       # the Clock event that clears the caption
-        writing.use(lang)                   # before the kv rules lay the screen out
+    def __init__(
+        self, table: Table, lang: str = "en", sounds: Sounds | None = None, **kwargs: Any
+    ) -> None:
+        self.sounds = sounds  # the kiosk's sounds, for games that sound
+        self._caption_end: Any = None  # the Clock event that clears the caption
+        writing.use(lang)  # before the kv rules lay the screen out
         super().__init__(**kwargs)
         self.t = Messages(lang, table.names)
         self.undo_text = self.t("cmd.undo")
@@ -106,8 +109,7 @@ class TableScreen(BoxLayout):
         try:
             self.table.execute(command, source=OPERATOR)
         except RuleError as exc:
-            self.message_text = self.table.spec.words.refusal(exc, self.table.public_view(),
-                                                              self.t)
+            self.message_text = self.table.spec.words.refusal(exc, self.table.public_view(), self.t)
             return False
         except StoreError:
             log.exception("the store refused a write")
@@ -138,8 +140,13 @@ class TableScreen(BoxLayout):
     def open_log(self) -> TextPanel:
         """The whole game's log, in words, newest last."""
         lines = [self.t.log_line(key, args) for key, args in self.table.log_lines()]
-        panel = TextPanel(lines=lines, title=self.t("ui.log"), empty="",
-                          close_text=self.t("ui.phones.close"), from_end=True)
+        panel = TextPanel(
+            lines=lines,
+            title=self.t("ui.log"),
+            empty="",
+            close_text=self.t("ui.phones.close"),
+            from_end=True,
+        )
         panel.open()
         return panel
 
@@ -147,8 +154,7 @@ class TableScreen(BoxLayout):
         """The finished game drawn round by round (its words say how)."""
         from .chart_view import ChartPanel
 
-        chart = self.table.spec.words.chart(self.table.public_history(),
-                                            self.table.names, self.t)
+        chart = self.table.spec.words.chart(self.table.public_history(), self.table.names, self.t)
         panel = ChartPanel(chart=chart, close_text=self.t("ui.phones.close"))
         panel.open(animation=False)
         return panel
@@ -180,15 +186,19 @@ class TableScreen(BoxLayout):
     def show_devices(self, statuses: list[dict[str, Any]]) -> None:
         """Say so when the button pad, once heard, stops answering (unplugged,
         hung): its seats' presses wait on the pad until it is back."""
-        lost = any(status.get("device") == "pad" and status.get("session") is not None
-                   and not status.get("online") for status in statuses)
+        lost = any(
+            status.get("device") == "pad"
+            and status.get("session") is not None
+            and not status.get("online")
+            for status in statuses
+        )
         self.devices_text = self.t("ui.pad_offline") if lost else ""
 
     # -- output -------------------------------------------------------------
     def refresh(self, view: dict[str, Any] | None = None) -> None:
         """Show the table: ``view`` is its public view just committed (None:
         ask the table for it)."""
-        self.t.names = list(self.table.names)       # a player may have renamed themselves
+        self.t.names = list(self.table.names)  # a player may have renamed themselves
         if view is None:
             view = self.table.public_view()
         self.can_undo = view["can_undo"]

@@ -16,18 +16,25 @@ text; ⌫ takes back the last character (held, it keeps going).
 A physical keyboard, where one is plugged in, types into the field too
 (its text, Backspace, Enter); every other key stays swallowed by
 :mod:`.lockdown`."""
+
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.metrics import dp, sp
-from kivy.properties import (BooleanProperty, NumericProperty, ObjectProperty,
-                             OptionProperty, StringProperty)
+from kivy.properties import (
+    BooleanProperty,
+    NumericProperty,
+    ObjectProperty,
+    OptionProperty,
+    StringProperty,
+)
 from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -38,18 +45,17 @@ from kivy.uix.widget import Widget
 
 from ..i18n import Messages
 from .direction import writing
-from .keyboard_layouts import (ACCENT, DIGITS, LETTERS, SIGNS, ZWNJ, accented,
-                               languages_after)
+from .keyboard_layouts import ACCENT, DIGITS, LETTERS, SIGNS, ZWNJ, accented, languages_after
 
 Builder.load_file(str(Path(__file__).with_name("touch_keyboard.kv")))
 
-GAP = dp(8)                 # between the lifted field and the keyboard's top
-MAX_UNIT = dp(96)           # a key's width at most (a wide screen, the PIN's digits)
-HOLD, REPEAT = 0.5, 0.08    # seconds: ⌫ held starts repeating, then repeats
+GAP = dp(8)  # between the lifted field and the keyboard's top
+MAX_UNIT = dp(96)  # a key's width at most (a wide screen, the PIN's digits)
+HOLD, REPEAT = 0.5, 0.08  # seconds: ⌫ held starts repeating, then repeats
 
 
 def direction_of(text: str) -> str | None:
-    """"rtl" or "ltr" by the text's first strong character, None if none."""
+    """ "rtl" or "ltr" by the text's first strong character, None if none."""
     for char in text:
         kind = unicodedata.bidirectional(char)
         if kind in ("R", "AL"):
@@ -67,6 +73,7 @@ class TextField(ButtonBehavior, Widget):
     dots). ``limit`` caps the characters; ``max_bytes``, if set, the UTF-8
     bytes (a Wi-Fi network's name holds 32). ``on_submit`` fires when the
     keyboard lets go of the field (Done, a tap elsewhere, another field)."""
+
     __events__ = ("on_submit",)
     value = StringProperty("")
     hint = StringProperty("")
@@ -74,7 +81,7 @@ class TextField(ButtonBehavior, Widget):
     limit = NumericProperty(24)
     max_bytes = NumericProperty(0)
     focused = BooleanProperty(False)
-    shown = StringProperty("")              # what the field's label draws
+    shown = StringProperty("")  # what the field's label draws
     align = OptionProperty("left", options=("left", "right"))
 
     font_size = NumericProperty(sp(18))
@@ -104,7 +111,7 @@ class TextField(ButtonBehavior, Widget):
 
     def on_touch_down(self, touch: Any) -> bool:
         if self.collide_point(*touch.pos):
-            touch.ud["text_field"] = self           # the keyboard stays open for it
+            touch.ud["text_field"] = self  # the keyboard stays open for it
         return super().on_touch_down(touch)
 
     def on_release(self) -> None:
@@ -116,7 +123,8 @@ class TextField(ButtonBehavior, Widget):
 
     def fits(self, text: str) -> bool:
         return len(text) <= self.limit and (
-            not self.max_bytes or len(text.encode("utf-8")) <= self.max_bytes)
+            not self.max_bytes or len(text.encode("utf-8")) <= self.max_bytes
+        )
 
     def put(self, char: str) -> bool:
         """Type ``char`` at the end, as this kind of field takes it. False if
@@ -148,12 +156,13 @@ class KeyButton(Button):
     "done", "page", "language") that does ``action``. ``lit`` shows a key
     that is on (shift, or an accent waiting for its letter); ``units`` is
     its width in the row's key widths."""
+
     action = ObjectProperty(None)
     char = StringProperty("")
     name = StringProperty("")
     lit = BooleanProperty(False)
     units = NumericProperty(1)
-    repeats = BooleanProperty(False)        # ⌫: held, it goes on
+    repeats = BooleanProperty(False)  # ⌫: held, it goes on
     _hold: Any = None
 
     def on_press(self) -> None:
@@ -173,11 +182,12 @@ class KeyButton(Button):
 class TouchKeyboard(BoxLayout):
     """The keyboard docked along the bottom of the window. One serves the
     whole kiosk (:func:`keyboard`)."""
+
     target = ObjectProperty(None, allownone=True)
     lang = StringProperty("en")
     page = OptionProperty("letters", options=("letters", "signs", "digits"))
     shift = BooleanProperty(False)
-    accent = NumericProperty(0)             # 0, or which accent waits for its letter (from 1)
+    accent = NumericProperty(0)  # 0, or which accent waits for its letter (from 1)
     key_height = NumericProperty(dp(52))
 
     def __init__(self, **kwargs: Any) -> None:
@@ -186,7 +196,7 @@ class TouchKeyboard(BoxLayout):
         self.offered: tuple[str, ...] = tuple(LETTERS)
         self._lifted: tuple[Widget, float] | None = None
         self._watched: list[tuple[Any, str, Callable[..., Any]]] = []
-        self._keys_bound = False            # the window's key events, while open
+        self._keys_bound = False  # the window's key events, while open
         self.bind(shift=self._relabel, accent=self._relabel)
 
     # -- open, close --------------------------------------------------------
@@ -201,7 +211,7 @@ class TouchKeyboard(BoxLayout):
 
     def attach(self, field: TextField) -> None:
         """Type into ``field``: dock (or stay docked) and keep it in sight."""
-        if self.target is not None and self.target == field:    # (``ids`` hold proxies)
+        if self.target is not None and self.target == field:  # (``ids`` hold proxies)
             return
         self._detach_field()
         self.target = field
@@ -229,8 +239,10 @@ class TouchKeyboard(BoxLayout):
     def _bind_keys(self, bound: bool) -> None:
         if bound != self._keys_bound:
             (Window.bind if bound else Window.unbind)(
-                on_resize=self._on_resize, on_textinput=self._on_textinput,
-                on_key_down=self._on_key_down)
+                on_resize=self._on_resize,
+                on_textinput=self._on_textinput,
+                on_key_down=self._on_key_down,
+            )
             self._keys_bound = bound
 
     def _detach_field(self) -> None:
@@ -289,13 +301,13 @@ class TouchKeyboard(BoxLayout):
                 layer.fbind("center", layer._align_center)
 
     def _on_resize(self, *_args: Any) -> None:
-        self.close()                # a turned screen: its layout is another one
+        self.close()  # a turned screen: its layout is another one
 
     # -- touches ------------------------------------------------------------
     def on_touch_down(self, touch: Any) -> bool:
         if self.collide_point(*touch.pos):
             super().on_touch_down(touch)
-            return True             # nothing under the keyboard is touched through it
+            return True  # nothing under the keyboard is touched through it
         return False
 
     def on_touch_up(self, touch: Any) -> bool:
@@ -330,31 +342,47 @@ class TouchKeyboard(BoxLayout):
         if self.page == "signs":
             rows = [[self._char(c) for c in row] for row in SIGNS]
             rows[2].append(back)
-            letters = self._key(t("keyboard.letters"), lambda: self._to("letters"),
-                                units=2, name="page")
+            letters = self._key(
+                t("keyboard.letters"), lambda: self._to("letters"), units=2, name="page"
+            )
             return rows + [[letters, space, done]]
         layout = LETTERS[self.lang]
         rows = [[self._char(c) for c in row] for row in layout.rows]
         if layout.cased:
             rows[2].insert(0, self._key("⇧", self._toggle_shift, units=1.5, name="shift"))
         rows[2].append(back)
-        signs = self._key(t("keyboard.signs"), lambda: self._to("signs"), units=1.5,
-                          name="page")
+        signs = self._key(t("keyboard.signs"), lambda: self._to("signs"), units=1.5, name="page")
         bottom = [signs]
         if len(languages_after(self.lang, self.offered)) > 1:
-            bottom.append(self._key(t(f"keyboard.layout.{self.lang}"), self._next_language,
-                                    units=1.5, name="language"))
+            bottom.append(
+                self._key(
+                    t(f"keyboard.layout.{self.lang}"),
+                    self._next_language,
+                    units=1.5,
+                    name="language",
+                )
+            )
         extra = [self._char(c) for c in layout.extra]
         return rows + [bottom + extra + [space, done]]
 
-    def _key(self, label: str, action: Callable[[], Any], units: float = 1,
-             name: str = "", repeats: bool = False) -> KeyButton:
+    def _key(
+        self,
+        label: str,
+        action: Callable[[], Any],
+        units: float = 1,
+        name: str = "",
+        repeats: bool = False,
+    ) -> KeyButton:
         return KeyButton(text=label, action=action, units=units, name=name, repeats=repeats)
 
     def _char(self, char: str) -> KeyButton:
-        if char == ZWNJ:            # Persian's half-space: its key says so in Persian
-            return KeyButton(text=Messages(self.lang)("keyboard.half_space"), char=char,
-                             units=1.5, action=lambda: self._type(char))
+        if char == ZWNJ:  # Persian's half-space: its key says so in Persian
+            return KeyButton(
+                text=Messages(self.lang)("keyboard.half_space"),
+                char=char,
+                units=1.5,
+                action=lambda: self._type(char),
+            )
         return KeyButton(text=char, char=char, action=lambda: self._type(char))
 
     def _relabel(self, *_args: Any) -> None:
@@ -393,7 +421,7 @@ class TouchKeyboard(BoxLayout):
         field = self.target
         if field is None:
             return
-        if char == ACCENT:              # the next accent, or none after the last
+        if char == ACCENT:  # the next accent, or none after the last
             self.accent = (self.accent + 1) % (len(LETTERS[self.lang].accents) + 1)
             return
         if self.shift:
@@ -438,13 +466,13 @@ class TouchKeyboard(BoxLayout):
         return True
 
     def _on_key_down(self, _window: Any, key: int, *_args: Any) -> bool:
-        if key == 8:                # Backspace
+        if key == 8:  # Backspace
             self._back()
             return True
-        if key in (13, 271):        # Enter, keypad Enter
+        if key in (13, 271):  # Enter, keypad Enter
             self.close()
             return True
-        return False                # every other key: lockdown swallows it
+        return False  # every other key: lockdown swallows it
 
 
 def _layer_of(widget: Widget) -> Widget | None:

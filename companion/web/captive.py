@@ -12,6 +12,7 @@ seat's page for a phone that joined, the public table otherwise).
 Requests for the server's own names or for an IP address are served as
 usual, so nothing changes for phones that scanned a join code.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -43,7 +44,7 @@ def host_name(header: str) -> str | None:
     try:
         parts = urlsplit(f"//{header}")
         host = parts.hostname or ""
-        parts.port                              # noqa: B018 - raises if not a number
+        parts.port  # noqa: B018 - raises if not a number
     except ValueError:
         return None
     return host.lower().rstrip(".")

@@ -11,6 +11,7 @@ Re-pairing (from the kiosk) replaces the token and forgets the phone, so the
 old link and the old cookie open nothing. Tokens never appear in a log or a
 public view; the kiosk shows a seat's link only while the seat is unclaimed.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 from ..table import EventStore
 
-TOKEN_BYTES = 24            # 192 bits, at least the 128 the design asks for
+TOKEN_BYTES = 24  # 192 bits, at least the 128 the design asks for
 
 
 class LinkError(Exception):
@@ -35,6 +36,7 @@ class LinkError(Exception):
 @dataclass(frozen=True)
 class Phone:
     """A phone that holds a seat: the cookie it keeps."""
+
     game_id: int
     seat: int
     secret: str
@@ -80,7 +82,7 @@ class SeatLinks:
         game_id, seat = found
         holder = self.phone(cookie)
         if holder is not None and (holder.game_id, holder.seat) == (game_id, seat):
-            return holder                               # the same phone again
+            return holder  # the same phone again
         phone = Phone(game_id, seat, secrets.token_urlsafe(TOKEN_BYTES))
         if not self.store.claim_seat(game_id, seat, token, _hash(phone.secret)):
             raise LinkError("claimed")
@@ -105,7 +107,11 @@ class SeatLinks:
         """What the table may see: which seats have a phone, and how often
         each was re-paired. No token, no phone."""
         links = self.store.seat_links(game_id)
-        return [{"seat": seat,
-                 "phone": seat in links and links[seat]["device_hash"] is not None,
-                 "repairs": links[seat]["repairs"] if seat in links else 0}
-                for seat in range(players)]
+        return [
+            {
+                "seat": seat,
+                "phone": seat in links and links[seat]["device_hash"] is not None,
+                "repairs": links[seat]["repairs"] if seat in links else 0,
+            }
+            for seat in range(players)
+        ]

@@ -1,4 +1,5 @@
 """``companion serve``: the phone server alone, for headless tables and tests."""
+
 from __future__ import annotations
 
 import asyncio
@@ -9,8 +10,9 @@ from ..table import Table
 from .server import TableServer
 
 
-async def serve(table: Table, host: str, port: int, print_links: bool = False,
-                exit_after: float | None = None) -> int:
+async def serve(
+    table: Table, host: str, port: int, print_links: bool = False, exit_after: float | None = None
+) -> int:
     server = TableServer(table)
     runner = web.AppRunner(server.app())
     await runner.setup()
@@ -20,8 +22,7 @@ async def serve(table: Table, host: str, port: int, print_links: bool = False,
     print(f"Serving the table at {address}/table", flush=True)
     if print_links:
         for seat, name in enumerate(table.names):
-            print(f"  {name}: {address}/join/{server.links.token(table.game_id, seat)}",
-                  flush=True)
+            print(f"  {name}: {address}/join/{server.links.token(table.game_id, seat)}", flush=True)
     try:
         if exit_after is None:
             await asyncio.Event().wait()

@@ -24,6 +24,7 @@ join attempts are rate-limited per address. On the Pi's own access point,
 requests for any other host are redirected to the public address
 (:mod:`.captive`).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -33,8 +34,9 @@ import json
 import logging
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
@@ -50,20 +52,19 @@ log = logging.getLogger(__name__)
 
 PAGES = Path(__file__).with_name("pages")
 COOKIE = "companion_seat"
-LANG_COOKIE = "companion_lang"      # the phone's own language, chosen on its page
+LANG_COOKIE = "companion_lang"  # the phone's own language, chosen on its page
 # Each language named in itself, for the page's language menu.
-LANGUAGE_MENU = [{"lang": lang, "name": translate("web.language_name", lang)}
-                 for lang in LANGUAGES]
+LANGUAGE_MENU = [{"lang": lang, "name": translate("web.language_name", lang)} for lang in LANGUAGES]
 # DejaVu Sans, as Kivy's wheel ships it (found without importing Kivy), or
 # as Debian's fonts-dejavu-core installs it; a server with neither sends
 # none and the pages fall back to the phone's own fonts.
 SYSTEM_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 CSRF_HEADER = "X-Companion-CSRF"
-COOKIE_MAX_AGE = 7 * 24 * 3600      # a week: a long evening, a paused game
-FAILED_JOINS = 10                   # failed join attempts per address...
-FAILED_WINDOW = 60.0                # ...per this many seconds, then 429
-SOCKET_HEARTBEAT = 20.0             # seconds: dead phones are noticed
-BROADCAST_BATCH = 16                # table pages sent to between two looks at the loop
+COOKIE_MAX_AGE = 7 * 24 * 3600  # a week: a long evening, a paused game
+FAILED_JOINS = 10  # failed join attempts per address...
+FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
+SOCKET_HEARTBEAT = 20.0  # seconds: dead phones are noticed
+BROADCAST_BATCH = 16  # table pages sent to between two looks at the loop
 
 
 def page_font() -> Path | None:
@@ -85,22 +86,26 @@ def csrf_token(phone: Phone) -> str:
 class TableServer:
     """The phone server for whatever game the table is playing."""
 
-    def __init__(self, table: Table, clock: Callable[[], float] = time.monotonic,
-                 captive_home: str | None = None) -> None:
+    def __init__(
+        self,
+        table: Table,
+        clock: Callable[[], float] = time.monotonic,
+        captive_home: str | None = None,
+    ) -> None:
         self.table = table
-        self.captive_home = captive_home    # redirect other hosts here (see captive.py)
+        self.captive_home = captive_home  # redirect other hosts here (see captive.py)
         self.links = SeatLinks(table.store)
         self.clock = clock
         self._seat_sockets: dict[web.WebSocketResponse, int] = {}
-        self._table_sockets: dict[web.WebSocketResponse, str] = {}     # socket → language
+        self._table_sockets: dict[web.WebSocketResponse, str] = {}  # socket → language
         self._wake: dict[web.WebSocketResponse, asyncio.Event] = {}
         self._failures: dict[str, deque[float]] = defaultdict(deque)
-        self.sent: list[tuple[str, str]] | None = None   # (audience, text), when recording
-        self._links_changes = 0             # claims and re-pairs so far: the phones' status
+        self.sent: list[tuple[str, str]] | None = None  # (audience, text), when recording
+        self._links_changes = 0  # claims and re-pairs so far: the phones' status
         self._public_cache: tuple[Any, dict[str, Any]] = (None, {})
         self._table_text_cache: tuple[Any, dict[str, str]] = (None, {})
         self._broadcasting: asyncio.Task | None = None
-        self._notices: dict[int, RuleError] = {}   # a seat's refused press, for its phone
+        self._notices: dict[int, RuleError] = {}  # a seat's refused press, for its phone
         table.subscribe(self._changed)
 
     def set_table(self, table: Table) -> None:
@@ -122,20 +127,22 @@ class TableServer:
         if self.captive_home is not None:
             middlewares.append(captive_redirect(self.captive_home))
         app = web.Application(middlewares=middlewares)
-        app.add_routes([
-            web.get("/", self.index),
-            web.get("/join/{token}", self.join),
-            web.get("/seat", self.seat_page),
-            web.get("/api/seat", self.seat_state),
-            web.post("/api/command", self.command),
-            web.get("/ws", self.seat_socket),
-            web.get("/table", self.table_page),
-            web.get("/api/table", self.table_state),
-            web.get("/ws/table", self.table_socket),
-            web.get("/api/messages/{lang}", self.messages),
-            web.get("/fonts/DejaVuSans.ttf", self.font),
-            web.static("/static", PAGES / "static"),
-        ])
+        app.add_routes(
+            [
+                web.get("/", self.index),
+                web.get("/join/{token}", self.join),
+                web.get("/seat", self.seat_page),
+                web.get("/api/seat", self.seat_state),
+                web.post("/api/command", self.command),
+                web.get("/ws", self.seat_socket),
+                web.get("/table", self.table_page),
+                web.get("/api/table", self.table_state),
+                web.get("/ws/table", self.table_socket),
+                web.get("/api/messages/{lang}", self.messages),
+                web.get("/fonts/DejaVuSans.ttf", self.font),
+                web.static("/static", PAGES / "static"),
+            ]
+        )
         app.on_shutdown.append(self._close_sockets)
         return app
 
@@ -156,10 +163,11 @@ class TableServer:
         if phone.game_id != self.table.game_id:
             return self._refusal(request, "web.old_game", status=410)
         self._links_changes += 1
-        self._wake_phones()                     # the table sees the seat has a phone
+        self._wake_phones()  # the table sees the seat has a phone
         response = web.HTTPSeeOther("/seat")
-        response.set_cookie(COOKIE, phone.cookie, max_age=COOKIE_MAX_AGE, httponly=True,
-                            samesite="Strict", path="/")
+        response.set_cookie(
+            COOKIE, phone.cookie, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Strict", path="/"
+        )
         raise response
 
     def _rate_limited(self, address: str) -> bool:
@@ -179,8 +187,12 @@ class TableServer:
     def _refusal(self, request: web.Request, key: str, status: int) -> web.Response:
         t = Messages(phone_language(request))
         page = (PAGES / "refusal.html").read_text(encoding="utf-8")
-        text = page.replace("{{lang}}", t.lang).replace("{{dir}}", direction(t.lang)) \
-                   .replace("{{title}}", _html(t("web.title"))).replace("{{message}}", _html(t(key)))
+        text = (
+            page.replace("{{lang}}", t.lang)
+            .replace("{{dir}}", direction(t.lang))
+            .replace("{{title}}", _html(t("web.title")))
+            .replace("{{message}}", _html(t(key)))
+        )
         return web.Response(text=text, status=status, content_type="text/html")
 
     # -- a seat's phone -------------------------------------------------------------------
@@ -192,8 +204,9 @@ class TableServer:
     async def seat_state(self, request: web.Request) -> web.Response:
         phone = self._phone(request)
         if phone is None:
-            raise web.HTTPUnauthorized(text=json.dumps({"error": "web.no_seat"}),
-                                       content_type="application/json")
+            raise web.HTTPUnauthorized(
+                text=json.dumps({"error": "web.no_seat"}), content_type="application/json"
+            )
         lang = phone_language(request, self._seat_lang(phone.seat))
         return web.json_response(self._seat_state(phone.seat, lang, csrf_token(phone)))
 
@@ -223,14 +236,22 @@ class TableServer:
         public = self._public()
         private = table.private_view(seat)
         mine = table.phone_commands(seat)
-        state = {"type": "state", "version": len(table.log), "seat": seat,
-                 "game": table.setup.game,
-                 "lang": t.lang, "dir": direction(t.lang), "languages": LANGUAGE_MENU,
-                 "names": table.names, "public": public, "private": private,
-                 "secrets": secret_lines(words, private, t),
-                 "actions": words.phone_actions(mine, public, t, private),
-                 "offer": words.offer_form(mine, private, t),
-                 "status": words.status_line(public, t)}
+        state = {
+            "type": "state",
+            "version": len(table.log),
+            "seat": seat,
+            "game": table.setup.game,
+            "lang": t.lang,
+            "dir": direction(t.lang),
+            "languages": LANGUAGE_MENU,
+            "names": table.names,
+            "public": public,
+            "private": private,
+            "secrets": secret_lines(words, private, t),
+            "actions": words.phone_actions(mine, public, t, private),
+            "offer": words.offer_form(mine, private, t),
+            "status": words.status_line(public, t),
+        }
         notice = self._notices.pop(seat, None)
         if notice is not None:
             state["notice"] = words.refusal(notice, public, t)
@@ -268,7 +289,7 @@ class TableServer:
             return _error(400, "command.not_json", request)
         if not isinstance(command, dict):
             return _error(400, "command.not_an_object", request)
-        command["seat"] = phone.seat                  # a phone acts for its own seat only
+        command["seat"] = phone.seat  # a phone acts for its own seat only
         try:
             events = self.table.execute(command, source=seat_source(phone.seat))
         except RuleError as exc:
@@ -289,9 +310,12 @@ class TableServer:
         self._seat_sockets[socket] = phone.seat
         try:
             lang = phone_language(request, self._seat_lang(phone.seat))
-            await self._feed(socket, lambda: _text(self._seat_state(phone.seat, lang)),
-                             f"seat:{phone.seat}",
-                             still_valid=lambda: self._phone(request) is not None)
+            await self._feed(
+                socket,
+                lambda: _text(self._seat_state(phone.seat, lang)),
+                f"seat:{phone.seat}",
+                still_valid=lambda: self._phone(request) is not None,
+            )
         finally:
             self._seat_sockets.pop(socket, None)
         return socket
@@ -302,16 +326,27 @@ class TableServer:
 
     async def table_state(self, request: web.Request) -> web.Response:
         lang = phone_language(request)
-        return web.json_response({**self._table_state(lang), "lang": lang,
-                                  "dir": direction(lang), "languages": LANGUAGE_MENU})
+        return web.json_response(
+            {
+                **self._table_state(lang),
+                "lang": lang,
+                "dir": direction(lang),
+                "languages": LANGUAGE_MENU,
+            }
+        )
 
     def _table_state(self, lang: str) -> dict[str, Any]:
         """The public table, with its log worded in the page's language."""
         table, public = self.table, self._public()
         t = Messages(lang, table.names)
-        return {"type": "state", "version": len(table.log), "game": table.setup.game,
-                "names": table.names, "public": public,
-                "log": [t.log_line(line["key"], line["args"]) for line in public["log"]]}
+        return {
+            "type": "state",
+            "version": len(table.log),
+            "game": table.setup.game,
+            "names": table.names,
+            "public": public,
+            "log": [t.log_line(line["key"], line["args"]) for line in public["log"]],
+        }
 
     async def table_socket(self, request: web.Request) -> web.StreamResponse:
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
@@ -322,7 +357,7 @@ class TableServer:
         await socket.send_str(text)
         self._table_sockets[socket] = lang
         try:
-            async for _ in socket:               # a table page says nothing
+            async for _ in socket:  # a table page says nothing
                 pass
         finally:
             self._table_sockets.pop(socket, None)
@@ -372,8 +407,13 @@ class TableServer:
         return web.json_response(catalog(lang))
 
     # -- live updates --------------------------------------------------------------------
-    async def _feed(self, socket: web.WebSocketResponse, state: Callable[[], str],
-                    audience: str, still_valid: Callable[[], bool]) -> None:
+    async def _feed(
+        self,
+        socket: web.WebSocketResponse,
+        state: Callable[[], str],
+        audience: str,
+        still_valid: Callable[[], bool],
+    ) -> None:
         """Send the state now and after every change, always the latest one
         (a slow phone skips states, it never queues them), until the socket
         closes or its seat is no longer this phone's."""
@@ -388,18 +428,21 @@ class TableServer:
                 self._record(audience, text)
                 try:
                     await socket.send_str(text)
-                except ConnectionError:          # the phone went away mid-send
+                except ConnectionError:  # the phone went away mid-send
                     return
                 waiter = asyncio.ensure_future(wake.wait())
-                done, _ = await asyncio.wait({waiter, reader},
-                                             return_when=asyncio.FIRST_COMPLETED)
+                done, _ = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
                 if reader in done:
                     waiter.cancel()
                     message = reader.result()
-                    if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED,
-                                        WSMsgType.ERROR):
+                    if message.type in (
+                        WSMsgType.CLOSE,
+                        WSMsgType.CLOSING,
+                        WSMsgType.CLOSED,
+                        WSMsgType.ERROR,
+                    ):
                         return
-                    reader = asyncio.ensure_future(socket.receive())   # phones say nothing
+                    reader = asyncio.ensure_future(socket.receive())  # phones say nothing
                     continue
                 wake.clear()
         finally:
@@ -435,7 +478,8 @@ async def security_headers(request: web.Request, handler):
     response.headers.setdefault("Cache-Control", "no-store")
     response.headers.setdefault(
         "Content-Security-Policy",
-        "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+        "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+    )
     return response
 
 
@@ -466,10 +510,12 @@ def phone_language(request: web.Request, otherwise: str = "en") -> str:
 
 
 def _error(status: int, key: str, request: web.Request) -> web.Response:
-    return web.json_response({"error": key, "message": Messages(phone_language(request))(key)},
-                             status=status)
+    return web.json_response(
+        {"error": key, "message": Messages(phone_language(request))(key)}, status=status
+    )
 
 
 def _html(text: str) -> str:
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )

@@ -2,6 +2,7 @@
 readable lines, with the vote it has cast in the open ballot (the table's,
 whatever the game). Computed on the server for one seat from that seat's own
 private view, in the phone's language."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -3,7 +3,7 @@
 Shared by the pad (MicroPython) and the host tests (CPython).
 """
 
-SETTLE_MS = 10   # the level must hold this long before the button changes state
+SETTLE_MS = 10  # the level must hold this long before the button changes state
 
 
 class Debouncer:
@@ -17,8 +17,8 @@ class Debouncer:
     def __init__(self):
         self.pressed = False
         self._raw = False
-        self._raw_since = 0        # when the raw level last changed
-        self._first_edge = None    # first edge since the state last settled
+        self._raw_since = 0  # when the raw level last changed
+        self._first_edge = None  # first edge since the state last settled
 
     def sample(self, now_ms, level):
         """Feed the raw level (True = closed) seen at ``now_ms``. Returns the
@@ -32,7 +32,7 @@ class Debouncer:
             return None
         first_edge = self._first_edge
         self._first_edge = None
-        if self._raw == self.pressed:      # bounced back: nothing happened
+        if self._raw == self.pressed:  # bounced back: nothing happened
             return None
         self.pressed = self._raw
         return first_edge if self.pressed else None

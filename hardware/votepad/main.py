@@ -4,6 +4,7 @@ matrix every millisecond, feeds the levels and the host's bytes to
 votepad.pad.Pad, writes out what the pad sends, and lights the LEDs. Never
 imported on the host. README.md has the wiring; PROTOCOL.md the link.
 """
+
 import os
 import select
 import sys
@@ -15,12 +16,12 @@ from machine import Pin
 
 from votepad.pad import Pad
 
-ROW_PINS = (2, 3, 4)                                   # button 1, 2, 3 of every seat
-SEAT_PINS = (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)        # seat 1..10, one per seat
-LED_PINS = (15, 16, 17, 18, 19, 20, 21, 22, 26, 27)    # seat 1..10 "voted" LED
+ROW_PINS = (2, 3, 4)  # button 1, 2, 3 of every seat
+SEAT_PINS = (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)  # seat 1..10, one per seat
+LED_PINS = (15, 16, 17, 18, 19, 20, 21, 22, 26, 27)  # seat 1..10 "voted" LED
 SCAN_MS = 1
-SETTLE_US = 20      # a row's line charges through its cable before it is read
-READ_MAX = 256      # host bytes taken per loop, so a flood cannot stall the scan
+SETTLE_US = 20  # a row's line charges through its cable before it is read
+READ_MAX = 256  # host bytes taken per loop, so a flood cannot stall the scan
 BOOTSEL_EVERY = 100  # loops between looks at the BOOTSEL button (it pauses flash)
 
 
@@ -49,7 +50,7 @@ def main():
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
     levels = [False] * (len(SEAT_PINS) * len(ROW_PINS))
-    uptime_ms = 0                  # ticks_ms wraps; the protocol's clock must not
+    uptime_ms = 0  # ticks_ms wraps; the protocol's clock must not
     last = time.ticks_ms()
     loops = 0
     while True:

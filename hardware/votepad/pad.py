@@ -6,14 +6,15 @@ host the pad is alive, and the host's LED commands set the seats' LEDs.
 says; the host tests run the very same class on one end of a pty. It runs
 under MicroPython and CPython alike (see protocol.py for the rules).
 """
+
 from votepad import protocol
 from votepad.debounce import Debouncer
 
-HEARTBEAT_MS = 500     # a heartbeat this often, whatever else is sent
-RETRANSMIT_MS = 300    # no ACK progress this long: send the unacked presses again
-WINDOW = 8             # presses sent ahead of the oldest unacknowledged one
-QUEUE_MAX = 64         # unacknowledged presses kept; more are dropped and counted
-BLINK_MS = 100         # a refusal blinks off/on three times, 100 ms a phase
+HEARTBEAT_MS = 500  # a heartbeat this often, whatever else is sent
+RETRANSMIT_MS = 300  # no ACK progress this long: send the unacked presses again
+WINDOW = 8  # presses sent ahead of the oldest unacknowledged one
+QUEUE_MAX = 64  # unacknowledged presses kept; more are dropped and counted
+BLINK_MS = 100  # a refusal blinks off/on three times, 100 ms a phase
 BLINK_PHASES = 6
 
 
@@ -29,19 +30,19 @@ class Pad:
     def __init__(self, write, session, seats=10, buttons=3):
         self.seats = seats
         self.buttons = buttons
-        self.voted = 0                   # bit s: seat s's "voted" LED
-        self.dropped = 0                 # presses lost to a full queue
-        self.bad_commands = 0            # well-framed host frames we cannot use
+        self.voted = 0  # bit s: seat s's "voted" LED
+        self.dropped = 0  # presses lost to a full queue
+        self.bad_commands = 0  # well-framed host frames we cannot use
         self.retransmits = 0
         self._write = write
         self._session = session
         self._keys = [Debouncer() for _ in range(seats * buttons)]
         self._reader = protocol.LineReader()
         self._next_seq = 1
-        self._pending = []               # [seq, frame bytes], oldest first
-        self._in_flight = 0              # leading entries of _pending sent since the last go-back
-        self._progress_ms = 0            # last ACK progress, or send of the oldest
-        self._next_heartbeat_ms = None   # None: send one at the next tick
+        self._pending = []  # [seq, frame bytes], oldest first
+        self._in_flight = 0  # leading entries of _pending sent since the last go-back
+        self._progress_ms = 0  # last ACK progress, or send of the oldest
+        self._next_heartbeat_ms = None  # None: send one at the next tick
         self._refused_at = [None] * seats
 
     def tick(self, now_ms, levels):
@@ -63,8 +64,7 @@ class Pad:
             return
         seq = self._next_seq
         self._next_seq += 1
-        frame = protocol.encode(protocol.PRESS, seq,
-                                [self._session, seat, button, at_ms])
+        frame = protocol.encode(protocol.PRESS, seq, [self._session, seat, button, at_ms])
         self._pending.append([seq, frame])
 
     def send_due(self, now_ms):
@@ -88,8 +88,9 @@ class Pad:
         sequence number (the next one if none), the LED mask and the count
         of dropped presses."""
         base = self._pending[0][0] if self._pending else self._next_seq
-        return protocol.encode(protocol.HEARTBEAT, 0, [
-            self._session, now_ms, base, "%03X" % self.voted, self.dropped])
+        return protocol.encode(
+            protocol.HEARTBEAT, 0, [self._session, now_ms, base, "%03X" % self.voted, self.dropped]
+        )
 
     def receive(self, data, now_ms):
         """Act on bytes from the host: acknowledgements and LED commands."""
@@ -104,8 +105,11 @@ class Pad:
             if frame.fields[0] == self._session:
                 self._acknowledge(frame.seq, now_ms)
         elif frame.kind == protocol.RESEND:
-            if (frame.fields[0] == self._session and self._in_flight
-                    and self._pending[0][0] == frame.seq):
+            if (
+                frame.fields[0] == self._session
+                and self._in_flight
+                and self._pending[0][0] == frame.seq
+            ):
                 self._go_back()
         elif frame.kind == protocol.LEDS:
             self.voted = int(frame.fields[0], 16) & ((1 << self.seats) - 1)
@@ -150,7 +154,12 @@ class Pad:
     def link_counters(self):
         """What the pad's own receiver has counted, for debugging."""
         reader = self._reader
-        return {"frames_ok": reader.frames_ok, "bad_checksum": reader.bad_checksum,
-                "garbage_bytes": reader.garbage_bytes,
-                "bad_commands": self.bad_commands, "retransmits": self.retransmits,
-                "dropped": self.dropped, "unacked": len(self._pending)}
+        return {
+            "frames_ok": reader.frames_ok,
+            "bad_checksum": reader.bad_checksum,
+            "garbage_bytes": reader.garbage_bytes,
+            "bad_commands": self.bad_commands,
+            "retransmits": self.retransmits,
+            "dropped": self.dropped,
+            "unacked": len(self._pending),
+        }

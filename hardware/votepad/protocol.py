@@ -8,17 +8,17 @@ CRC-8/SMBUS of everything between ``$`` and ``*``, as two upper-case hex
 digits. PROTOCOL.md describes every frame type.
 """
 
-MAX_LINE = 64          # bytes from "$" to "\n" inclusive; longer is garbage
+MAX_LINE = 64  # bytes from "$" to "\n" inclusive; longer is garbage
 MAX_SEQ_DIGITS = 10
 
 # Pad to host.
-HEARTBEAT = "H"        # SEQ 0; session, uptime ms, base seq, LED mask, dropped
-PRESS = "P"            # SEQ n; session, seat, button, pad ms
+HEARTBEAT = "H"  # SEQ 0; session, uptime ms, base seq, LED mask, dropped
+PRESS = "P"  # SEQ n; session, seat, button, pad ms
 # Host to pad.
-ACK = "A"              # SEQ n (cumulative); session
-RESEND = "N"           # SEQ n: resend from n, it never arrived; session
-LEDS = "L"             # SEQ 0; LED mask (hex)
-REFUSE = "X"           # SEQ 0; seat
+ACK = "A"  # SEQ n (cumulative); session
+RESEND = "N"  # SEQ n: resend from n, it never arrived; session
+LEDS = "L"  # SEQ 0; LED mask (hex)
+REFUSE = "X"  # SEQ 0; seat
 
 
 def _crc_table():
@@ -93,10 +93,10 @@ class LineReader:
     def __init__(self):
         self.frames_ok = 0
         self.bad_checksum = 0
-        self.malformed = 0       # checksum fine (or absent) but not a frame
+        self.malformed = 0  # checksum fine (or absent) but not a frame
         self.overlong = 0
-        self.garbage_bytes = 0   # every byte that was not part of a good frame
-        self._body = None        # bytes after "$" so far, or None between frames
+        self.garbage_bytes = 0  # every byte that was not part of a good frame
+        self._body = None  # bytes after "$" so far, or None between frames
 
     def reset(self):
         """Forget a partial frame (after a reconnect, say)."""
@@ -127,15 +127,15 @@ class LineReader:
             if 0 <= dollar < stop:
                 stop = dollar
             self._body += data[index:stop]
-            if len(self._body) + 2 > MAX_LINE:          # "$" and "\n" count
+            if len(self._body) + 2 > MAX_LINE:  # "$" and "\n" count
                 self.overlong += 1
                 self.garbage_bytes += 1 + len(self._body)
                 self._body = None
-                index = stop                            # resync at the next "$"
+                index = stop  # resync at the next "$"
                 continue
             if stop == end:
                 return frames
-            if stop == dollar:                          # a new frame starts over
+            if stop == dollar:  # a new frame starts over
                 self.garbage_bytes += 1 + len(self._body)
                 self._body = None
                 index = stop
@@ -145,7 +145,7 @@ class LineReader:
             index = stop + 1
             frame = self._decode(body)
             if frame is None:
-                self.garbage_bytes += len(body) + 2     # with its "$" and "\n"
+                self.garbage_bytes += len(body) + 2  # with its "$" and "\n"
             else:
                 self.frames_ok += 1
                 frames.append(frame)
@@ -173,8 +173,13 @@ class LineReader:
         except (UnicodeError, ValueError):
             self.malformed += 1
             return None
-        if (len(parts) < 2 or len(parts[0]) != 1 or not "A" <= parts[0] <= "Z"
-                or len(parts[1]) > MAX_SEQ_DIGITS or not _is_digits(parts[1])):
+        if (
+            len(parts) < 2
+            or len(parts[0]) != 1
+            or not "A" <= parts[0] <= "Z"
+            or len(parts[1]) > MAX_SEQ_DIGITS
+            or not _is_digits(parts[1])
+        ):
             self.malformed += 1
             return None
         return Frame(parts[0], int(parts[1]), parts[2:])

@@ -12,6 +12,7 @@ its time since the start, and last a summary line such as
 "READY=1 after 12.3 s, STOPPING=1, exit 0". Exit status 0 when READY=1 came
 and COMMAND exited 0 within TIMEOUT seconds, else 1.
 """
+
 from __future__ import annotations
 
 import os
@@ -28,8 +29,10 @@ def main(argv: list[str]) -> int:
         return 2
     timeout = float(argv[1])
     command = argv[2:]
-    with tempfile.TemporaryDirectory(prefix="kiosk-ready-") as tmp, \
-            socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+    with (
+        tempfile.TemporaryDirectory(prefix="kiosk-ready-") as tmp,
+        socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock,
+    ):
         path = os.path.join(tmp, "notify")
         sock.bind(path)
         started = time.monotonic()
@@ -40,11 +43,12 @@ def main(argv: list[str]) -> int:
             sock.settimeout(wait)
             try:
                 data = sock.recv(65536)
-            except (socket.timeout, BlockingIOError):
+            except (TimeoutError, BlockingIOError):
                 return False
             at = time.monotonic() - started
-            received.extend((at, line) for line in data.decode(errors="replace").splitlines()
-                            if line)
+            received.extend(
+                (at, line) for line in data.decode(errors="replace").splitlines() if line
+            )
             return True
 
         timed_out = False
@@ -55,7 +59,7 @@ def main(argv: list[str]) -> int:
                 child.wait()
                 break
             receive(0.25)
-        while receive(0.1):          # what was sent just before the exit
+        while receive(0.1):  # what was sent just before the exit
             pass
 
     sys.stdout.flush()

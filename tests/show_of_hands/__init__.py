@@ -3,12 +3,16 @@ declared from its own files, as a fifth game's would be, to prove that the
 table, the phones, the devices and the kiosk take a game they have never
 heard of. A test registers it (``companion.games.register``) for as long as
 it plays, so no other test sees a fifth game."""
+
 from pathlib import Path
 
 from companion.games.spec import GameSpec
 
 SPEC = GameSpec(
-    name="show_of_hands", order=99,
-    engine_path=f"{__name__}.engine:ENGINE", words_path=f"{__name__}.words:WORDS",
+    name="show_of_hands",
+    order=99,
+    engine_path=f"{__name__}.engine:ENGINE",
+    words_path=f"{__name__}.words:WORDS",
     variants=(("rounds", (3, 1, 5)),),
-    catalogs=Path(__file__).with_name("i18n"))
+    catalogs=Path(__file__).with_name("i18n"),
+)

@@ -8,6 +8,7 @@ mode each seat is dealt a secret hunch (1 to 6) at the start, which only its
 phone shows; a seat may play its hunch once, from its phone only, for that
 many points at the end: a private choice the shared screen never offers.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -25,11 +26,11 @@ class HandsState:
     mode: str
     rounds: int
     round: int = 1
-    asking: bool = False                    # a ballot is open
+    asking: bool = False  # a ballot is open
     scores: list[int] = field(default_factory=list)
-    hunches: list[int] | None = None        # keeper mode: dealt at the start
+    hunches: list[int] | None = None  # keeper mode: dealt at the start
     played: list[bool] = field(default_factory=list)
-    last: list[str | None] | None = None    # the latest revealed answers
+    last: list[str | None] | None = None  # the latest revealed answers
     winners: list[int] | None = None
 
 
@@ -38,16 +39,20 @@ class ShowOfHandsEngine:
     min_players, max_players = 2, 6
 
     def check_setup(self, setup: Setup) -> None:
-        options = checked_options(setup, self.name, self.min_players, self.max_players,
-                                  DEFAULTS)
+        options = checked_options(setup, self.name, self.min_players, self.max_players, DEFAULTS)
         if type(options["rounds"]) is not int or not 1 <= options["rounds"] <= 9:
             raise RuleError("setup.bad_option", option="rounds", value=str(options["rounds"]))
 
     def new_state(self, setup: Setup) -> HandsState:
         self.check_setup(setup)
         rounds = {**DEFAULTS, **setup.options}["rounds"]
-        return HandsState(players=setup.players, mode=setup.mode, rounds=rounds,
-                          scores=[0] * setup.players, played=[False] * setup.players)
+        return HandsState(
+            players=setup.players,
+            mode=setup.mode,
+            rounds=rounds,
+            scores=[0] * setup.players,
+            played=[False] * setup.players,
+        )
 
     def chance(self, s: HandsState, fate: Fate) -> dict[str, Any] | None:
         if s.mode != KEEPER or s.hunches is not None:
@@ -111,8 +116,11 @@ class ShowOfHandsEngine:
         if s.winners is not None:
             return ()
         out = [] if s.asking else [{"type": "ask"}]
-        out += [{"type": "play_hunch", "seat": seat} for seat in range(s.players)
-                if self._may_play(s, seat)]
+        out += [
+            {"type": "play_hunch", "seat": seat}
+            for seat in range(s.players)
+            if self._may_play(s, seat)
+        ]
         return tuple(out)
 
     def private_choice(self, s: HandsState, command: dict[str, Any]) -> bool:
@@ -127,8 +135,7 @@ class ShowOfHandsEngine:
     def ballot(self, s: HandsState) -> dict[str, Any] | None:
         if not s.asking:
             return None
-        return {"id": f"round-{s.round}", "eligible": list(range(s.players)),
-                "choices": (YES, NO)}
+        return {"id": f"round-{s.round}", "eligible": list(range(s.players)), "choices": (YES, NO)}
 
     def timer(self, s: HandsState, now: float) -> None:
         return None
@@ -144,12 +151,23 @@ class ShowOfHandsEngine:
 
     def public_view(self, s: HandsState) -> dict[str, Any]:
         over = s.winners is not None
-        return {"game": self.name, "phase": "over" if over else "vote" if s.asking else "ask",
-                "round": s.round, "rounds": s.rounds, "last": s.last,
-                "winners": s.winners, "winner": None,
-                "players": [{"seat": seat, "score": s.scores[seat],
-                             "final": self._final(s, seat) if over else None}
-                            for seat in range(s.players)]}
+        return {
+            "game": self.name,
+            "phase": "over" if over else "vote" if s.asking else "ask",
+            "round": s.round,
+            "rounds": s.rounds,
+            "last": s.last,
+            "winners": s.winners,
+            "winner": None,
+            "players": [
+                {
+                    "seat": seat,
+                    "score": s.scores[seat],
+                    "final": self._final(s, seat) if over else None,
+                }
+                for seat in range(s.players)
+            ],
+        }
 
     def private_view(self, s: HandsState, seat: int) -> dict[str, Any]:
         if s.hunches is None:
@@ -161,8 +179,10 @@ class ShowOfHandsEngine:
         if kind == "asked":
             return "hands.log.asked", {"count": event["round"]}
         if kind == "revealed":
-            return "hands.log.revealed", {"yes": event["votes"].count(YES),
-                                          "no": event["votes"].count(NO)}
+            return "hands.log.revealed", {
+                "yes": event["votes"].count(YES),
+                "no": event["votes"].count(NO),
+            }
         if kind == "hunch_played":
             return "hands.log.hunch", {"player": event["seat"]}
         return None

@@ -1,4 +1,5 @@
 """Show of Hands in words: its status line, its secrets and its chart."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -11,8 +12,10 @@ CHOICES = ("yes", "no")
 class HandsWords(Words):
     def status_line(self, view: dict[str, Any], t: Any) -> str:
         if view["phase"] == "over":
-            return t("hands.status.over", players=t.join(
-                view["players"][seat]["name"] for seat in view["winners"]))
+            return t(
+                "hands.status.over",
+                players=t.join(view["players"][seat]["name"] for seat in view["winners"]),
+            )
         return t(f"hands.status.{view['phase']}", count=view["round"], rounds=view["rounds"])
 
     def seat_line(self, view: dict[str, Any], seat: int, t: Any) -> str:
@@ -27,9 +30,12 @@ class HandsWords(Words):
         if view["last"] is None:
             return None
         yes, no = view["last"].count("yes"), view["last"].count("no")
-        return LastBallot(t("hands.ballot.last"), CHOICES,
-                          [(seat, vote) for seat, vote in enumerate(view["last"])],
-                          t("hands.log.revealed", yes=yes, no=no))
+        return LastBallot(
+            t("hands.ballot.last"),
+            CHOICES,
+            [(seat, vote) for seat, vote in enumerate(view["last"])],
+            t("hands.log.revealed", yes=yes, no=no),
+        )
 
     def secret_lines(self, private: dict[str, Any], t: Any) -> list[str]:
         if "hunch" not in private:
@@ -39,9 +45,15 @@ class HandsWords(Words):
 
     def game_chart(self, views: list[dict[str, Any]], names: list[str], t: Any) -> Chart:
         steps = last_per(views, "round")
-        return Chart(t("hands.chart"), t("chart.rounds"),
-                     [(names[seat], [v["players"][seat]["score"] for v in steps])
-                      for seat in range(len(names))], t.number)
+        return Chart(
+            t("hands.chart"),
+            t("chart.rounds"),
+            [
+                (names[seat], [v["players"][seat]["score"] for v in steps])
+                for seat in range(len(names))
+            ],
+            t.number,
+        )
 
 
 WORDS = HandsWords()

@@ -14,6 +14,7 @@ An offer stays between its two players until it is accepted: only then does
 it go on the board, with a public number (1, 2, ... in the order accepted this
 round), so nothing public counts or numbers the offers that never were.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -72,14 +73,24 @@ def decide_offer(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
 
 
 def apply_offer(s: Article27State, e: dict[str, Any]) -> None:
-    assert s.influence is not None   # keeper mode: the app holds the influence
+    assert s.influence is not None  # keeper mode: the app holds the influence
     s.influence[e["seat"]] -= e["amount"]
     s.offering.add(e["seat"])
-    bribe = s.bribes[e["bribe"]] = {"id": e["bribe"], "from": e["seat"], "to": e["to"],
-                            "amount": e["amount"], "kind": e["kind"], "issue": e["issue"],
-                            "text": e["text"], "held": e["amount"], "status": "offered",
-                            "awaiting": e["to"], "conflicted": False, "confirmed": {},
-                            "number": None}
+    bribe = s.bribes[e["bribe"]] = {
+        "id": e["bribe"],
+        "from": e["seat"],
+        "to": e["to"],
+        "amount": e["amount"],
+        "kind": e["kind"],
+        "issue": e["issue"],
+        "text": e["text"],
+        "held": e["amount"],
+        "status": "offered",
+        "awaiting": e["to"],
+        "conflicted": False,
+        "confirmed": {},
+        "number": None,
+    }
     s.next_bribe = e["bribe"] + 1
     _refresh(s, bribe)
 
@@ -114,7 +125,7 @@ def apply_counter(s: Article27State, e: dict[str, Any]) -> None:
 
 def _escrow(s: Article27State, bribe: dict[str, Any], amount: int) -> None:
     """Hold exactly ``amount`` of the briber's influence for this bribe."""
-    assert s.influence is not None   # keeper mode: the app holds the influence
+    assert s.influence is not None  # keeper mode: the app holds the influence
     s.influence[bribe["from"]] += bribe["held"] - amount
     bribe["held"] = amount
 
@@ -123,8 +134,7 @@ def decide_accept(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
     seat, bribe = _answering(s, command)
     if seat == bribe["from"] and bribe["amount"] > s.free(seat) + bribe["held"]:
         raise RuleError("a27.not_enough_influence", amount=bribe["amount"])
-    return {"type": "accept", "bribe": bribe["id"], "seat": seat,
-            "number": s.accepted + 1}
+    return {"type": "accept", "bribe": bribe["id"], "seat": seat, "number": s.accepted + 1}
 
 
 def apply_accept(s: Article27State, e: dict[str, Any]) -> None:
@@ -143,8 +153,11 @@ def _mark_conflicts(s: Article27State, recipient: int) -> None:
     gone)."""
     held = [b for b in s.bribes.values() if b["to"] == recipient and b["status"] == "accepted"]
     for bribe in held:
-        conflicted = any(later["number"] > bribe["number"] and conflicts(
-            bribe["kind"], bribe["issue"], later["kind"], later["issue"]) for later in held)
+        conflicted = any(
+            later["number"] > bribe["number"]
+            and conflicts(bribe["kind"], bribe["issue"], later["kind"], later["issue"])
+            for later in held
+        )
         if conflicted != bribe["conflicted"]:
             bribe["conflicted"] = conflicted
             _refresh(s, bribe)
@@ -164,8 +177,7 @@ def decide_withdraw(s: Article27State, command: dict[str, Any]) -> dict[str, Any
         return {"type": "withdraw", "bribe": bribe["id"], "seat": seat}
     if bribe["status"] == "accepted" and seat == bribe["to"]:
         # On the board: the table sees it go, by its public number.
-        return {"type": "withdraw", "bribe": bribe["id"], "seat": seat,
-                "number": bribe["number"]}
+        return {"type": "withdraw", "bribe": bribe["id"], "seat": seat, "number": bribe["number"]}
     raise RuleError("a27.cannot_withdraw")
 
 
@@ -178,7 +190,7 @@ def decide_reclaim(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
 
 
 def give_back(s: Article27State, bribe: dict[str, Any], status: str) -> None:
-    assert s.influence is not None   # keeper mode: the app holds the influence
+    assert s.influence is not None  # keeper mode: the app holds the influence
     payer = bribe["from"]
     s.influence[payer] += bribe["held"]
     _close(s, bribe, status)
@@ -190,7 +202,7 @@ def give_back(s: Article27State, bribe: dict[str, Any], status: str) -> None:
 
 
 def pay_out(s: Article27State, bribe: dict[str, Any]) -> None:
-    assert s.influence is not None   # keeper mode: the app holds the influence
+    assert s.influence is not None  # keeper mode: the app holds the influence
     s.influence[bribe["to"]] += bribe["held"]
     _close(s, bribe, "paid")
 
@@ -198,13 +210,13 @@ def pay_out(s: Article27State, bribe: dict[str, Any]) -> None:
 def _close(s: Article27State, bribe: dict[str, Any], status: str) -> None:
     was = bribe["status"]
     if was in OPEN:
-        s.offering.discard(bribe["from"])     # a player has one open offer at most
+        s.offering.discard(bribe["from"])  # a player has one open offer at most
     bribe.update(held=0, status=status, awaiting=None)
     del s.bribes[bribe["id"]]
     del s.answers[bribe["id"]]
     s.closed[bribe["id"]] = bribe
     if was == "accepted":
-        _mark_conflicts(s, bribe["to"])       # a conflict ends with either deal
+        _mark_conflicts(s, bribe["to"])  # a conflict ends with either deal
 
 
 def _refresh(s: Article27State, bribe: dict[str, Any]) -> None:
@@ -219,9 +231,16 @@ def _refresh(s: Article27State, bribe: dict[str, Any]) -> None:
         raise_to = bribe["amount"] + 1 if who == bribe["to"] else max(1, bribe["amount"] - 1)
         answers = [
             FrozenCommand(type="refuse", seat=who, bribe=number),
-            FrozenCommand(type="counter", seat=who, bribe=number, amount=raise_to,
-                          kind=bribe["kind"], issue=bribe["issue"]),
-            FrozenCommand(type="withdraw", seat=bribe["from"], bribe=number)]
+            FrozenCommand(
+                type="counter",
+                seat=who,
+                bribe=number,
+                amount=raise_to,
+                kind=bribe["kind"],
+                issue=bribe["issue"],
+            ),
+            FrozenCommand(type="withdraw", seat=bribe["from"], bribe=number),
+        ]
         if who != bribe["from"] or bribe["amount"] <= s.free(who) + bribe["held"]:
             answers.append(FrozenCommand(type="accept", seat=who, bribe=number))
     else:
@@ -233,16 +252,23 @@ def _refresh(s: Article27State, bribe: dict[str, Any]) -> None:
 
 def apply_closing(s: Article27State, e: dict[str, Any]) -> None:
     """Refuse, withdraw or reclaim: the escrow goes back to the briber."""
-    give_back(s, find(s, e), {"refuse": "refused", "withdraw": "withdrawn",
-                              "reclaim": "reclaimed"}[e["type"]])
+    give_back(
+        s,
+        find(s, e),
+        {"refuse": "refused", "withdraw": "withdrawn", "reclaim": "reclaimed"}[e["type"]],
+    )
 
 
 def decide_confirm(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
     """Both parties of an OTHER bribe say whether its terms were kept."""
     seat = seat_of(command, s.players)
     bribe = find(s, command)
-    if (bribe["kind"] != OTHER or bribe["status"] != "accepted"
-            or seat not in (bribe["from"], bribe["to"]) or seat in bribe["confirmed"]):
+    if (
+        bribe["kind"] != OTHER
+        or bribe["status"] != "accepted"
+        or seat not in (bribe["from"], bribe["to"])
+        or seat in bribe["confirmed"]
+    ):
         raise RuleError("a27.cannot_confirm")
     kept = command.get("kept")
     if type(kept) is not bool:
@@ -256,8 +282,11 @@ def apply_confirm(s: Article27State, e: dict[str, Any]) -> None:
 
 def unconfirmed(s: Article27State) -> list[dict[str, Any]]:
     """Accepted OTHER bribes still waiting for a party's word."""
-    return [b for b in s.bribes.values() if b["kind"] == OTHER and b["status"] == "accepted"
-            and len(b["confirmed"]) < 2]
+    return [
+        b
+        for b in s.bribes.values()
+        if b["kind"] == OTHER and b["status"] == "accepted" and len(b["confirmed"]) < 2
+    ]
 
 
 def kept(s: Article27State, bribe: dict[str, Any]) -> bool:
@@ -271,7 +300,7 @@ def kept(s: Article27State, bribe: dict[str, Any]) -> bool:
         return bribe["issue"] not in s.floor
     if kind == OTHER:
         return len(bribe["confirmed"]) == 2 and all(bribe["confirmed"].values())
-    assert s.votes is not None       # settled after the ballot
+    assert s.votes is not None  # settled after the ballot
     return s.votes[bribe["to"]] == kind
 
 
@@ -289,8 +318,7 @@ def on_board(s: Article27State) -> list[dict[str, Any]]:
     """This round's bribes that were accepted, settled or not, by public
     number: they lie on the recipients' boards for all to see. An offer that
     was never accepted stays between its two players."""
-    return sorted((b for b in this_round(s) if b["number"] is not None),
-                  key=lambda b: b["number"])
+    return sorted((b for b in this_round(s) if b["number"] is not None), key=lambda b: b["number"])
 
 
 def this_round(s: Article27State) -> list[dict[str, Any]]:
@@ -301,5 +329,7 @@ def this_round(s: Article27State) -> list[dict[str, Any]]:
 def public(bribe: dict[str, Any]) -> dict[str, Any]:
     """A bribe as the board shows it: by its public number (None for an
     offer never accepted, which only its two players see)."""
-    return {k: bribe[k] for k in ("number", "from", "to", "amount", "kind", "issue", "text",
-                                  "status", "conflicted")}
+    return {
+        k: bribe[k]
+        for k in ("number", "from", "to", "amount", "kind", "issue", "text", "status", "conflicted")
+    }

@@ -22,20 +22,49 @@ slots and the disks); ``reveal`` (physical: the table enters each disk);
 The timer is state: the gavel, pauses and expiry are events stamped with the
 table's clock, so a restarted table knows how much time is left.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain, combinations
 from typing import Any
 
-from ..base import (KEEPER, Fate, FrozenCommand, RuleError, Setup, checked_options,
-                    first_seat, seat_of)
+from ..base import (
+    KEEPER,
+    Fate,
+    FrozenCommand,
+    RuleError,
+    Setup,
+    checked_options,
+    first_seat,
+    seat_of,
+)
 from . import bribes, scoring
-from .rules import (ABSTAIN, AGENDAS, BRIBE_KINDS, COME_AND_GO_INFLUENCE, EXCLUDE,
-                    FAILED, INCLUDE, INFLUENCE_IN_THE_BOX, ISSUES, PASSED, PRIVILEGE,
-                    SAME_AGENDA_LIMIT, SCORE_RANGE, SLOT_VALUES, START_INFLUENCE,
-                    TIMER_SECONDS, TOKENS_PER_ISSUE, VETO, VETO_COST, VETOED, VOTES, YES,
-                    YES_NEEDED)
+from .rules import (
+    ABSTAIN,
+    AGENDAS,
+    BRIBE_KINDS,
+    COME_AND_GO_INFLUENCE,
+    EXCLUDE,
+    FAILED,
+    INCLUDE,
+    INFLUENCE_IN_THE_BOX,
+    ISSUES,
+    PASSED,
+    PRIVILEGE,
+    SAME_AGENDA_LIMIT,
+    SCORE_RANGE,
+    SLOT_VALUES,
+    START_INFLUENCE,
+    TIMER_SECONDS,
+    TOKENS_PER_ISSUE,
+    VETO,
+    VETO_COST,
+    VETOED,
+    VOTES,
+    YES,
+    YES_NEEDED,
+)
 from .state import Article27State
 
 _BRIBE_COMMANDS = frozenset(("offer", "counter", "accept", "refuse", "withdraw", "reclaim"))
@@ -43,8 +72,9 @@ _BRIBE_COMMANDS = frozenset(("offer", "counter", "accept", "refuse", "withdraw",
 # they belong on the player's own phone.
 _PRIVATE_CHOICES = _BRIBE_COMMANDS | {"confirm_other", "challenge"}
 # Keeper-mode events after which someone has seen something hidden.
-_KEEPER_REVEALING = frozenset(("started", "round_started", "offer", "counter", "accept",
-                               "confirm_other", "challenge"))
+_KEEPER_REVEALING = frozenset(
+    ("started", "round_started", "offer", "counter", "accept", "confirm_other", "challenge")
+)
 
 
 class Article27Engine:
@@ -108,12 +138,17 @@ class Article27Engine:
 
     # -- setup ------------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
-        return {"first": "random", "come_and_go": False, "lie_cheat_steal": False,
-                "timer_seconds": TIMER_SECONDS}
+        return {
+            "first": "random",
+            "come_and_go": False,
+            "lie_cheat_steal": False,
+            "timer_seconds": TIMER_SECONDS,
+        }
 
     def check_setup(self, setup: Setup) -> None:
-        options = checked_options(setup, self.name, self.min_players, self.max_players,
-                                  self.default_options())
+        options = checked_options(
+            setup, self.name, self.min_players, self.max_players, self.default_options()
+        )
         for flag in ("come_and_go", "lie_cheat_steal"):
             if type(options[flag]) is not bool:
                 raise RuleError("setup.bad_option", option=flag, value=str(options[flag]))
@@ -137,14 +172,20 @@ class Article27Engine:
 
     def _chance_start(self, s: Article27State, fate: Fate) -> dict[str, Any]:
         n = s.players
-        event: dict[str, Any] = {"type": "started",
-                                 "first": first_seat(s.options["first"], fate, n)}
+        event: dict[str, Any] = {
+            "type": "started",
+            "first": first_seat(s.options["first"], fate, n),
+        }
         if s.keeper:
             agendas = fate.take("agendas")
             if agendas is None:
                 agendas = fate.rng.sample(AGENDAS, n)
-            elif (not isinstance(agendas, list) or len(agendas) != n
-                  or not all(a in AGENDAS for a in agendas) or len(set(agendas)) != n):
+            elif (
+                not isinstance(agendas, list)
+                or len(agendas) != n
+                or not all(a in AGENDAS for a in agendas)
+                or len(set(agendas)) != n
+            ):
                 raise RuleError("setup.bad_deal")
             event["agendas"] = list(agendas)
         return event
@@ -156,11 +197,11 @@ class Article27Engine:
         if scripted is None:
             bag = [issue for issue in ISSUES for _ in range(TOKENS_PER_ISSUE)]
             fate.rng.shuffle(bag)
-            assert s.sg is not None          # the game has started
+            assert s.sg is not None  # the game has started
             order = [(s.sg + k) % s.players for k in range(s.players)]
             slots: list[list[str]] = [[] for _ in range(s.players)]
             for k, seat in enumerate(order):
-                slots[seat] = bag[k * len(SLOT_VALUES):(k + 1) * len(SLOT_VALUES)]
+                slots[seat] = bag[k * len(SLOT_VALUES) : (k + 1) * len(SLOT_VALUES)]
         elif not _valid_slots(scripted, s.players):
             raise RuleError("setup.bad_deal")
         else:
@@ -186,8 +227,9 @@ class Article27Engine:
             disks[issue] = agenda
         return {"type": "round_started", "slots": slots, "disks": disks, "returned": returned}
 
-    def _third_allowed(self, s: Article27State, revealed: dict[str, str], agenda: str,
-                       pool: list[str]) -> bool:
+    def _third_allowed(
+        self, s: Article27State, revealed: dict[str, str], agenda: str, pool: list[str]
+    ) -> bool:
         """Whether a disk may be revealed: not the third of its agenda this
         round (R6), except in the last round (R7) or when every disk left in
         the area would be a third (X5)."""
@@ -207,8 +249,9 @@ class Article27Engine:
         the table that it was made. (Every public step of negotiation, a move
         or a pause, is reversed by another command.)"""
         kind = event["type"]
-        return kind == "ballot" or (s.keeper and (kind in _KEEPER_REVEALING
-                                                  or s.stage == "negotiation"))
+        return kind == "ballot" or (
+            s.keeper and (kind in _KEEPER_REVEALING or s.stage == "negotiation")
+        )
 
     def private_choice(self, s: Article27State, command: dict[str, Any]) -> bool:
         """Keeper mode: bribes, an OTHER bribe's word, a challenge and a veto
@@ -226,7 +269,7 @@ class Article27Engine:
     def result(self, s: Article27State) -> dict[str, Any] | None:
         if s.stage != "over":
             return None
-        assert s.results is not None         # ranked when the game ended
+        assert s.results is not None  # ranked when the game ended
         return {"ranking": [{k: e[k] for k in ("seat", "rank", "total")} for e in s.results]}
 
     def next_game_options(self, s: Article27State) -> dict[str, Any]:
@@ -242,11 +285,15 @@ class Article27Engine:
         a player with less than 5 influence behind the screen cannot veto."""
         if s.stage != "voting":
             return None
-        spec: dict[str, Any] = {"id": f"vote-{s.round}", "eligible": tuple(range(s.players)),
-                                "choices": VOTES}
+        spec: dict[str, Any] = {
+            "id": f"vote-{s.round}",
+            "eligible": tuple(range(s.players)),
+            "choices": VOTES,
+        }
         if s.keeper:
-            spec["allowed"] = {seat: (YES, ABSTAIN) for seat in range(s.players)
-                               if s.free(seat) < VETO_COST}
+            spec["allowed"] = {
+                seat: (YES, ABSTAIN) for seat in range(s.players) if s.free(seat) < VETO_COST
+            }
         return spec
 
     def deadline(self, s: Article27State) -> float | None:
@@ -260,20 +307,22 @@ class Article27Engine:
             return None
         duration = s.options["timer_seconds"]
         if s.timer_started is None:
-            return {"duration": duration, "remaining": duration, "running": False,
-                    "paused": False}
+            return {"duration": duration, "remaining": duration, "running": False, "paused": False}
         at = s.timer_paused if s.timer_paused is not None else now
         deadline = self.deadline(s)
-        assert deadline is not None          # the timer has started
+        assert deadline is not None  # the timer has started
         remaining = max(0.0, min(float(duration), deadline - at))
-        return {"duration": duration, "remaining": round(remaining, 1),
-                "running": s.timer_paused is None and remaining > 0,
-                "paused": s.timer_paused is not None}
+        return {
+            "duration": duration,
+            "remaining": round(remaining, 1),
+            "running": s.timer_paused is None and remaining > 0,
+            "paused": s.timer_paused is not None,
+        }
 
     def due(self, s: Article27State, now: float) -> dict[str, Any] | None:
         if s.stage == "negotiation" and s.timer_paused is None:
             deadline = self.deadline(s)
-            assert deadline is not None      # the gavel started the timer
+            assert deadline is not None  # the gavel started the timer
             if now >= deadline:
                 return {"type": "timer_expired"}
         return None
@@ -306,7 +355,7 @@ class Article27Engine:
     @staticmethod
     def _sg(s: Article27State, command: dict[str, Any]) -> int:
         """The SG acts (from the kiosk, or from the SG's own phone)."""
-        assert s.sg is not None              # the game has started
+        assert s.sg is not None  # the game has started
         if "seat" in command:
             seat = seat_of(command, s.players)
             if seat != s.sg:
@@ -317,9 +366,13 @@ class Article27Engine:
         self._stage(s, "unused")
         agendas = command.get("agendas")
         count = len(AGENDAS) - s.players
-        if (not isinstance(agendas, list) or len(agendas) != count
-                or not all(isinstance(a, str) for a in agendas)
-                or len(set(agendas)) != count or not set(agendas) <= set(AGENDAS)):
+        if (
+            not isinstance(agendas, list)
+            or len(agendas) != count
+            or not all(isinstance(a, str) for a in agendas)
+            or len(set(agendas)) != count
+            or not set(agendas) <= set(AGENDAS)
+        ):
             raise RuleError("a27.bad_unused", count=count)
         return {"type": "unused", "agendas": sorted(agendas)}
 
@@ -381,8 +434,11 @@ class Article27Engine:
     def _decide_ballot(self, s, command):
         self._stage(s, "voting")
         votes = command.get("votes")
-        if not isinstance(votes, list) or len(votes) != s.players or any(
-                v not in VOTES for v in votes):
+        if (
+            not isinstance(votes, list)
+            or len(votes) != s.players
+            or any(v not in VOTES for v in votes)
+        ):
             raise RuleError("a27.bad_ballot")
         if s.keeper and any(v == VETO and s.free(i) < VETO_COST for i, v in enumerate(votes)):
             raise RuleError("a27.veto_needs", amount=VETO_COST)
@@ -415,8 +471,11 @@ class Article27Engine:
         if not scoring.can_challenge(s, seat):
             raise RuleError("a27.challenge_needs", amount=3)
         announced = s.announcements[-1]["score"]
-        return {"type": "challenge", "seat": seat,
-                "result": scoring.challenge_result(s, s.announcer, announced, seat)}
+        return {
+            "type": "challenge",
+            "seat": seat,
+            "result": scoring.challenge_result(s, s.announcer, announced, seat),
+        }
 
     def _decide_pass(self, s, command):
         self._stage(s, "challenge")
@@ -480,7 +539,7 @@ class Article27Engine:
     def _begin_round(self, s: Article27State) -> None:
         if s.round:
             assert s.sg is not None
-            s.sg = (s.sg + 1) % s.players          # the gavel passes to the left
+            s.sg = (s.sg + 1) % s.players  # the gavel passes to the left
         s.round += 1
         s.revealed = {}
         s.floor = ()
@@ -584,8 +643,9 @@ class Article27Engine:
         self._finish_round(s)
 
     def _apply_announce(self, s, e):
-        s.announcements.append({"seat": e["seat"], "score": e["score"], "challenger": None,
-                                "result": None})
+        s.announcements.append(
+            {"seat": e["seat"], "score": e["score"], "challenger": None, "result": None}
+        )
         s.passed = set()
         s.stage = "challenge"
 
@@ -619,14 +679,21 @@ class Article27Engine:
             s.stage = "announce"
 
     def _finish_round(self, s: Article27State) -> None:
-        assert s.votes is not None           # the round ends after its ballot
+        assert s.votes is not None  # the round ends after its ballot
         scoring.end_privilege(s)
         scoring.place_disks(s)
-        s.history.append({"round": s.round, "sg": s.sg, "outcome": s.outcome,
-                          "floor": list(s.floor), "votes": list(s.votes),
-                          "disks": dict(s.revealed)})
+        s.history.append(
+            {
+                "round": s.round,
+                "sg": s.sg,
+                "outcome": s.outcome,
+                "floor": list(s.floor),
+                "votes": list(s.votes),
+                "disks": dict(s.revealed),
+            }
+        )
         if s.round < s.rounds:
-            s.stage = "scored"          # the round's result stays up until the next round
+            s.stage = "scored"  # the round's result stays up until the next round
         elif s.keeper:
             s.results = scoring.final_entries(s)
             s.stage = "over"
@@ -654,8 +721,14 @@ class Article27Engine:
         if stage == "voting":
             return list(range(s.players))
         if stage == "settle_other":
-            return sorted({p for b in bribes.unconfirmed(s) for p in (b["from"], b["to"])
-                           if p not in b["confirmed"]})
+            return sorted(
+                {
+                    p
+                    for b in bribes.unconfirmed(s)
+                    for p in (b["from"], b["to"])
+                    if p not in b["confirmed"]
+                }
+            )
         if stage == "announce":
             assert s.announcer is not None
             return [s.announcer]
@@ -670,7 +743,7 @@ class Article27Engine:
         smallest amount, 1 influence; any amount the briber can cover is
         accepted. Votes go through the table's ballot."""
         stage = s.stage
-        if stage == "negotiation":          # by far the most frequent
+        if stage == "negotiation":  # by far the most frequent
             # The menus are shared by every table and built once per
             # situation (a few hundred situations in all); the lookups are
             # spelled out here because random playouts ask at every step.
@@ -682,7 +755,7 @@ class Article27Engine:
             # Who may make an offer, a bit per seat: influence left behind the
             # screen, and no offer of theirs waiting for an answer.
             influence, offering, able = s.influence, s.offering, 0
-            assert influence is not None     # keeper mode: the app holds the influence
+            assert influence is not None  # keeper mode: the app holds the influence
             for seat in range(s.players):
                 if influence[seat] >= 1 and seat not in offering:
                     able |= 1 << seat
@@ -698,25 +771,33 @@ class Article27Engine:
             out = [{"type": "unused", "agendas": list(c)} for c in combinations(AGENDAS, count)]
         elif stage == "reveal":
             issue = next(i for i in ISSUES if i not in s.revealed)
-            out = [{"type": "reveal_disk", "issue": issue, "agenda": a}
-                   for a in sorted(set(s.areas[issue]))
-                   if self._third_allowed(s, s.revealed, a, s.areas[issue])]
+            out = [
+                {"type": "reveal_disk", "issue": issue, "agenda": a}
+                for a in sorted(set(s.areas[issue]))
+                if self._third_allowed(s, s.revealed, a, s.areas[issue])
+            ]
         elif stage == "ready":
             out = [{"type": "gavel", "seat": s.sg}]
         elif stage == "place_one":
-            out = [{"type": "move", "seat": s.sg, "issue": issue, "to": "floor"}
-                   for issue in ISSUES]
+            out = [
+                {"type": "move", "seat": s.sg, "issue": issue, "to": "floor"} for issue in ISSUES
+            ]
         elif stage == "scored":
             assert s.sg is not None
             out = [{"type": "next_round", "seat": (s.sg + 1) % s.players}]
         elif stage == "settle_other":
-            out = [{"type": "confirm_other", "bribe": b["id"], "seat": p, "kept": kept}
-                   for b in bribes.unconfirmed(s) for p in (b["from"], b["to"])
-                   if p not in b["confirmed"] for kept in (True, False)]
+            out = [
+                {"type": "confirm_other", "bribe": b["id"], "seat": p, "kept": kept}
+                for b in bribes.unconfirmed(s)
+                for p in (b["from"], b["to"])
+                if p not in b["confirmed"]
+                for kept in (True, False)
+            ]
         elif stage == "announce":
             low, high = SCORE_RANGE
-            out = [{"type": "announce", "seat": s.announcer, "score": n}
-                   for n in range(low, high + 1)]
+            out = [
+                {"type": "announce", "seat": s.announcer, "score": n} for n in range(low, high + 1)
+            ]
         elif stage == "challenge":
             for seat in self.waiting_for(s):
                 if scoring.can_challenge(s, seat):
@@ -726,9 +807,12 @@ class Article27Engine:
         elif stage == "final":
             taken = {t["agenda"] for t in s.tally.values()}
             seat = self.waiting_for(s)[0]
-            out = [{"type": "final_tally", "seat": seat, "influence": influence,
-                    "agenda": agenda} for agenda in s.in_play if agenda not in taken
-                   for influence in (0, START_INFLUENCE)]
+            out = [
+                {"type": "final_tally", "seat": seat, "influence": influence, "agenda": agenda}
+                for agenda in s.in_play
+                if agenda not in taken
+                for influence in (0, START_INFLUENCE)
+            ]
         return tuple(map(FrozenCommand, out))
 
     def _sg_menu(self, s: Article27State) -> tuple[dict[str, Any], ...]:
@@ -737,8 +821,15 @@ class Article27Engine:
         key = (s.sg, s.floor, s.timer_paused is not None)
         menu = self._moves.get(key)
         if menu is None:
-            out = [{"type": "move", "seat": s.sg, "issue": issue,
-                    "to": "table" if issue in s.floor else "floor"} for issue in ISSUES]
+            out = [
+                {
+                    "type": "move",
+                    "seat": s.sg,
+                    "issue": issue,
+                    "to": "table" if issue in s.floor else "floor",
+                }
+                for issue in ISSUES
+            ]
             if s.floor:
                 out.append({"type": "gavel", "seat": s.sg})
             out.append({"type": "resume" if s.timer_paused is not None else "pause"})
@@ -761,11 +852,21 @@ class Article27Engine:
                         continue
                     for kind in BRIBE_KINDS:
                         if kind not in (INCLUDE, EXCLUDE):
-                            out.append({"type": "offer", "seat": seat, "to": to,
-                                        "amount": 1, "kind": kind})
+                            out.append(
+                                {"type": "offer", "seat": seat, "to": to, "amount": 1, "kind": kind}
+                            )
                         elif to == s.sg:
-                            out.extend({"type": "offer", "seat": seat, "to": to, "amount": 1,
-                                        "kind": kind, "issue": issue} for issue in ISSUES)
+                            out.extend(
+                                {
+                                    "type": "offer",
+                                    "seat": seat,
+                                    "to": to,
+                                    "amount": 1,
+                                    "kind": kind,
+                                    "issue": issue,
+                                }
+                                for issue in ISSUES
+                            )
             menu = self._offers[key] = tuple(map(FrozenCommand, out))
         return menu
 
@@ -776,25 +877,43 @@ class Article27Engine:
             "game": self.name,
             "mode": "keeper" if s.keeper else "physical",
             "phase": s.stage,
-            "round": s.round, "rounds": s.rounds,
-            "sg": s.sg, "next_sg": None if s.sg is None else (s.sg + 1) % s.players,
+            "round": s.round,
+            "rounds": s.rounds,
+            "sg": s.sg,
+            "next_sg": None if s.sg is None else (s.sg + 1) % s.players,
             "waiting_for": self.waiting_for(s),
-            "players": [{"seat": i, "passed_as_sg": i in s.passed_as_sg,
-                         # Agendas stay hidden until the end of the game.
-                         "agenda": s.agendas[i] if over and s.keeper else None}
-                        for i in range(s.players)],
-            "variants": {"come_and_go": s.options["come_and_go"],
-                         "lie_cheat_steal": s.options["lie_cheat_steal"]},
-            "issues": [{"issue": issue, "agenda": s.revealed.get(issue),
-                        "place": ("floor" if issue in s.floor else
-                                  "table" if issue in s.revealed else None),
-                        "disks_left": len(s.areas[issue])} for issue in ISSUES],
+            "players": [
+                {
+                    "seat": i,
+                    "passed_as_sg": i in s.passed_as_sg,
+                    # Agendas stay hidden until the end of the game.
+                    "agenda": s.agendas[i] if over and s.keeper else None,
+                }
+                for i in range(s.players)
+            ],
+            "variants": {
+                "come_and_go": s.options["come_and_go"],
+                "lie_cheat_steal": s.options["lie_cheat_steal"],
+            },
+            "issues": [
+                {
+                    "issue": issue,
+                    "agenda": s.revealed.get(issue),
+                    "place": (
+                        "floor" if issue in s.floor else "table" if issue in s.revealed else None
+                    ),
+                    "disks_left": len(s.areas[issue]),
+                }
+                for issue in ISSUES
+            ],
             "floor": list(s.floor),
             "privilege": s.privilege,
             "unused_agendas": list(s.unused),
             "track": scoring.track_view(s),
             "bribes": [bribes.public(b) for b in bribes.on_board(s)],
-            "votes": s.votes, "outcome": s.outcome, "vetoers": list(s.vetoers),
+            "votes": s.votes,
+            "outcome": s.outcome,
+            "vetoers": list(s.vetoers),
             "announcements": [dict(a) for a in s.announcements],
             "announcer": s.announcer,
             "history": [dict(h) for h in s.history],
@@ -810,14 +929,16 @@ class Article27Engine:
         agenda = s.agendas[seat]
         row = next(r for r in scoring.track_view(s) if r["agenda"] == agenda)
         view["agenda"] = {"agenda": agenda, "value": row["value"], "best": row["best"]}
-        assert s.influence is not None       # keeper mode: the app holds the influence
+        assert s.influence is not None  # keeper mode: the app holds the influence
         view["influence"] = s.influence[seat]
         if s.slots is not None:
             view["slots"] = [{"value": v, "issue": i} for v, i in zip(SLOT_VALUES, s.slots[seat])]
             view["if_passed"] = scoring.issue_score(s.slots[seat], s.floor)
-        view["bribes"] = [{"id": b["id"], **bribes.public(b), "awaiting": b["awaiting"],
-                           "held": b["held"]}
-                          for b in bribes.this_round(s) if seat in (b["from"], b["to"])]
+        view["bribes"] = [
+            {"id": b["id"], **bribes.public(b), "awaiting": b["awaiting"], "held": b["held"]}
+            for b in bribes.this_round(s)
+            if seat in (b["from"], b["to"])
+        ]
         return view
 
     def describe(self, event: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
@@ -845,8 +966,11 @@ class Article27Engine:
             return f"a27.log.bribe_{kind}", {"bribe": event["number"]}
         if kind == "ballot":
             votes = event["votes"]
-            return "a27.log.ballot", {"yes": votes.count(YES), "veto": votes.count(VETO),
-                                      "abstain": votes.count(ABSTAIN)}
+            return "a27.log.ballot", {
+                "yes": votes.count(YES),
+                "veto": votes.count(VETO),
+                "abstain": votes.count(ABSTAIN),
+            }
         if kind == "announce":
             return "a27.log.announce", {"player": event["seat"], "score": event["score"]}
         if kind == "challenge":
@@ -870,8 +994,8 @@ def _valid_slots(slots: Any, players: int) -> bool:
             return False
         drawn += row
     return all(d in ISSUES for d in drawn) and all(
-        drawn.count(issue) <= TOKENS_PER_ISSUE for issue in ISSUES)
-
+        drawn.count(issue) <= TOKENS_PER_ISSUE for issue in ISSUES
+    )
 
 
 ENGINE = Article27Engine()

@@ -1,4 +1,5 @@
 """Article 27's numbers: issues, agendas, slots, thresholds, track values."""
+
 from __future__ import annotations
 
 # The five issues (the Greek rulebook names them; which colour is which is
@@ -8,16 +9,16 @@ AGENDAS = ("wealth", "peace", "prestige", "innovation", "justice", "power")
 
 # A player's five hidden scoring slots, filled left to right in draw order.
 SLOT_VALUES = (5, 3, 1, -2, -4)
-TOKENS_PER_ISSUE = 6            # draw tokens in the bag, per issue
+TOKENS_PER_ISSUE = 6  # draw tokens in the bag, per issue
 
 START_INFLUENCE = 12
-COME_AND_GO_INFLUENCE = 20      # the "Come and Go" variant
-INFLUENCE_IN_THE_BOX = 378      # 63×1 + 27×5 + 18×10 tokens
-PRIVILEGE = 5                   # the Success Privilege
-VETO_COST = 5                   # a veto needs, and costs, 5 influence
+COME_AND_GO_INFLUENCE = 20  # the "Come and Go" variant
+INFLUENCE_IN_THE_BOX = 378  # 63×1 + 27×5 + 18×10 tokens
+PRIVILEGE = 5  # the Success Privilege
+VETO_COST = 5  # a veto needs, and costs, 5 influence
 YES_NEEDED = {3: 2, 4: 3, 5: 3, 6: 4}
-TIMER_SECONDS = 300             # negotiation: 5 minutes
-SAME_AGENDA_LIMIT = 2           # disks of one agenda revealed in a round (not the last)
+TIMER_SECONDS = 300  # negotiation: 5 minutes
+SAME_AGENDA_LIMIT = 2  # disks of one agenda revealed in a round (not the last)
 
 # Agenda track: the value of a row with k disks passed face up.
 TRACK_VALUES = (0, 1, 3, 6, 10, 15)
@@ -35,7 +36,7 @@ BRIBE_KINDS = (YES, VETO, ABSTAIN, INCLUDE, EXCLUDE, OTHER)
 CHALLENGE_NEEDS = 3
 HONEST_CHALLENGE_COST = 3
 LIE_PENALTY_CAP = 5
-SCORE_RANGE = (-6, 9)           # the lowest and highest score a round can give
+SCORE_RANGE = (-6, 9)  # the lowest and highest score a round can give
 
 
 def rounds_for(players: int) -> int:

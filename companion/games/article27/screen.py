@@ -12,6 +12,7 @@ number is typed on a keypad before the agenda is tapped.
 Sounds follow the table, not the buttons: a strike from the hardware gavel
 or from the screen knocks alike, because both are a ``gavel`` event in the
 table's log; so is time running out, whoever's tick noticed it."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -24,35 +25,52 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 
-from .rules import AGENDAS, TRACK_SLOTS
 from ...paths import cache_dir
 from ...table import Table
-from .words import (WARNING_SECONDS, Action, actions, bribe_lines, clock_text,
-                                in_warning, info_line, outcome_line, result_lines, sg_line,
-                                status_line, timer_caption, track_rows, vote_words)
 from ...ui.ballot_view import BallotView  # noqa: F401 - the kv below places one
-from ...ui.sounds import EXPIRY, GAVEL, WARNING, Sounds
 from ...ui.buttons import ChoiceButton, CommandButton
+from ...ui.sounds import EXPIRY, GAVEL, WARNING, Sounds
 from ...ui.split_line import SplitLine
 from ...ui.table_screen import TableScreen
+from .rules import AGENDAS, TRACK_SLOTS
+from .words import (
+    WARNING_SECONDS,
+    Action,
+    actions,
+    bribe_lines,
+    clock_text,
+    in_warning,
+    info_line,
+    outcome_line,
+    result_lines,
+    sg_line,
+    status_line,
+    timer_caption,
+    track_rows,
+    vote_words,
+)
 
 Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
-VOTE_COLOURS = {"yes": (0.22, 0.5, 0.3, 1), "veto": (0.66, 0.22, 0.2, 1),
-                "abstain": (0.38, 0.38, 0.36, 1)}
-UP_COLOUR, DOWN_COLOUR = "7fd88f", "8a8a84"      # disks face up / face down on the track
-MAX_INFLUENCE_DIGITS = 3                          # the box holds 378 influence in all
+VOTE_COLOURS = {
+    "yes": (0.22, 0.5, 0.3, 1),
+    "veto": (0.66, 0.22, 0.2, 1),
+    "abstain": (0.38, 0.38, 0.36, 1),
+}
+UP_COLOUR, DOWN_COLOUR = "7fd88f", "8a8a84"  # disks face up / face down on the track
+MAX_INFLUENCE_DIGITS = 3  # the box holds 378 influence in all
 
 
 class IssueTile(ButtonBehavior, BoxLayout):
     """One issue: its name and the agenda its disk shows; a tap moves it
     between the table and the floor when the SG may."""
+
     name = StringProperty("")
     agenda = StringProperty("")
     revealed = BooleanProperty(False)
-    in_proposal = BooleanProperty(False)      # on the floor
-    command = ObjectProperty(None, allownone=True)     # the move a tap sends
-    share = NumericProperty(0)                # the height each tile has of the board
+    in_proposal = BooleanProperty(False)  # on the floor
+    command = ObjectProperty(None, allownone=True)  # the move a tap sends
+    share = NumericProperty(0)  # the height each tile has of the board
 
 
 class TrackRow(SplitLine):
@@ -76,16 +94,16 @@ class Article27TableScreen(TableScreen):
     sg_text = StringProperty("")
     countdown_text = StringProperty("")
     timer_caption = StringProperty("")
-    timer_warning = BooleanProperty(False)    # the last 30 seconds
-    clock_shown = BooleanProperty(False)      # before and during negotiation
+    timer_warning = BooleanProperty(False)  # the last 30 seconds
+    clock_shown = BooleanProperty(False)  # before and during negotiation
     gavel_text = StringProperty("")
     gavel_command = ObjectProperty(None, allownone=True)
     pause_text = StringProperty("")
     pause_command = ObjectProperty(None, allownone=True)
     floor_title = StringProperty("")
     table_title = StringProperty("")
-    board_shown = BooleanProperty(True)       # the issues (hidden once the rounds are over)
-    compact_board = BooleanProperty(False)    # beside the ballot: the floor only
+    board_shown = BooleanProperty(True)  # the issues (hidden once the rounds are over)
+    compact_board = BooleanProperty(False)  # beside the ballot: the floor only
     tile_share = NumericProperty(0)
     track_title = StringProperty("")
     track_head = StringProperty("")
@@ -95,22 +113,23 @@ class Article27TableScreen(TableScreen):
     results_title = StringProperty("")
     results_text = StringProperty("")
 
-    def __init__(self, table: Table, lang: str = "en", sounds: Sounds | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, table: Table, lang: str = "en", sounds: Sounds | None = None, **kwargs: Any
+    ) -> None:
         # The kiosk's sounds, at the volume of its settings (a screen on its
         # own makes its own).
         sounds = sounds or Sounds(cache_dir() / "sounds")
-        self._following: Table | None = None    # the table whose log has been heard
-        self._heard = 0                          # its log entries heard so far
-        self._remaining: float | None = None    # the countdown at the last look
-        self._result_key: tuple | None = None   # the ballot result on screen
+        self._following: Table | None = None  # the table whose log has been heard
+        self._heard = 0  # its log entries heard so far
+        self._remaining: float | None = None  # the countdown at the last look
+        self._result_key: tuple | None = None  # the ballot result on screen
         self._tiles: dict[str, IssueTile] = {}
         self._rows: list[TrackRow] = []
         self._view: dict[str, Any] = {}
         self._commands: list[dict[str, Any]] = []
-        self._picking: str | None = None         # the action waiting for its target
-        self._unused: list[str] = []             # agendas tapped as put aside
-        self._entry = ""                         # influence typed for the final tally
+        self._picking: str | None = None  # the action waiting for its target
+        self._unused: list[str] = []  # agendas tapped as put aside
+        self._entry = ""  # influence typed for the final tally
         self._entry_seat: int | None = None
         super().__init__(table, lang=lang, sounds=sounds, **kwargs)
 
@@ -158,8 +177,11 @@ class Article27TableScreen(TableScreen):
         self.countdown_text = clock_text(remaining, self.t)
         self.timer_caption = timer_caption(timer, self.t)
         self.timer_warning = in_warning(timer)
-        if (timer["running"] and self._remaining is not None
-                and self._remaining > WARNING_SECONDS >= remaining):
+        if (
+            timer["running"]
+            and self._remaining is not None
+            and self._remaining > WARNING_SECONDS >= remaining
+        ):
             self.sound(WARNING, count=WARNING_SECONDS)
         self._remaining = remaining
 
@@ -171,7 +193,7 @@ class Article27TableScreen(TableScreen):
         if first:
             self._following, self._heard, self._remaining = table, len(table.log), None
             return
-        new = [event["type"] for _, event in table.log[self._heard:]]
+        new = [event["type"] for _, event in table.log[self._heard :]]
         self._heard = len(table.log)
         if "gavel" in new or "vote_called" in new:
             self.sound(GAVEL)
@@ -180,11 +202,13 @@ class Article27TableScreen(TableScreen):
 
     def _show_clock(self, view: dict[str, Any]) -> None:
         t = self.t
-        by_type = {c["type"]: c for c in self._commands
-                   if c["type"] in ("gavel", "pause", "resume")}
+        by_type = {
+            c["type"]: c for c in self._commands if c["type"] in ("gavel", "pause", "resume")
+        }
         self.gavel_command = by_type.get("gavel")
-        self.gavel_text = t("a27.ui.gavel.start" if view["phase"] == "ready"
-                            else "a27.ui.gavel.vote")
+        self.gavel_text = t(
+            "a27.ui.gavel.start" if view["phase"] == "ready" else "a27.ui.gavel.vote"
+        )
         self.pause_command = by_type.get("pause") or by_type.get("resume")
         self.pause_text = t("a27.ui.resume" if "resume" in by_type else "a27.ui.pause")
 
@@ -208,8 +232,9 @@ class Article27TableScreen(TableScreen):
             tile = self._tiles[issue["issue"]]
             tile.name = t(f"issue.{issue['issue']}")
             tile.revealed = issue["agenda"] is not None
-            tile.agenda = (t(f"agenda.{issue['agenda']}") if tile.revealed
-                           else t("a27.ui.not_revealed"))
+            tile.agenda = (
+                t(f"agenda.{issue['agenda']}") if tile.revealed else t("a27.ui.not_revealed")
+            )
             tile.in_proposal = issue["place"] == "floor"
             tile.command = moves.get(issue["issue"])
             if tile.in_proposal:
@@ -228,9 +253,12 @@ class Article27TableScreen(TableScreen):
         voted_text = t("ui.ballot.voted")
         if view["ballot"] is not None:
             voted = set(view["ballot"]["voted"])
-            ballot.show_open(t("a27.ui.ballot_title"),
-                             [(t.names[s], s in voted) for s in view["ballot"]["eligible"]],
-                             voted_text, t("ui.ballot.waiting"))
+            ballot.show_open(
+                t("a27.ui.ballot_title"),
+                [(t.names[s], s in voted) for s in view["ballot"]["eligible"]],
+                voted_text,
+                t("ui.ballot.waiting"),
+            )
             self._result_key = None
             return
         if view["votes"] is None or view["phase"] == "over":
@@ -241,10 +269,13 @@ class Article27TableScreen(TableScreen):
         if key == self._result_key:
             return
         self._result_key = key
-        votes = [(t.names[seat], vote_words(choice, t), VOTE_COLOURS[choice])
-                 for seat, choice in enumerate(view["votes"])]
-        ballot.reveal(t("a27.ui.ballot_title"), votes, outcome_line(view, t), voted_text,
-                      animate=animate)
+        votes = [
+            (t.names[seat], vote_words(choice, t), VOTE_COLOURS[choice])
+            for seat, choice in enumerate(view["votes"])
+        ]
+        ballot.reveal(
+            t("a27.ui.ballot_title"), votes, outcome_line(view, t), voted_text, animate=animate
+        )
 
     def _show_track(self, view: dict[str, Any]) -> None:
         t = self.t
@@ -262,8 +293,9 @@ class Article27TableScreen(TableScreen):
             widget.agenda, widget.value = row["agenda"], row["value"]
             widget.in_play = row["in_play"]
             left = TRACK_SLOTS - row["up"] - row["down"] if row["in_play"] else 0
-            widget.disks = (_disk(UP_COLOUR, row["up"]) + _disk(DOWN_COLOUR, row["down"])
-                            + "○" * left)
+            widget.disks = (
+                _disk(UP_COLOUR, row["up"]) + _disk(DOWN_COLOUR, row["down"]) + "○" * left
+            )
 
     # -- the command strip -------------------------------------------------------------
     def _show_commands(self) -> None:
@@ -282,7 +314,7 @@ class Article27TableScreen(TableScreen):
         picking = next((a for a in menu if a.label == self._picking), None)
         lone = len(menu) == 1 and bool(menu[0].prompt)
         if picking is None and lone:
-            picking = menu[0]                   # its choices at once: one tap
+            picking = menu[0]  # its choices at once: one tap
         if picking is None:
             self._picking = None
             for action in menu:
@@ -293,11 +325,10 @@ class Article27TableScreen(TableScreen):
         for label, command in picking.choices:
             box.add_widget(self._button(label, lambda c=command: self._send_choice(c), kind))
         if not lone:
-            box.add_widget(self._button(self.t("a27.ui.cancel"), self._cancel,
-                                        seat_command=False))
+            box.add_widget(self._button(self.t("a27.ui.cancel"), self._cancel, seat_command=False))
 
     def _open(self, action: Action) -> None:
-        if not action.prompt:                   # no target to ask for
+        if not action.prompt:  # no target to ask for
             self.send(dict(action.choices[0][1]))
             return
         self._picking = action.label
@@ -316,8 +347,9 @@ class Article27TableScreen(TableScreen):
         """4-5 players: tap the agendas the table put aside; the last one
         needed sends them (a tap on a chosen one takes it back)."""
         for agenda in AGENDAS:
-            button = self._button(self.t(f"agenda.{agenda}"),
-                                  lambda a=agenda: self._toggle_unused(a), ChoiceButton)
+            button = self._button(
+                self.t(f"agenda.{agenda}"), lambda a=agenda: self._toggle_unused(a), ChoiceButton
+            )
             button.chosen = agenda in self._unused
             box.add_widget(button)
 
@@ -340,17 +372,21 @@ class Article27TableScreen(TableScreen):
         seat = tallies[0]["seat"]
         if seat != self._entry_seat:
             self._entry, self._entry_seat = "", seat
-        box.add_widget(Prompt(text=self.t("a27.ui.influence_entry", player=seat,
-                                          amount=self._entry or "—")))
+        box.add_widget(
+            Prompt(text=self.t("a27.ui.influence_entry", player=seat, amount=self._entry or "—"))
+        )
         for digit in range(10):
-            box.add_widget(self._button(self.t.number(digit), lambda d=digit: self._type(str(d)),
-                                        DigitButton))
-        box.add_widget(self._button(self.t("a27.ui.erase"), lambda: self._type(""),
-                                    seat_command=False))
+            box.add_widget(
+                self._button(self.t.number(digit), lambda d=digit: self._type(str(d)), DigitButton)
+            )
+        box.add_widget(
+            self._button(self.t("a27.ui.erase"), lambda: self._type(""), seat_command=False)
+        )
         agendas = list(dict.fromkeys(c["agenda"] for c in tallies))
         for agenda in agendas:
-            button = self._button(self.t(f"agenda.{agenda}"),
-                                  lambda a=agenda: self._tally(seat, a), ChoiceButton)
+            button = self._button(
+                self.t(f"agenda.{agenda}"), lambda a=agenda: self._tally(seat, a), ChoiceButton
+            )
             button.disabled = not self._entry
             box.add_widget(button)
 
@@ -363,8 +399,9 @@ class Article27TableScreen(TableScreen):
         self._show_commands()
 
     def _tally(self, seat: int, agenda: str) -> None:
-        if self.send({"type": "final_tally", "seat": seat, "influence": int(self._entry),
-                      "agenda": agenda}):
+        if self.send(
+            {"type": "final_tally", "seat": seat, "influence": int(self._entry), "agenda": agenda}
+        ):
             return
         self._show_commands()
 

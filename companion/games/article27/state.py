@@ -5,6 +5,7 @@ In keeper mode the app holds the agendas, every player's slots and influence
 screens: ``agendas``, ``slots`` and ``influence`` are ``None``, and the app
 keeps what is public on the board.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,13 +15,45 @@ from .rules import AGENDAS, ISSUES, rounds_for, unused_agendas_removed
 
 class Article27State:
     __slots__ = (
-        "players", "keeper", "options", "rounds", "round", "sg", "stage",
-        "agendas", "unused", "in_play", "areas", "revealed", "floor",
-        "privilege", "influence", "bank", "slots", "timer_started", "closed", "answers",
+        "players",
+        "keeper",
+        "options",
+        "rounds",
+        "round",
+        "sg",
+        "stage",
+        "agendas",
+        "unused",
+        "in_play",
+        "areas",
+        "revealed",
+        "floor",
+        "privilege",
+        "influence",
+        "bank",
+        "slots",
+        "timer_started",
+        "closed",
+        "answers",
         "offering",
-        "timer_paused", "timer_paused_total", "votes", "outcome", "vetoers",
-        "bribes", "next_bribe", "accepted", "track", "passed_as_sg", "history",
-        "announcements", "announcer", "challenge", "passed", "tally", "results")
+        "timer_paused",
+        "timer_paused_total",
+        "votes",
+        "outcome",
+        "vetoers",
+        "bribes",
+        "next_bribe",
+        "accepted",
+        "track",
+        "passed_as_sg",
+        "history",
+        "announcements",
+        "announcer",
+        "challenge",
+        "passed",
+        "tally",
+        "results",
+    )
 
     def __init__(self, players: int, keeper: bool, options: dict[str, Any]) -> None:
         self.players = players
@@ -31,21 +64,21 @@ class Article27State:
         self.sg: int | None = None
         self.stage = "setup"
         self.agendas: list[str | None] = [None] * players
-        self.unused: list[str] = []            # shown with 4-5 players
+        self.unused: list[str] = []  # shown with 4-5 players
         self.in_play: tuple[str, ...] = AGENDAS  # agendas whose disks are in play
         # The disks still face down in each issue area, by agenda (the set is
         # public: a disk's agenda is known once revealed; the order is not).
         self.areas: dict[str, list[str]] = {issue: list(AGENDAS) for issue in ISSUES}
-        self.revealed: dict[str, str] = {}     # this round's disk per issue
-        self.floor: tuple[str, ...] = ()       # issues in the proposal, in order placed
-        self.privilege = False                 # the Success Privilege is on the floor
+        self.revealed: dict[str, str] = {}  # this round's disk per issue
+        self.floor: tuple[str, ...] = ()  # issues in the proposal, in order placed
+        self.privilege = False  # the Success Privilege is on the floor
         self.influence: list[int] | None = None
         self.bank = 0
         self.slots: list[list[str]] | None = None
         self.timer_started: float | None = None
         self.timer_paused: float | None = None
         self.timer_paused_total = 0.0
-        self.votes: list[str] | None = None     # the last ballot, revealed
+        self.votes: list[str] | None = None  # the last ballot, revealed
         self.outcome: str | None = None
         self.vetoers: list[int] = []
         # This round's bribes: live ones (open or accepted) and closed ones,
@@ -58,7 +91,7 @@ class Article27State:
         self.answers: dict[int, tuple[dict[str, Any], ...]] = {}
         self.offering: set[int] = set()
         self.next_bribe = 1
-        self.accepted = 0                      # bribes accepted (public numbers given)
+        self.accepted = 0  # bribes accepted (public numbers given)
         self.track = {agenda: {"up": 0, "down": 0} for agenda in AGENDAS}
         self.passed_as_sg: set[int] = set()
         self.history: list[dict[str, Any]] = []
@@ -68,7 +101,7 @@ class Article27State:
         self.announcer: int | None = None
         self.challenge: dict[str, Any] | None = None
         self.passed: set[int] = set()
-        self.tally: dict[int, dict[str, Any]] = {}   # physical: what each player enters at the end
+        self.tally: dict[int, dict[str, Any]] = {}  # physical: what each player enters at the end
         self.results: list[dict[str, Any]] | None = None
 
     @property

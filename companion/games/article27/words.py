@@ -5,6 +5,7 @@ offers, a seat's agenda and bribes on its phone with its bribe form, and the
 chart of agenda points. No Kivy here and no rules: the engine says what is
 legal, this module words it.
 """
+
 from __future__ import annotations
 
 import math
@@ -15,7 +16,7 @@ from ...i18n import Messages
 from ..words import Chart, Words, last_per
 from .rules import AGENDAS, PASSED, VETOED, VOTES, YES_NEEDED
 
-WARNING_SECONDS = 30        # the countdown's last stretch: a warning colour and a tick
+WARNING_SECONDS = 30  # the countdown's last stretch: a warning colour and a tick
 
 # Commands the board itself offers: the gavel, the pause button, the issues
 # (a tap moves one), and the panels for the agendas put aside and the final
@@ -28,10 +29,11 @@ class Action:
     """A button in the command strip. Without a ``prompt`` a tap sends its
     one command; with one, a tap asks for the target (a player, an agenda, a
     score) and a second tap sends that choice, even when only one is left."""
+
     label: str
     prompt: str
     choices: tuple[tuple[str, dict[str, Any]], ...]
-    scores: bool = False        # the choices are scores: keys of a keypad
+    scores: bool = False  # the choices are scores: keys of a keypad
 
 
 def info_line(view: dict[str, Any], t: Messages) -> str:
@@ -92,8 +94,11 @@ def clock_text(remaining: float, t: Messages) -> str:
 
 def in_warning(timer: dict[str, Any] | None) -> bool:
     """The last 30 seconds of a negotiation under way (running or paused)."""
-    return (timer is not None and timer["remaining"] < timer["duration"]
-            and 0 < timer["remaining"] <= WARNING_SECONDS)
+    return (
+        timer is not None
+        and timer["remaining"] < timer["duration"]
+        and 0 < timer["remaining"] <= WARNING_SECONDS
+    )
 
 
 def timer_caption(timer: dict[str, Any], t: Messages) -> str:
@@ -111,10 +116,19 @@ def track_rows(view: dict[str, Any], t: Messages) -> list[dict[str, Any]]:
     still open) and its value now and at best."""
     rows = []
     for row in view["track"]:
-        rows.append({"agenda": t(f"agenda.{row['agenda']}"), "in_play": row["in_play"],
-                     "up": row["up"], "down": row["down"],
-                     "value": (t("a27.ui.track_value", value=row["value"], best=row["best"])
-                               if row["in_play"] else t("a27.ui.put_away"))})
+        rows.append(
+            {
+                "agenda": t(f"agenda.{row['agenda']}"),
+                "in_play": row["in_play"],
+                "up": row["up"],
+                "down": row["down"],
+                "value": (
+                    t("a27.ui.track_value", value=row["value"], best=row["best"])
+                    if row["in_play"]
+                    else t("a27.ui.put_away")
+                ),
+            }
+        )
     return rows
 
 
@@ -129,9 +143,17 @@ def bribe_lines(view: dict[str, Any], t: Messages) -> list[str]:
         else:
             condition = t(f"phone.bribe_kind.{kind}")
         state = "conflicted" if b["conflicted"] and b["status"] == "accepted" else b["status"]
-        lines.append(t("a27.ui.bribe", number=b["number"], player=b["from"], target=b["to"],
-                       amount=b["amount"], condition=condition,
-                       state=t(f"a27.ui.bribe_state.{state}")))
+        lines.append(
+            t(
+                "a27.ui.bribe",
+                number=b["number"],
+                player=b["from"],
+                target=b["to"],
+                amount=b["amount"],
+                condition=condition,
+                state=t(f"a27.ui.bribe_state.{state}"),
+            )
+        )
     return lines
 
 
@@ -155,8 +177,15 @@ def result_lines(view: dict[str, Any], t: Messages) -> list[str]:
     tie-break that placed a player, if one did."""
     lines = []
     for r in view["results"]:
-        line = t("a27.ui.result", rank=r["rank"], player=r["seat"], total=r["total"],
-                 influence=r["influence"], points=r["points"], agenda=r["agenda"])
+        line = t(
+            "a27.ui.result",
+            rank=r["rank"],
+            player=r["seat"],
+            total=r["total"],
+            influence=r["influence"],
+            points=r["points"],
+            agenda=r["agenda"],
+        )
         if r.get("tie_break"):
             line += " " + t(f"a27.ui.tie_break.{r['tie_break']}")
         lines.append(line)
@@ -173,29 +202,51 @@ def actions(commands: list[dict[str, Any]], view: dict[str, Any], t: Messages) -
     out = []
     if "reveal_disk" in by_type:
         issue = by_type["reveal_disk"][0]["issue"]
-        out.append(Action(t("a27.ui.reveal_action", issue=issue),
-                          t("a27.ui.reveal_prompt", issue=issue),
-                          tuple((t(f"agenda.{c['agenda']}"), c) for c in by_type["reveal_disk"])))
+        out.append(
+            Action(
+                t("a27.ui.reveal_action", issue=issue),
+                t("a27.ui.reveal_prompt", issue=issue),
+                tuple((t(f"agenda.{c['agenda']}"), c) for c in by_type["reveal_disk"]),
+            )
+        )
     if "next_round" in by_type:
         command = by_type["next_round"][0]
-        out.append(Action(t("a27.ui.next_round", player=command["seat"],
-                            round=view["round"] + 1), "", ((command["type"], command),)))
+        out.append(
+            Action(
+                t("a27.ui.next_round", player=command["seat"], round=view["round"] + 1),
+                "",
+                ((command["type"], command),),
+            )
+        )
     for choice in VOTES:
         chosen = [c for c in by_type.get("vote", ()) if c["choice"] == choice]
         if chosen:
             words = vote_words(choice, t)
-            out.append(Action(t("a27.ui.vote_action", choice=words),
-                              t("a27.ui.vote_prompt", choice=words),
-                              tuple((t.names[c["seat"]], c) for c in chosen)))
+            out.append(
+                Action(
+                    t("a27.ui.vote_action", choice=words),
+                    t("a27.ui.vote_prompt", choice=words),
+                    tuple((t.names[c["seat"]], c) for c in chosen),
+                )
+            )
     if "announce" in by_type:
         seat = by_type["announce"][0]["seat"]
-        out.append(Action(t("a27.ui.announce_action", player=seat),
-                          t("a27.ui.announce_prompt", player=seat),
-                          tuple((t("a27.ui.score", score=c["score"]), c)
-                                for c in by_type["announce"]), scores=True))
+        out.append(
+            Action(
+                t("a27.ui.announce_action", player=seat),
+                t("a27.ui.announce_prompt", player=seat),
+                tuple((t("a27.ui.score", score=c["score"]), c) for c in by_type["announce"]),
+                scores=True,
+            )
+        )
     if "pass" in by_type:
-        out.append(Action(t("a27.ui.pass_action"), t("a27.ui.pass_prompt"),
-                          tuple((t.names[c["seat"]], c) for c in by_type["pass"])))
+        out.append(
+            Action(
+                t("a27.ui.pass_action"),
+                t("a27.ui.pass_prompt"),
+                tuple((t.names[c["seat"]], c) for c in by_type["pass"]),
+            )
+        )
     if "proceed" in by_type:
         command = by_type["proceed"][0]
         out.append(Action(t("a27.ui.proceed"), "", ((command["type"], command),)))
@@ -215,30 +266,51 @@ class Article27Words(Words):
         if "agenda" not in private:
             return []
         agenda = private["agenda"]
-        lines = [t("phone.agenda", agenda=agenda["agenda"], value=agenda["value"],
-                   best=agenda["best"]),
-                 t("phone.influence", count=private["influence"])]
+        lines = [
+            t("phone.agenda", agenda=agenda["agenda"], value=agenda["value"], best=agenda["best"]),
+            t("phone.influence", count=private["influence"]),
+        ]
         if "slots" in private:
-            lines.append(t("phone.slots", slots=t.join(
-                t("phone.slot", value=f"{slot['value']:+d}", issue=slot["issue"])
-                for slot in private["slots"])))
+            lines.append(
+                t(
+                    "phone.slots",
+                    slots=t.join(
+                        t("phone.slot", value=f"{slot['value']:+d}", issue=slot["issue"])
+                        for slot in private["slots"]
+                    ),
+                )
+            )
         if "if_passed" in private:
             lines.append(t("phone.if_passed", count=private["if_passed"]))
         for bribe in private.get("bribes", []):
-            lines.append(t("phone.bribe", id=bribe["id"], player=bribe["from"],
-                           target=bribe["to"], amount=bribe["amount"],
-                           kind=t(f"phone.bribe_kind.{bribe['kind']}"),
-                           state=t(f"phone.bribe_state.{bribe['status']}")))
+            lines.append(
+                t(
+                    "phone.bribe",
+                    id=bribe["id"],
+                    player=bribe["from"],
+                    target=bribe["to"],
+                    amount=bribe["amount"],
+                    kind=t(f"phone.bribe_kind.{bribe['kind']}"),
+                    state=t(f"phone.bribe_state.{bribe['status']}"),
+                )
+            )
         return lines
 
-    def phone_actions(self, commands: list[dict[str, Any]], view: dict[str, Any],
-                      t: Messages, private: dict[str, Any]) -> list[dict[str, Any]]:
+    def phone_actions(
+        self,
+        commands: list[dict[str, Any]],
+        view: dict[str, Any],
+        t: Messages,
+        private: dict[str, Any],
+    ) -> list[dict[str, Any]]:
         """Bribe offers take a form of their own (amounts are open-ended)."""
-        return super().phone_actions([c for c in commands if c["type"] != "offer"],
-                                     view, t, private)
+        return super().phone_actions(
+            [c for c in commands if c["type"] != "offer"], view, t, private
+        )
 
-    def offer_form(self, commands: list[dict[str, Any]], private: dict[str, Any],
-                   t: Messages) -> dict[str, Any] | None:
+    def offer_form(
+        self, commands: list[dict[str, Any]], private: dict[str, Any], t: Messages
+    ) -> dict[str, Any] | None:
         """What the seat's bribe form offers, from the legal offers (to whom,
         which kinds; any amount up to its free influence), or None."""
         offers = [c for c in commands if c["type"] == "offer"]
@@ -246,14 +318,15 @@ class Article27Words(Words):
             return None
         to = sorted({c["to"] for c in offers})
         kinds = list(dict.fromkeys(c["kind"] for c in offers if "issue" not in c))
-        return {"to": [{"seat": seat, "label": t("phone.offer_to", player=seat)}
-                       for seat in to],
-                "kinds": [{"kind": kind, "label": t(f"phone.bribe_kind.{kind}")}
-                          for kind in kinds],
-                "max": private.get("influence", 1)}
+        return {
+            "to": [{"seat": seat, "label": t("phone.offer_to", player=seat)} for seat in to],
+            "kinds": [{"kind": kind, "label": t(f"phone.bribe_kind.{kind}")} for kind in kinds],
+            "max": private.get("influence", 1),
+        }
 
-    def game_chart(self, views: list[dict[str, Any]], names: list[str],
-                   t: Messages) -> Chart | None:
+    def game_chart(
+        self, views: list[dict[str, Any]], names: list[str], t: Messages
+    ) -> Chart | None:
         """The points of each player's agenda, round by round (the agendas
         are on the table at the end)."""
         results = views[-1]["results"] or []
@@ -261,9 +334,16 @@ class Article27Words(Words):
         series = []
         for entry in sorted(results, key=lambda r: r["seat"]):
             agenda = entry["agenda"]
-            series.append((t("chart.player_agenda", player=names[entry["seat"]],
-                             agenda=t(f"agenda.{agenda}")),
-                           [_track_value(v, agenda) for v in steps]))
+            series.append(
+                (
+                    t(
+                        "chart.player_agenda",
+                        player=names[entry["seat"]],
+                        agenda=t(f"agenda.{agenda}"),
+                    ),
+                    [_track_value(v, agenda) for v in steps],
+                )
+            )
         if not series:
             return None
         return Chart(t("chart.agenda_points"), t("chart.rounds"), series, t.number)

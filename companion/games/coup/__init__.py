@@ -1,13 +1,19 @@
 """Coup (the original game) on the shared claim / challenge / block engine."""
+
 from ..spec import GameSpec, Traits
 
 SPEC = GameSpec(
-    name="coup", order=3,
-    engine_path=f"{__name__}.game:ENGINE", words_path=f"{__name__}.words:WORDS",
+    name="coup",
+    order=3,
+    engine_path=f"{__name__}.game:ENGINE",
+    words_path=f"{__name__}.words:WORDS",
     screen_path=f"{__name__}.screen:CoupTableScreen",
-    variants=(("direction", ("counterclockwise", "clockwise")),
-              ("response_seconds", (None, 10, 20, 30))),
-    traits=Traits(challenge_buzzer=True))
+    variants=(
+        ("direction", ("counterclockwise", "clockwise")),
+        ("response_seconds", (None, 10, 20, 30)),
+    ),
+    traits=Traits(challenge_buzzer=True),
+)
 
 
 def __getattr__(name: str):

@@ -24,13 +24,23 @@ before the action or a block takes effect, and "challenge loss first, then
 the action's effect" holds. A player eliminated mid-action keeps their coins
 until the action has resolved (the Coup rulebook's example, step 8).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
-from typing import Any, Callable
+from typing import Any
 
-from ..base import (KEEPER, Fate, FrozenCommand, RuleError, Setup, checked_options,
-                    first_seat, seat_of)
+from ..base import (
+    KEEPER,
+    Fate,
+    FrozenCommand,
+    RuleError,
+    Setup,
+    checked_options,
+    first_seat,
+    seat_of,
+)
 from .rules import Ruleset
 from .state import Claim, CoupState, Turn, Window
 
@@ -40,8 +50,9 @@ REDRAW_RULES = ("optional", "mandatory")
 # Phases in which the engine itself may have to produce the next event.
 _CHANCE_PHASES = frozenset(("setup", "redraw", "exchange_draw", "lose", "new_life"))
 # Keeper-mode events that show a hidden card to someone.
-_REVEALING = frozenset(("started", "redrawn", "exchange_drawn", "show", "lose",
-                        "new_life", "choose", "keep"))
+_REVEALING = frozenset(
+    ("started", "redrawn", "exchange_drawn", "show", "lose", "new_life", "choose", "keep")
+)
 # Choices that depend on a hidden hand in keeper mode.
 _PRIVATE_CHOICES = frozenset(("show", "concede", "lose", "keep", "react"))
 # Distinct situations whose legal commands are kept (a few thousand per set of
@@ -59,12 +70,15 @@ class ClaimEngine:
     """A Coup-family engine. ``ruleset_for`` gives a game's ruleset from its
     options (Coup: always the same; G54: the five roles chosen)."""
 
-    def __init__(self, name: str, catalog: Ruleset,
-                 ruleset_for: Callable[[dict[str, Any]], Ruleset | None],
-                 defaults: dict[str, Any],
-                 check_options: Callable[[dict[str, Any], int], None] | None = None,
-                 choose_set: Callable[[CoupState, Fate], dict[str, Any]] | None = None
-                 ) -> None:
+    def __init__(
+        self,
+        name: str,
+        catalog: Ruleset,
+        ruleset_for: Callable[[dict[str, Any]], Ruleset | None],
+        defaults: dict[str, Any],
+        check_options: Callable[[dict[str, Any], int], None] | None = None,
+        choose_set: Callable[[CoupState, Fate], dict[str, Any]] | None = None,
+    ) -> None:
         # ``catalog`` holds every character and action the game may use;
         # ``ruleset_for`` picks a game's own from its options (None: decided by
         # chance at the start, with ``choose_set``).
@@ -82,9 +96,12 @@ class ClaimEngine:
         self._menu_parts: dict[tuple, tuple[FrozenCommand, ...]] = {}
         # The one command of an action that names nobody, by action and seat.
         self._plain: dict[str, tuple[FrozenCommand, ...]] = {
-            name: tuple([FrozenCommand(type=name, seat=seat)
-                         for seat in range(catalog.max_players)])
-            for name, action in catalog.actions.items() if action.plain}
+            name: tuple(
+                [FrozenCommand(type=name, seat=seat) for seat in range(catalog.max_players)]
+            )
+            for name, action in catalog.actions.items()
+            if action.plain
+        }
         self._decide = {
             "challenge": self._decide_challenge,
             "pass": self._decide_pass,
@@ -124,19 +141,18 @@ class ClaimEngine:
         return dict(self.defaults)
 
     def check_setup(self, setup: Setup) -> None:
-        options = checked_options(setup, self.name, self.min_players, self.max_players,
-                                  self.default_options())
+        options = checked_options(
+            setup, self.name, self.min_players, self.max_players, self.default_options()
+        )
         if options.get("direction", "clockwise") not in DIRECTIONS:
-            raise RuleError("setup.bad_option", option="direction",
-                            value=str(options["direction"]))
+            raise RuleError("setup.bad_option", option="direction", value=str(options["direction"]))
         if options.get("redraw", "mandatory") not in REDRAW_RULES:
-            raise RuleError("setup.bad_option", option="redraw",
-                            value=str(options["redraw"]))
+            raise RuleError("setup.bad_option", option="redraw", value=str(options["redraw"]))
         seconds = options.get("response_seconds")
-        if seconds is not None and (type(seconds) not in (int, float)
-                                    or not 1 <= seconds <= MAX_RESPONSE_SECONDS):
-            raise RuleError("setup.bad_option", option="response_seconds",
-                            value=str(seconds)[:40])
+        if seconds is not None and (
+            type(seconds) not in (int, float) or not 1 <= seconds <= MAX_RESPONSE_SECONDS
+        ):
+            raise RuleError("setup.bad_option", option="response_seconds", value=str(seconds)[:40])
         if self.check_options is not None:
             self.check_options(options, setup.players)
         setup.options = options
@@ -154,33 +170,39 @@ class ClaimEngine:
         if phase == "setup":
             return self._chance_start(s, fate)
         if phase == "redraw":
-            return {"type": "redrawn", "seat": s.pending_redraw,
-                    "card": self._draw(s, fate, 1)[0]}
+            return {"type": "redrawn", "seat": s.pending_redraw, "card": self._draw(s, fate, 1)[0]}
         if phase == "new_life":
-            return {"type": "new_life", "seat": s.new_life[0],
-                    "card": self._draw(s, fate, 1)[0] if s.court else None}
+            return {
+                "type": "new_life",
+                "seat": s.new_life[0],
+                "card": self._draw(s, fate, 1)[0] if s.court else None,
+            }
         if phase == "exchange_draw":
-            assert s.turn.choice is not None    # begin_exchange set the draw
+            assert s.turn.choice is not None  # begin_exchange set the draw
             k = min(s.turn.choice["draw"], len(s.court))
-            return {"type": "exchange_drawn", "seat": s.turn.actor,
-                    "cards": self._draw(s, fate, k)}
+            return {"type": "exchange_drawn", "seat": s.turn.actor, "cards": self._draw(s, fate, k)}
         if phase == "lose":
             seat = s.losses[0][0]
-            if s.react_card is not None:    # the card a reaction named goes face up
+            if s.react_card is not None:  # the card a reaction named goes face up
                 return {"type": "lose", "seat": seat, "card": s.react_card}
-            if (s.keeper and len(s.hands[seat]) == 1
-                    and (not s.ruleset.reactions or not self._reactions(s))):
+            if (
+                s.keeper
+                and len(s.hands[seat]) == 1
+                and (not s.ruleset.reactions or not self._reactions(s))
+            ):
                 return {"type": "lose", "seat": seat, "card": s.hands[seat][0]}
         return None
 
     def _chance_start(self, s: CoupState, fate: Fate) -> dict[str, Any]:
         n = s.players
-        event: dict[str, Any] = {"type": "started",
-                                 "first": first_seat(s.options["first"], fate, n)}
+        event: dict[str, Any] = {
+            "type": "started",
+            "first": first_seat(s.options["first"], fate, n),
+        }
         if self.choose_set is not None:
             event.update(self.choose_set(s, fate))
             ruleset = self.ruleset_for({**s.options, "set": event["set"]})
-            assert ruleset is not None          # a chosen set names its ruleset
+            assert ruleset is not None  # a chosen set names its ruleset
             court: list[Any] = ruleset.deck() if s.keeper else [None] * len(ruleset.cards)
         else:
             court = s.court
@@ -190,7 +212,7 @@ class ClaimEngine:
             if hands is None:
                 deck = list(court)
                 fate.rng.shuffle(deck)
-                hands = [sorted(deck[i * size:(i + 1) * size]) for i in range(n)]
+                hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(n)]
             else:
                 hands = _checked_deal(hands, n, size, court)
             event["hands"] = hands
@@ -235,7 +257,7 @@ class ClaimEngine:
         if kind == "choose":
             choice = s.turn.choice
             return choice is not None and choice.get("private", False)
-        if kind == "react":                 # a Lawyer's claim names no card
+        if kind == "react":  # a Lawyer's claim names no card
             return "card" in command
         return kind in _PRIVATE_CHOICES
 
@@ -252,11 +274,10 @@ class ClaimEngine:
                 raise RuleError("game.over") from None
             raise
         if s.options.get("response_seconds") and "at" in command:
-            event["at"] = command["at"]     # when claims it opens start their countdown
+            event["at"] = command["at"]  # when claims it opens start their countdown
         return [event]
 
-    def _living_seat(self, s: CoupState, command: dict[str, Any],
-                     key: str = "seat") -> int:
+    def _living_seat(self, s: CoupState, command: dict[str, Any], key: str = "seat") -> int:
         seat = seat_of(command, s.players, key)
         if not s.hands[seat]:
             raise RuleError("coup.player_out", player=seat)
@@ -272,8 +293,9 @@ class ClaimEngine:
             return 0
         return 0 if counter and s.options.get("tax_on") == "actions" else 1
 
-    def _check_tax(self, s: CoupState, seat: int, character: str | None,
-                   counter: bool = False, more: int = 0) -> None:
+    def _check_tax(
+        self, s: CoupState, seat: int, character: str | None, counter: bool = False, more: int = 0
+    ) -> None:
         """Refuse a claim whose seat cannot pay the Tax on top of the ``more``
         coins the claim costs itself (which it can pay: checked first, so the
         refusal names what is missing)."""
@@ -290,17 +312,22 @@ class ClaimEngine:
             raise RuleError("coup.not_your_turn", player=seat)
         rules = s.ruleset
         action = rules.actions.get(command["type"])
-        if action is None:                  # a character not in this game's set
+        if action is None:  # a character not in this game's set
             raise RuleError("command.unknown", command=command["type"])
         coins = s.coins[seat]
         if t.again and action.again:
             raise RuleError("g54.spy_twice")
-        if (not t.again and coins >= rules.forced_coup_at
-                and action.name != rules.coup_action and self._coup_targets(s, seat)):
+        if (
+            not t.again
+            and coins >= rules.forced_coup_at
+            and action.name != rules.coup_action
+            and self._coup_targets(s, seat)
+        ):
             raise RuleError("coup.must_coup", coins=coins)
         if coins < action.price:
-            raise RuleError("coup.cannot_afford", action=action.name,
-                            count=action.price, coins=coins)
+            raise RuleError(
+                "coup.cannot_afford", action=action.name, count=action.price, coins=coins
+            )
         if s.tax is not None:
             self._check_tax(s, seat, action.character, more=action.price)
         event = {"type": action.name, "seat": seat}
@@ -331,8 +358,9 @@ class ClaimEngine:
         if self._treaty_binds(s, seat, target):
             raise RuleError("g54.treaty", player=target)
 
-    def _extra_field(self, s: CoupState, action: Any, seat: int, command: dict[str, Any],
-                     field: str) -> Any:
+    def _extra_field(
+        self, s: CoupState, action: Any, seat: int, command: dict[str, Any], field: str
+    ) -> Any:
         if field == "to":
             to = self._living_seat(s, command, "to")
             if to == seat and not action.self_target:
@@ -352,8 +380,7 @@ class ClaimEngine:
         current = s.interrupt
         if current is None:
             t = s.turn
-            current = (t.claim if t.stage == "claim" else
-                       t.window if t.stage == "window" else None)
+            current = t.claim if t.stage == "claim" else t.window if t.stage == "window" else None
         return current if type(current) is kind else None
 
     @staticmethod
@@ -364,15 +391,24 @@ class ClaimEngine:
         """Seats that may still answer the open claim or window."""
         claim = self._awaited(s, Claim)
         if claim is not None:
-            return (list(self._still_to_answer(claim.eligible, claim.passed))
-                    if claim.stage == "open" else [])
+            return (
+                list(self._still_to_answer(claim.eligible, claim.passed))
+                if claim.stage == "open"
+                else []
+            )
         window = self._awaited(s, Window)
         if window is not None:
             return list(self._still_to_answer(window.eligible, window.passed))
         return []
 
-    def _responder(self, s: CoupState, command: dict[str, Any], eligible: tuple[int, ...],
-                   passed: set[int], claimant: int | None = None) -> int:
+    def _responder(
+        self,
+        s: CoupState,
+        command: dict[str, Any],
+        eligible: tuple[int, ...],
+        passed: set[int],
+        claimant: int | None = None,
+    ) -> int:
         """The seat answering the open claim or window, if it may."""
         seat = command.get("seat")
         if type(seat) is int and seat in eligible and seat not in passed:
@@ -426,9 +462,13 @@ class ClaimEngine:
         it comes due: at the start of its own turn, before it declares an
         action (see docs/games/g54.md, U1)."""
         t = s.turn
-        return (s.phase == "action" and seat == t.actor and not t.again
-                and bool(s.disappear.get(seat))
-                and character in s.ruleset.disappear_blockers)
+        return (
+            s.phase == "action"
+            and seat == t.actor
+            and not t.again
+            and bool(s.disappear.get(seat))
+            and character in s.ruleset.disappear_blockers
+        )
 
     def _decide_block(self, s, command):
         window = self._awaited(s, Window)
@@ -442,8 +482,7 @@ class ClaimEngine:
         character = command.get("character")
         if character not in window.blockers:
             action = s.turn.action.name if s.turn.action else "disappear"
-            raise RuleError("coup.cannot_block_with", action=action,
-                            character=str(character)[:20])
+            raise RuleError("coup.cannot_block_with", action=action, character=str(character)[:20])
         self._check_tax(s, seat, character, counter=True)
         return {"type": "block", "seat": seat, "character": character}
 
@@ -455,8 +494,9 @@ class ClaimEngine:
         action = s.turn.action
         if action.join == "pay":
             if s.coins[seat] < action.join_fee:
-                raise RuleError("coup.cannot_afford", action="join", count=action.join_fee,
-                                coins=s.coins[seat])
+                raise RuleError(
+                    "coup.cannot_afford", action="join", count=action.join_fee, coins=s.coins[seat]
+                )
         else:
             self._check_tax(s, seat, action.character)
         return {"type": "join", "seat": seat}
@@ -465,7 +505,7 @@ class ClaimEngine:
         if s.phase != "prove":
             raise RuleError("coup.not_now")
         claim = s.interrupt or s.turn.claim
-        assert isinstance(claim, Claim)         # a challenged claim is being proved
+        assert isinstance(claim, Claim)  # a challenged claim is being proved
         seat = command.get("seat")
         if seat != claim.seat or type(seat) is not int:
             seat = seat_of(command, s.players)
@@ -476,13 +516,17 @@ class ClaimEngine:
         seat, claim = self._claimant(s, command)
         character = claim.character
         if not self._can_show(s, claim):
-            raise RuleError("coup.card_not_held" if s.keeper else "coup.all_copies_face_up",
-                            character=character)
+            raise RuleError(
+                "coup.card_not_held" if s.keeper else "coup.all_copies_face_up", character=character
+            )
         redraw = command.get("redraw", True)
         if type(redraw) is not bool:
             raise RuleError("command.bad_field", field="redraw")
-        if (not redraw and claim.kind != "react"      # a reaction's card is turned up
-                and s.options.get("redraw", "mandatory") == "mandatory"):
+        if (
+            not redraw
+            and claim.kind != "react"  # a reaction's card is turned up
+            and s.options.get("redraw", "mandatory") == "mandatory"
+        ):
             raise RuleError("coup.redraw_mandatory")
         return {"type": "show", "seat": seat, "character": character, "redraw": redraw}
 
@@ -521,7 +565,7 @@ class ClaimEngine:
             seat = seat_of(command, s.players)
             raise RuleError("coup.not_your_loss", player=seat)
         card = command.get("card")
-        if not (s.keeper and card in s.hands[seat]):     # else: a card held, surely fine
+        if not (s.keeper and card in s.hands[seat]):  # else: a card held, surely fine
             card = self._card(s, seat, command)
         if s.react_card is not None and card != s.react_card:
             raise RuleError("g54.card_set_aside", character=s.react_card)
@@ -536,8 +580,9 @@ class ClaimEngine:
         open_now = rules.on_coup if reason == "coup" else rules.on_life
         if s.tax is None:
             return open_now
-        return tuple([c for c in open_now
-                      if self._tax_due(s, seat, c, counter=True) <= s.coins[seat]])
+        return tuple(
+            [c for c in open_now if self._tax_due(s, seat, c, counter=True) <= s.coins[seat]]
+        )
 
     def _decide_react(self, s, command):
         """Claim a reaction: the Intellectual or the Missionary on losing a
@@ -664,20 +709,20 @@ class ClaimEngine:
             return True
         return False
 
-    def _pay_tax(self, s: CoupState, seat: int, character: str | None,
-                 counter: bool = False) -> None:
+    def _pay_tax(
+        self, s: CoupState, seat: int, character: str | None, counter: bool = False
+    ) -> None:
         if self._tax_due(s, seat, character, counter):
-            assert s.tax is not None            # a tax is due only while one is set
+            assert s.tax is not None  # a tax is due only while one is set
             s.transfer(seat, s.tax[0], 1)
 
     def _new_claim(self, s: CoupState, seat: int, character: str, kind: str) -> Claim:
-        record = {"turn": s.turn_no, "character": character, "kind": kind,
-                  "result": "open"}
+        record = {"turn": s.turn_no, "character": character, "kind": kind, "result": "open"}
         s.claims[seat].append(record)
         return Claim(seat, character, kind, s.others[seat], record, s.now)
 
     def _apply_challenge(self, s, e):
-        claim = s.interrupt or s.turn.claim       # the open claim
+        claim = s.interrupt or s.turn.claim  # the open claim
         claim.challenger = e["seat"]
         claim.record["result"] = "challenged"
         claim.record["challenger"] = e["seat"]
@@ -691,7 +736,7 @@ class ClaimEngine:
         answered.passed.add(e["seat"])
         if len(answered.passed) < len(answered.eligible):
             return True
-        return self._apply_proceed(s, e)        # everyone has answered
+        return self._apply_proceed(s, e)  # everyone has answered
 
     def _apply_proceed(self, s, e):
         if s.phase == "challenge":
@@ -758,7 +803,7 @@ class ClaimEngine:
     def _apply_join(self, s, e):
         t = s.turn
         seat = e["seat"]
-        if t.action.join == "pay":              # Protestor: pay 3 to see the target fall
+        if t.action.join == "pay":  # Protestor: pay 3 to see the target fall
             s.pay(seat, t.action.join_fee)
             t.joiners += (seat,)
             t.window = None
@@ -770,7 +815,7 @@ class ClaimEngine:
         t.stage = "claim"
 
     def _apply_show(self, s, e):
-        claim = s.interrupt or s.turn.claim       # the claim being proved
+        claim = s.interrupt or s.turn.claim  # the claim being proved
         claim.record["result"] = "upheld"
         claim.stage = "upheld"
         seat, character = claim.seat, claim.character
@@ -869,7 +914,7 @@ class ClaimEngine:
         for card in e["cards"]:
             pool.remove(card)
         s.hands[t.actor] = list(e["cards"])
-        if "give" in e:                        # Producer: one card back to the target
+        if "give" in e:  # Producer: one card back to the target
             pool.remove(e["give"])
             s.hands[t.target].append(e["give"])
         s.court.extend(pool)
@@ -886,7 +931,7 @@ class ClaimEngine:
         action = t.action
         if action.join:
             eligible = s.others[t.actor]
-            if action.join == "pay":        # the Protestor's target does not pay to fall
+            if action.join == "pay":  # the Protestor's target does not pay to fall
                 eligible = tuple([i for i in eligible if i != t.target])
             t.window = Window("join", eligible)
             t.stage = "window" if eligible else "resolve"
@@ -897,7 +942,7 @@ class ClaimEngine:
 
     def _after_join(self, s: CoupState, t: Turn) -> None:
         if t.action.join == "pay" and not t.joiners:
-            t.stage = "done"          # nobody paid: the Protestor's 2 are spent
+            t.stage = "done"  # nobody paid: the Protestor's 2 are spent
         else:
             self._open_block(s, t)
 
@@ -935,9 +980,9 @@ class ClaimEngine:
                 return
             if t.action.on_failed is not None:
                 t.action.on_failed(s, t, claim.challenger)
-            if t.paid:                          # a failed action claim gets its coins back
+            if t.paid:  # a failed action claim gets its coins back
                 if t.action.pay_to_target:
-                    assert t.target is not None     # paid to the target it names
+                    assert t.target is not None  # paid to the target it names
                     s.transfer(t.target, t.actor, t.paid)
                 else:
                     s.gain(t.actor, t.paid)
@@ -948,10 +993,10 @@ class ClaimEngine:
                 if t.action.every_other:
                     t.protected |= {claim.seat}
                 elif t.action.on_blocked is not None:
-                    t.action.on_blocked(s, t)   # the part the block does not reach
+                    t.action.on_blocked(s, t)  # the part the block does not reach
                     return
                 else:
-                    t.stage = "done"            # the action is blocked; no refund
+                    t.stage = "done"  # the action is blocked; no refund
                     return
             t.stage = "blocks" if t.action.every_other else "resolve"
         elif kind == "join":
@@ -959,7 +1004,7 @@ class ClaimEngine:
             if upheld:
                 t.joiners += (claim.seat,)
             window = t.window
-            assert window is not None           # the join window the claim answered
+            assert window is not None  # the join window the claim answered
             if len(window.passed) == len(window.eligible):
                 self._close_window(s, window)
             else:
@@ -1002,20 +1047,21 @@ class ClaimEngine:
                         return
                     self._claim_settled(s, current)
                     continue
-                s.phase = current.kind   # a window's kind names its phase
+                s.phase = current.kind  # a window's kind names its phase
                 return
             if s.losses:
                 if s.hands[s.losses[0][0]]:
                     s.phase = "lose"
                     return
-                s.losses.pop(0)     # already out: nothing left to lose
+                s.losses.pop(0)  # already out: nothing left to lose
                 s.reacted = False
                 continue
             if s.probate:
                 window, s.window_after = s.window_after, None
                 if window is None:
-                    s.interrupt = Window("elimination", s.others[s.probate[0]],
-                                         s.ruleset.on_elimination)
+                    s.interrupt = Window(
+                        "elimination", s.others[s.probate[0]], s.ruleset.on_elimination
+                    )
                     continue
                 # Back to the window a claim interrupted, unless everyone
                 # still in has answered.
@@ -1053,8 +1099,13 @@ class ClaimEngine:
                 s.phase = stage
                 return
             elif stage == "done":
-                spy_again = (t.action is not None and t.action.again and t.resolved
-                             and not t.again and s.hands[t.actor])
+                spy_again = (
+                    t.action is not None
+                    and t.action.again
+                    and t.resolved
+                    and not t.again
+                    and s.hands[t.actor]
+                )
                 if s.disappear and s.disappear.get(t.actor) and not spy_again:
                     # A Disappear token comes due at the end of its holder's turn.
                     s.interrupt = Window("disappear", (t.actor,), s.ruleset.disappear_blockers)
@@ -1094,9 +1145,11 @@ class ClaimEngine:
         claim = self._awaited(s, Claim)
         if s.phase != "challenge" or s.turn.action is None or claim is None:
             return None
-        return {"key": (s.turn_no, claim.seat, claim.character, claim.kind),
-                "claimant": claim.seat,
-                "step": -1 if s.options.get("direction") == "counterclockwise" else 1}
+        return {
+            "key": (s.turn_no, claim.seat, claim.character, claim.kind),
+            "claimant": claim.seat,
+            "step": -1 if s.options.get("direction") == "counterclockwise" else 1,
+        }
 
     def timer(self, s: CoupState, now: float) -> dict[str, Any] | None:
         """The response countdown of the claim open to challenge, when the
@@ -1104,8 +1157,12 @@ class ClaimEngine:
         deadline = self._response_deadline(s)
         if deadline is None:
             return None
-        return {"kind": "response", "running": True, "remaining": max(0.0, deadline - now),
-                "seconds": s.options["response_seconds"]}
+        return {
+            "kind": "response",
+            "running": True,
+            "remaining": max(0.0, deadline - now),
+            "seconds": s.options["response_seconds"],
+        }
 
     def due(self, s: CoupState, now: float) -> dict[str, Any] | None:
         """An unchallenged claim stands when its countdown ends."""
@@ -1118,7 +1175,7 @@ class ClaimEngine:
         if not seconds or s.phase != "challenge":
             return None
         claim = s.interrupt or s.turn.claim
-        assert not isinstance(claim, Window)    # the challenge phase settles a claim
+        assert not isinstance(claim, Window)  # the challenge phase settles a claim
         if claim is None or claim.opened_at is None:
             return None
         return claim.opened_at + seconds
@@ -1141,7 +1198,7 @@ class ClaimEngine:
             return self._responders(s)
         if phase == "prove":
             claim = s.interrupt or t.claim
-            assert isinstance(claim, Claim)     # a challenged claim is being proved
+            assert isinstance(claim, Claim)  # a challenged claim is being proved
             return [claim.seat]
         if phase == "lose":
             return [s.losses[0][0]]
@@ -1160,13 +1217,15 @@ class ClaimEngine:
         made here in one function, the commonest situations first."""
         phase = s.phase
         key: tuple[Any, ...]
-        if phase == "challenge":            # the commonest: who may still challenge
+        if phase == "challenge":  # the commonest: who may still challenge
             claim = s.interrupt or s.turn.claim
-            assert isinstance(claim, Claim)     # the open claim
+            assert isinstance(claim, Claim)  # the open claim
             passed = claim.passed
-            key = ("challenge", tuple([i for i in claim.eligible if i not in passed])
-                   if passed else claim.eligible)
-        elif phase == "action":             # whose turn, what they can afford, who is in
+            key = (
+                "challenge",
+                tuple([i for i in claim.eligible if i not in passed]) if passed else claim.eligible,
+            )
+        elif phase == "action":  # whose turn, what they can afford, who is in
             t = s.turn
             seat = t.actor
             rules = s.ruleset
@@ -1181,33 +1240,44 @@ class ClaimEngine:
             key = ("action", seat, coins, s.living)
         elif phase == "prove":
             claim = s.interrupt or s.turn.claim
-            assert isinstance(claim, Claim)     # a challenged claim is being proved
+            assert isinstance(claim, Claim)  # a challenged claim is being proved
             key = (phase, claim.seat, self._can_show(s, claim))
         elif phase == "lose":
             rules = s.ruleset
             seat = s.losses[0][0]
-            cards = (set(s.hands[seat]) if s.keeper else
-                     [c for c in rules.characters if s.face_up(c) < rules.copies])
+            cards = (
+                set(s.hands[seat])
+                if s.keeper
+                else [c for c in rules.characters if s.face_up(c) < rules.copies]
+            )
             key = (phase, seat, tuple(sorted(cards)))
-            if rules.reactions:             # keeper reactions name the card too
+            if rules.reactions:  # keeper reactions name the card too
                 key += (self._reactions(s), s.keeper)
         elif phase in _WINDOW_PHASES:
             window = s.interrupt or s.turn.window
-            assert isinstance(window, Window)   # a window's kind names its phase
+            assert isinstance(window, Window)  # a window's kind names its phase
             passed = window.passed
-            responders = (tuple([i for i in window.eligible if i not in passed])
-                          if passed else window.eligible)
+            responders = (
+                tuple([i for i in window.eligible if i not in passed])
+                if passed
+                else window.eligible
+            )
             key = (phase, responders, window.blockers)
             if phase == "join":
                 action = s.turn.action
                 key += (action.name, tuple(s.coins[i] >= action.join_fee for i in responders))
-            if s.tax is not None:           # who can pay the tax to claim
+            if s.tax is not None:  # who can pay the tax to claim
                 key += (s.tax, s.menu_options, tuple(s.coins[i] > 0 for i in responders))
         elif phase == "exchange":
             t = s.turn
             give_back = bool(t.choice and t.choice.get("give_back"))
-            key = (phase, t.actor, tuple(sorted(s.hands[t.actor] + list(t.drawn))),
-                   len(s.hands[t.actor]), give_back)
+            key = (
+                phase,
+                t.actor,
+                tuple(sorted(s.hands[t.actor] + list(t.drawn))),
+                len(s.hands[t.actor]),
+                give_back,
+            )
         elif phase == "choice":
             choice = s.turn.choice
             assert choice is not None
@@ -1236,12 +1306,18 @@ class ClaimEngine:
                 if phase == "challenge":
                     out.append({"type": "challenge", "seat": i})
                 elif phase == "join":
-                    if (s.coins[i] >= action.join_fee if action.join == "pay" else
-                            self._tax_due(s, i, action.character) <= s.coins[i]):
+                    if (
+                        s.coins[i] >= action.join_fee
+                        if action.join == "pay"
+                        else self._tax_due(s, i, action.character) <= s.coins[i]
+                    ):
                         out.append({"type": "join", "seat": i})
                 else:
-                    out.extend({"type": verb, "seat": i, "character": c} for c in key[2]
-                               if self._tax_due(s, i, c, counter=True) <= s.coins[i])
+                    out.extend(
+                        {"type": verb, "seat": i, "character": c}
+                        for c in key[2]
+                        if self._tax_due(s, i, c, counter=True) <= s.coins[i]
+                    )
                 out.append({"type": "pass", "seat": i})
             out.append({"type": "proceed"})
             return out
@@ -1254,22 +1330,28 @@ class ClaimEngine:
             reactions = key[3] if len(key) > 3 else ()
             losses = [{"type": "lose", "seat": seat, "card": c} for c in cards]
             if not s.keeper:
-                return losses + [{"type": "react", "seat": seat, "character": c}
-                                 for c in reactions]
-            return losses + [{"type": "react", "seat": seat, "character": c, "card": card}
-                             for c in reactions for card in cards]
+                return losses + [{"type": "react", "seat": seat, "character": c} for c in reactions]
+            return losses + [
+                {"type": "react", "seat": seat, "character": c, "card": card}
+                for c in reactions
+                for card in cards
+            ]
         if phase == "exchange":
             _, seat, pool, size, give_back = key
             if not give_back:
-                return [{"type": "keep", "seat": seat, "cards": combo}
-                        for combo in dict.fromkeys(combinations(pool, size))]
+                return [
+                    {"type": "keep", "seat": seat, "cards": combo}
+                    for combo in dict.fromkeys(combinations(pool, size))
+                ]
             out = []
             for combo in dict.fromkeys(combinations(pool, size)):
                 rest = list(pool)
                 for card in combo:
                     rest.remove(card)
-                out.extend({"type": "keep", "seat": seat, "cards": combo, "give": give}
-                           for give in dict.fromkeys(rest))
+                out.extend(
+                    {"type": "keep", "seat": seat, "cards": combo, "give": give}
+                    for give in dict.fromkeys(rest)
+                )
             return out
         if phase == "choice":
             _, seat, options = key
@@ -1279,13 +1361,18 @@ class ClaimEngine:
     def _early_blocks(self, s: CoupState) -> tuple[FrozenCommand, ...]:
         """The actor's blocks of its own Disappear token, before its action."""
         seat = s.turn.actor
-        return tuple([FrozenCommand(type="block", seat=seat, character=c)
-                      for c in s.ruleset.disappear_blockers
-                      if self._blocks_a_token_early(s, seat, c)
-                      and self._tax_due(s, seat, c, True) <= s.coins[seat]])
+        return tuple(
+            [
+                FrozenCommand(type="block", seat=seat, character=c)
+                for c in s.ruleset.disappear_blockers
+                if self._blocks_a_token_early(s, seat, c)
+                and self._tax_due(s, seat, c, True) <= s.coins[seat]
+            ]
+        )
 
-    def _action_menu(self, s: CoupState, seat: int, coins: int,
-                     living: tuple[int, ...]) -> tuple[FrozenCommand, ...]:
+    def _action_menu(
+        self, s: CoupState, seat: int, coins: int, living: tuple[int, ...]
+    ) -> tuple[FrozenCommand, ...]:
         """The actions ``seat`` may declare. Each action's commands are kept
         apart (``_menu_part``), so a new set of characters builds its menus
         from parts other sets have already made."""
@@ -1294,8 +1381,9 @@ class ClaimEngine:
         if coins >= rules.forced_coup_at and not t.again:
             targets = self._coup_targets(s, seat)
             if targets:
-                return tuple([FrozenCommand(type=rules.coup_action, seat=seat, target=i)
-                              for i in targets])
+                return tuple(
+                    [FrozenCommand(type=rules.coup_action, seat=seat, target=i) for i in targets]
+                )
         out: list[FrozenCommand] = []
         parts = self._menu_parts
         plain = self._plain
@@ -1324,24 +1412,33 @@ class ClaimEngine:
             if part is None:
                 if len(parts) >= _LEGAL_CACHE_LIMIT:
                     parts.clear()
-                part = parts[key] = tuple(map(FrozenCommand, self._menu_part(
-                    s, action, seat, living)))
+                part = parts[key] = tuple(
+                    map(FrozenCommand, self._menu_part(s, action, seat, living))
+                )
             out.extend(part)
         return tuple(out)
 
-    def _menu_part(self, s: CoupState, action: Any, seat: int,
-                   living: tuple[int, ...]) -> list[dict[str, Any]]:
+    def _menu_part(
+        self, s: CoupState, action: Any, seat: int, living: tuple[int, ...]
+    ) -> list[dict[str, Any]]:
         """One action's commands: every target and extra field it may name."""
         name = action.name
         tokens = s.peacekeeper is not None or s.treaty is not None
         named = living if action.self_target else [i for i in living if i != seat]
         if action.targeted and not action.extra and action.check is None:
-            return [{"type": name, "seat": seat, "target": i} for i in named
-                    if not tokens or self._reachable(s, action, seat, i)]
+            return [
+                {"type": name, "seat": seat, "target": i}
+                for i in named
+                if not tokens or self._reachable(s, action, seat, i)
+            ]
         commands = [{"type": name, "seat": seat}]
         if action.targeted:
-            commands = [dict(c, target=i) for c in commands for i in named
-                        if not tokens or self._reachable(s, action, seat, i)]
+            commands = [
+                dict(c, target=i)
+                for c in commands
+                for i in named
+                if not tokens or self._reachable(s, action, seat, i)
+            ]
         for field in action.extra:
             values = s.ruleset.characters if field == "role" else named
             commands = [dict(c, **{field: v}) for c in commands for v in values]
@@ -1358,16 +1455,25 @@ class ClaimEngine:
     def _everyone_reachable(self, s: CoupState, seat: int) -> tuple[int, ...]:
         """The players an action on every other player reaches, clockwise from
         the next: not the holder of Peacekeeping, nor a Treaty partner."""
-        return tuple([i for i in s.clockwise_from(seat)
-                      if i != s.peacekeeper and not self._treaty_binds(s, seat, i)])
+        return tuple(
+            [
+                i
+                for i in s.clockwise_from(seat)
+                if i != s.peacekeeper and not self._treaty_binds(s, seat, i)
+            ]
+        )
 
     @staticmethod
     def _treaty_binds(s: CoupState, seat: int, target: int) -> bool:
         """Whether a Treaty keeps these two players from targeting each other
         (with two players left only if the table chose so)."""
-        return (s.treaty is not None and seat in s.treaty and target in s.treaty
-                and seat != target
-                and (len(s.living) > 2 or s.options.get("treaty_two_players") == "binding"))
+        return (
+            s.treaty is not None
+            and seat in s.treaty
+            and target in s.treaty
+            and seat != target
+            and (len(s.living) > 2 or s.options.get("treaty_two_players") == "binding")
+        )
 
     def _reachable(self, s: CoupState, action: Any, seat: int, target: int) -> bool:
         try:
@@ -1375,7 +1481,6 @@ class ClaimEngine:
         except RuleError:
             return False
         return True
-
 
     # -- views --------------------------------------------------------------------
     def public_view(self, s: CoupState) -> dict[str, Any]:
@@ -1385,19 +1490,41 @@ class ClaimEngine:
             claim = self._awaited(s, Claim)
             window = self._awaited(s, Window)
             pending = {
-                "action": t.action.name, "actor": t.actor, "target": t.target,
-                **t.extra, "paid": t.paid, "stage": t.stage,
-                "claim": (None if claim is None else
-                          {"seat": claim.seat, "character": claim.character,
-                           "kind": claim.kind, "challenger": claim.challenger,
-                           "passed": sorted(claim.passed)}),
-                "window": (None if window is None else
-                           {"kind": window.kind, "passed": sorted(window.passed),
-                            "characters": list(window.blockers)}),
-                "targets": list(t.targets), "protected": sorted(t.protected),
-                "joiners": list(t.joiners), "again": t.again,
-                "choice": (None if t.choice is None or "seat" not in t.choice else
-                           {"seat": t.choice["seat"], "kind": t.choice["kind"]}),
+                "action": t.action.name,
+                "actor": t.actor,
+                "target": t.target,
+                **t.extra,
+                "paid": t.paid,
+                "stage": t.stage,
+                "claim": (
+                    None
+                    if claim is None
+                    else {
+                        "seat": claim.seat,
+                        "character": claim.character,
+                        "kind": claim.kind,
+                        "challenger": claim.challenger,
+                        "passed": sorted(claim.passed),
+                    }
+                ),
+                "window": (
+                    None
+                    if window is None
+                    else {
+                        "kind": window.kind,
+                        "passed": sorted(window.passed),
+                        "characters": list(window.blockers),
+                    }
+                ),
+                "targets": list(t.targets),
+                "protected": sorted(t.protected),
+                "joiners": list(t.joiners),
+                "again": t.again,
+                "choice": (
+                    None
+                    if t.choice is None or "seat" not in t.choice
+                    else {"seat": t.choice["seat"], "kind": t.choice["kind"]}
+                ),
             }
         # A card handed over for a swap (the Producer's) is still its owner's life.
         lent = t.target if t.choice is not None and t.choice.get("give_back") else None
@@ -1412,23 +1539,30 @@ class ClaimEngine:
             "treasury": s.treasury,
             "court": len(s.court),
             "players": [
-                {"seat": i, "coins": s.coins[i], "influence": len(s.hands[i]) + (i == lent),
-                 "revealed": list(s.revealed[i]), "out": s.phase != "setup" and i not in s.living,
-                 "claims": [dict(c) for c in s.claims[i]]}
+                {
+                    "seat": i,
+                    "coins": s.coins[i],
+                    "influence": len(s.hands[i]) + (i == lent),
+                    "revealed": list(s.revealed[i]),
+                    "out": s.phase != "setup" and i not in s.living,
+                    "claims": [dict(c) for c in s.claims[i]],
+                }
                 for i in range(s.players)
             ],
             "pending": pending,
-            "losing": (None if not s.losses else
-                       {"seat": s.losses[0][0], "reason": s.losses[0][1]}),
+            "losing": (
+                None if not s.losses else {"seat": s.losses[0][0], "reason": s.losses[0][1]}
+            ),
             "winner": s.winner,
         }
-        if s.ruleset.tokens:                        # the G54 family
+        if s.ruleset.tokens:  # the G54 family
             view["roles"] = list(s.ruleset.characters)
-            tokens = {"disappear": {str(k): v for k, v in s.disappear.items()},
-                      "peacekeeping": s.peacekeeper,
-                      "treaty": None if s.treaty is None else list(s.treaty),
-                      "tax": None if s.tax is None else
-                      {"taxer": s.tax[0], "character": s.tax[1]}}
+            tokens = {
+                "disappear": {str(k): v for k, v in s.disappear.items()},
+                "peacekeeping": s.peacekeeper,
+                "treaty": None if s.treaty is None else list(s.treaty),
+                "tax": None if s.tax is None else {"taxer": s.tax[0], "character": s.tax[1]},
+            }
             view["tokens"] = {k: tokens[k] for k in s.ruleset.tokens_in_play}
         return view
 
@@ -1462,8 +1596,10 @@ class ClaimEngine:
         if kind == "react":
             reaction = self.catalog.reactions.get(event["character"])
             life = reaction is not None and reaction.when != "elimination"
-            return ("log.react_card" if life else "log.react",
-                    {"player": event["seat"], "character": event["character"]})
+            return (
+                "log.react_card" if life else "log.react",
+                {"player": event["seat"], "character": event["character"]},
+            )
         if kind == "lose":
             return "log.lose", {"player": event["seat"], "character": event["card"]}
         if kind == "show":
@@ -1472,7 +1608,7 @@ class ClaimEngine:
             return "log.exchange_drawn", {"player": event["seat"], "count": len(event["cards"])}
         if kind in ("challenge", "pass", "concede", "redrawn", "keep", "join", "new_life"):
             return f"log.{kind}", {"player": event["seat"]}
-        if kind == "choose":                # a private choice's option is a hidden card
+        if kind == "choose":  # a private choice's option is a hidden card
             if event.get("private"):
                 return f"log.choose.{event['kind']}", {"player": event["seat"]}
             return f"log.choose.{event['kind']}.{event['option']}", {"player": event["seat"]}
@@ -1481,8 +1617,9 @@ class ClaimEngine:
         return None
 
 
-def _passes(check: Callable[[CoupState, dict[str, Any]], None], s: CoupState,
-            command: dict[str, Any]) -> bool:
+def _passes(
+    check: Callable[[CoupState, dict[str, Any]], None], s: CoupState, command: dict[str, Any]
+) -> bool:
     try:
         check(s, command)
     except RuleError:
@@ -1490,8 +1627,9 @@ def _passes(check: Callable[[CoupState, dict[str, Any]], None], s: CoupState,
     return True
 
 
-def _first_clockwise(s: CoupState, actor: int, blocks: tuple[tuple[int, str], ...]
-                     ) -> tuple[int, str]:
+def _first_clockwise(
+    s: CoupState, actor: int, blocks: tuple[tuple[int, str], ...]
+) -> tuple[int, str]:
     """The block to settle next: clockwise from the player after the actor."""
     order = s.clockwise_from(actor)
     return min(blocks, key=lambda b: order.index(b[0]) if b[0] in order else len(order))

@@ -6,10 +6,12 @@ actions (with the character each claims, its cost, whether it targets, who
 may block it and with which characters) and one small ``resolve`` function per
 action. Coup: Rebellion G54 is another ruleset over the same machinery.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .state import CoupState, Turn
 
@@ -22,36 +24,37 @@ OnFailed = Callable[[CoupState, Turn, int | None], None]
 class Action:
     name: str
     resolve: Resolve
-    character: str | None = None     # the character claimed; None: a general action
-    cost: int = 0                    # paid when declared
+    character: str | None = None  # the character claimed; None: a general action
+    cost: int = 0  # paid when declared
     targeted: bool = False
-    blockers: tuple[str, ...] = ()   # characters that may block it
+    blockers: tuple[str, ...] = ()  # characters that may block it
     target_blocks_only: bool = True  # False: any other living player may block
-    draw: int = 0                    # cards an exchange draws from the court
-    pay_to_target: bool = False      # the cost goes to the target, not the treasury
-    needs: int = 0                   # coins needed to declare it, if more than the cost
-    every_other: bool = False        # hits every other living player, each may block
-    extra: tuple[str, ...] = ()      # more fields the declaration names ("to", "role")
-    join: str | None = None          # "claim": others may claim it too; "pay": pay to join
-    join_fee: int = 0                # what joining costs ("pay")
-    on_failed: OnFailed | None = None    # the extra cost of a claim caught bluffing
+    draw: int = 0  # cards an exchange draws from the court
+    pay_to_target: bool = False  # the cost goes to the target, not the treasury
+    needs: int = 0  # coins needed to declare it, if more than the cost
+    every_other: bool = False  # hits every other living player, each may block
+    extra: tuple[str, ...] = ()  # more fields the declaration names ("to", "role")
+    join: str | None = None  # "claim": others may claim it too; "pay": pay to join
+    join_fee: int = 0  # what joining costs ("pay")
+    on_failed: OnFailed | None = None  # the extra cost of a claim caught bluffing
     # What still happens when a block stands: a block cancels only the part
     # of the action it blocks (G54's Producer still exchanges with the court).
     # None: the whole action is cancelled (Coup), with no refund.
     on_blocked: Resolve | None = None
     choose: Callable[[CoupState, Turn, Any], None] | None = None  # after a choice
-    again: bool = False              # the actor then takes another action (Spy)
-    untargeted_by_tokens: bool = False   # Coup: Peacekeeping does not protect from it
-    self_target: bool = False        # the actor may be the player named (Communist)
+    again: bool = False  # the actor then takes another action (Spy)
+    untargeted_by_tokens: bool = False  # Coup: Peacekeeping does not protect from it
+    self_target: bool = False  # the actor may be the player named (Communist)
     check: Callable[[CoupState, dict[str, Any]], None] | None = None  # more validation
-    check_key: Callable[[CoupState], Any] | None = None   # what ``check`` depends on
-    price: int = field(init=False)   # coins the actor must hold to declare it
+    check_key: Callable[[CoupState], Any] | None = None  # what ``check`` depends on
+    price: int = field(init=False)  # coins the actor must hold to declare it
     plain: bool = field(init=False)  # names nobody and nothing, no check: one command
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "price", max(self.cost, self.needs))
-        object.__setattr__(self, "plain",
-                           not (self.targeted or self.extra or self.check is not None))
+        object.__setattr__(
+            self, "plain", not (self.targeted or self.extra or self.check is not None)
+        )
 
 
 @dataclass(frozen=True)
@@ -71,37 +74,45 @@ class Ruleset:
     name: str
     characters: tuple[str, ...]
     actions: dict[str, Action]
-    copies: int = 3                  # copies of each character in the court
-    coins: int = 50                  # coins in the game
+    copies: int = 3  # copies of each character in the court
+    coins: int = 50  # coins in the game
     start_coins: int = 2
     hand_size: int = 2
-    forced_coup_at: int = 10         # at the start of a turn, with this many: Coup only
+    forced_coup_at: int = 10  # at the start of a turn, with this many: Coup only
     coup_action: str = "coup"
     min_players: int = 2
     max_players: int = 6
     action_order: tuple[str, ...] = field(default=())
     # Characters claimed in reaction rather than as an action.
-    reactions: dict[str, "Reaction"] = field(default_factory=dict)
+    reactions: dict[str, Reaction] = field(default_factory=dict)
     unlimited_treasury: bool = False
-    tokens: bool = False             # the G54 family's tokens and extra actions are in play
-    tokens_in_play: tuple[str, ...] = ()   # "disappear", "peacekeeping", "treaty", "tax"
-    disappear_blockers: tuple[str, ...] = ()   # who stops a Disappear token when due
-    on_elimination: tuple[str, ...] = field(init=False)   # the "elimination" reactions
-    on_life: tuple[str, ...] = field(init=False)          # reactions to a lost life
-    on_coup: tuple[str, ...] = field(init=False)          # those open to a Coup's victim
-    cards: tuple[str, ...] = field(init=False)            # the court, unshuffled
-    menu: tuple[Action, ...] = field(init=False)          # the actions in menu order
+    tokens: bool = False  # the G54 family's tokens and extra actions are in play
+    tokens_in_play: tuple[str, ...] = ()  # "disappear", "peacekeeping", "treaty", "tax"
+    disappear_blockers: tuple[str, ...] = ()  # who stops a Disappear token when due
+    on_elimination: tuple[str, ...] = field(init=False)  # the "elimination" reactions
+    on_life: tuple[str, ...] = field(init=False)  # reactions to a lost life
+    on_coup: tuple[str, ...] = field(init=False)  # those open to a Coup's victim
+    cards: tuple[str, ...] = field(init=False)  # the court, unshuffled
+    menu: tuple[Action, ...] = field(init=False)  # the actions in menu order
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "menu", tuple(self.actions[n] for n in self.action_order))
-        object.__setattr__(self, "on_elimination", tuple(
-            c for c, r in self.reactions.items() if r.when == "elimination"))
-        object.__setattr__(self, "on_life", tuple(
-            c for c, r in self.reactions.items() if r.when in ("life", "life_not_coup")))
-        object.__setattr__(self, "on_coup", tuple(
-            c for c, r in self.reactions.items() if r.when == "life"))
-        object.__setattr__(self, "cards", tuple(
-            c for c in self.characters for _ in range(self.copies)))
+        object.__setattr__(
+            self,
+            "on_elimination",
+            tuple(c for c, r in self.reactions.items() if r.when == "elimination"),
+        )
+        object.__setattr__(
+            self,
+            "on_life",
+            tuple(c for c, r in self.reactions.items() if r.when in ("life", "life_not_coup")),
+        )
+        object.__setattr__(
+            self, "on_coup", tuple(c for c, r in self.reactions.items() if r.when == "life")
+        )
+        object.__setattr__(
+            self, "cards", tuple(c for c in self.characters for _ in range(self.copies))
+        )
 
     def deck(self) -> list[str]:
         """A fresh list of the court's cards, every copy of every character."""
@@ -109,6 +120,7 @@ class Ruleset:
 
 
 # -- resolutions of the original game's actions ------------------------------
+
 
 def income(s: CoupState, t: Turn) -> None:
     s.gain(t.actor, 1)
@@ -127,14 +139,14 @@ def tax(s: CoupState, t: Turn) -> None:
 
 def lose_influence(s: CoupState, t: Turn) -> None:
     """Coup and Assassinate: the target loses one influence, if any is left."""
-    assert t.target is not None      # a targeted action names its target
+    assert t.target is not None  # a targeted action names its target
     if s.alive(t.target):
         s.queue_loss(t.target, t.action.name)
     t.stage = "done"
 
 
 def steal(s: CoupState, t: Turn) -> None:
-    assert t.target is not None      # a targeted action names its target
+    assert t.target is not None  # a targeted action names its target
     s.transfer(t.target, t.actor, 2)
     t.stage = "done"
 
@@ -158,24 +170,35 @@ def exchange(s: CoupState, t: Turn) -> None:
 
 
 DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, CONTESSA = (
-    "duke", "assassin", "captain", "ambassador", "contessa")
+    "duke",
+    "assassin",
+    "captain",
+    "ambassador",
+    "contessa",
+)
 
 COUP = Ruleset(
     name="coup",
     characters=(DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, CONTESSA),
     actions={
         "income": Action("income", income),
-        "foreign_aid": Action("foreign_aid", foreign_aid, blockers=(DUKE,),
-                              target_blocks_only=False),
-        "coup": Action("coup", lose_influence, cost=7, targeted=True,
-                       untargeted_by_tokens=True),
+        "foreign_aid": Action(
+            "foreign_aid", foreign_aid, blockers=(DUKE,), target_blocks_only=False
+        ),
+        "coup": Action("coup", lose_influence, cost=7, targeted=True, untargeted_by_tokens=True),
         "tax": Action("tax", tax, character=DUKE),
-        "assassinate": Action("assassinate", lose_influence, character=ASSASSIN,
-                              cost=3, targeted=True, blockers=(CONTESSA,)),
-        "steal": Action("steal", steal, character=CAPTAIN, targeted=True,
-                        blockers=(CAPTAIN, AMBASSADOR)),
+        "assassinate": Action(
+            "assassinate",
+            lose_influence,
+            character=ASSASSIN,
+            cost=3,
+            targeted=True,
+            blockers=(CONTESSA,),
+        ),
+        "steal": Action(
+            "steal", steal, character=CAPTAIN, targeted=True, blockers=(CAPTAIN, AMBASSADOR)
+        ),
         "exchange": Action("exchange", exchange, character=AMBASSADOR, draw=2),
     },
-    action_order=("income", "foreign_aid", "coup", "tax", "assassinate",
-                  "steal", "exchange"),
+    action_order=("income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange"),
 )

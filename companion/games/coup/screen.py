@@ -3,6 +3,7 @@ whose spec names this screen too): the public state at a glance, G54's five
 reference cards and the tokens its words say, and one button per command
 the engine accepts now. Widgets only show
 views and send commands through the table; every rule lives in the engine."""
+
 from __future__ import annotations
 
 import math
@@ -12,14 +13,14 @@ from typing import Any
 from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
 from ...table import Table
-from .words import command_groups, command_label, status_line
 from ...ui.buttons import CommandButton
 from ...ui.table_screen import TableScreen
+from .words import command_groups, command_label, status_line
 
 Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
@@ -42,6 +43,7 @@ class PlayerPanel(BoxLayout):
 class ReferenceCard(ButtonBehavior, BoxLayout):
     """One of the five characters of a G54 game: its name and what it does.
     On a short screen the row shows only the names; a tap opens the card."""
+
     name = StringProperty("")
     text = StringProperty("")
     compact = BooleanProperty(False)
@@ -53,6 +55,7 @@ class ReferenceCard(ButtonBehavior, BoxLayout):
 
 class CardView(ModalView):
     """A reference card read full size; any tap closes it."""
+
     name = StringProperty("")
     text = StringProperty("")
 
@@ -60,20 +63,22 @@ class CardView(ModalView):
 class StripButton(CommandButton):
     """A command in the strip. Its kv rule wraps a label too long for a
     third of the strip onto two lines, so three commands share a row."""
-    widest = NumericProperty(0)           # a third of the strip
+
+    widest = NumericProperty(0)  # a third of the strip
 
     def line_width(self, text: str, font_size: float) -> float:
         """The label's width on one line."""
-        return CoreLabel(text=text, font_size=font_size, font_name=self.font_name,
-                         bold=self.bold).get_extents(text)[0]
+        return CoreLabel(
+            text=text, font_size=font_size, font_name=self.font_name, bold=self.bold
+        ).get_extents(text)[0]
 
 
 class CoupTableScreen(TableScreen):
-    picking: tuple | None = None          # (seat, action) tapped, waiting for its target
+    picking: tuple | None = None  # (seat, action) tapped, waiting for its target
     status_text = StringProperty("")
     compact_reference = BooleanProperty(False)
-    panels_height = NumericProperty(0)    # the height the fullest player panel needs
-    countdown_text = StringProperty("")   # how long an unchallenged claim has left
+    panels_height = NumericProperty(0)  # the height the fullest player panel needs
+    countdown_text = StringProperty("")  # how long an unchallenged claim has left
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         self._panels: list[PlayerPanel] = []
@@ -82,15 +87,19 @@ class CoupTableScreen(TableScreen):
 
     def show_time(self) -> None:
         timer = self.table.timer()
-        self.countdown_text = ("" if timer is None or timer.get("kind") != "response" else
-                               self.t("ui.countdown", count=math.ceil(timer["remaining"])))
+        self.countdown_text = (
+            ""
+            if timer is None or timer.get("kind") != "response"
+            else self.t("ui.countdown", count=math.ceil(timer["remaining"]))
+        )
 
     def show(self, view: dict[str, Any]) -> None:
         t = self.t
-        roles = view.get("roles")           # G54: the five characters, no coin limit
+        roles = view.get("roles")  # G54: the five characters, no coin limit
         treasury = [] if roles else [t("ui.treasury", count=view["treasury"])]
-        self.info_text = "   ".join([t("ui.turn", count=view["turn"]), *treasury,
-                                     t("ui.court", count=view["court"])])
+        self.info_text = "   ".join(
+            [t("ui.turn", count=view["turn"]), *treasury, t("ui.court", count=view["court"])]
+        )
         self.status_text = status_line(view, t)
         self._show_players(view)
         self._show_reference(roles or [])
@@ -103,14 +112,21 @@ class CoupTableScreen(TableScreen):
         box = self.ids.reference
         box.clear_widgets()
         for role in roles:
-            box.add_widget(ReferenceCard(name=self.t(f"character.{role}"),
-                                         text=self.t(f"g54.card.{role}"),
-                                         compact=self.compact_reference))
+            box.add_widget(
+                ReferenceCard(
+                    name=self.t(f"character.{role}"),
+                    text=self.t(f"g54.card.{role}"),
+                    compact=self.compact_reference,
+                )
+            )
         if roles:
-            box.add_widget(ReferenceCard(name=self.t("action.income") + " · "
-                                         + self.t("action.coup"),
-                                         text=self.t("ui.general_actions"),
-                                         compact=self.compact_reference))
+            box.add_widget(
+                ReferenceCard(
+                    name=self.t("action.income") + " · " + self.t("action.coup"),
+                    text=self.t("ui.general_actions"),
+                    compact=self.compact_reference,
+                )
+            )
 
     def on_compact_reference(self, _screen: Any, compact: bool) -> None:
         for card in self.ids.reference.children:
@@ -133,15 +149,21 @@ class CoupTableScreen(TableScreen):
             panel.current = p["seat"] in (view["current"], view["winner"])
             panel.waiting = p["seat"] in waiting
             panel.coins_text = t("ui.coins", count=p["coins"])
-            panel.influence_text = (t("ui.out") if p["out"] else
-                                    "● " * p["influence"] + t("ui.influence", count=p["influence"]))
+            panel.influence_text = (
+                t("ui.out")
+                if p["out"]
+                else "● " * p["influence"] + t("ui.influence", count=p["influence"])
+            )
             panel.revealed_text = "  ".join(t(f"character.{c}") for c in p["revealed"])
             panel.tokens_text = "\n".join(words.seat_marks(view, p["seat"], t))
             recent = p["claims"][-_RECENT_CLAIMS:]
             panel.claims_text = "\n".join(
-                t(f"ui.claim.{c['result']}",
-                  character=t(f"ui.claim_kind.{c['kind']}", character=c["character"]))
-                for c in recent)
+                t(
+                    f"ui.claim.{c['result']}",
+                    character=t(f"ui.claim_kind.{c['kind']}", character=c["character"]),
+                )
+                for c in recent
+            )
 
     def _fit_panels(self, *_args: Any) -> None:
         self.panels_height = max(panel.minimum_height for panel in self._panels)
@@ -170,16 +192,19 @@ class CoupTableScreen(TableScreen):
             for command in group:
                 key = _pick_key(command)
                 if key is None or counts[key] < 2:
-                    self._add_button(command_label(command, view, self.t), command,
-                                     seat_command=seat is not None)
+                    self._add_button(
+                        command_label(command, view, self.t), command, seat_command=seat is not None
+                    )
                 elif key not in shown:
                     shown.add(key)
                     # The dots stand for the player to tap next.
-                    self._add_button(command_label({**command, key[0]: "…"}, view, self.t),
-                                     {"pick": key})
+                    self._add_button(
+                        command_label({**command, key[0]: "…"}, view, self.t), {"pick": key}
+                    )
 
-    def _add_button(self, text: str, command: dict[str, Any] | None,
-                    seat_command: bool = True) -> None:
+    def _add_button(
+        self, text: str, command: dict[str, Any] | None, seat_command: bool = True
+    ) -> None:
         button = StripButton(text=text, command=command, seat_command=seat_command)
         button.bind(on_release=lambda b: self._pressed(b.command))
         self.ids.commands.add_widget(button)

@@ -8,6 +8,7 @@ court, the hands and the face-up piles.
 In physical mode the app does not know hidden cards: every hidden card, in a
 hand or in the court, is ``None``. In keeper mode they are character names.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -23,12 +24,28 @@ class Claim:
     ``prove`` (challenged: show or concede), ``upheld`` or ``failed``.
     """
 
-    __slots__ = ("seat", "character", "kind", "stage", "challenger", "eligible",
-                 "passed", "record", "opened_at")
+    __slots__ = (
+        "seat",
+        "character",
+        "kind",
+        "stage",
+        "challenger",
+        "eligible",
+        "passed",
+        "record",
+        "opened_at",
+    )
 
-    def __init__(self, seat: int, character: str, kind: str, eligible: tuple[int, ...],
-                 record: dict[str, Any], opened_at: float | None = None) -> None:
-        self.opened_at = opened_at        # table time it opened (a response countdown)
+    def __init__(
+        self,
+        seat: int,
+        character: str,
+        kind: str,
+        eligible: tuple[int, ...],
+        record: dict[str, Any],
+        opened_at: float | None = None,
+    ) -> None:
+        self.opened_at = opened_at  # table time it opened (a response countdown)
         self.seat = seat
         self.character = character
         self.kind = kind
@@ -49,7 +66,7 @@ class Window:
         self.kind = kind
         self.eligible = eligible
         self.passed: set[int] = set()
-        self.blockers = blockers          # the characters that may answer (block windows)
+        self.blockers = blockers  # the characters that may answer (block windows)
 
 
 _NO_FIELDS: dict[str, Any] = {}
@@ -66,9 +83,24 @@ class Turn:
     ``declared``, ``blocks``, ``resolve``, ``done``.
     """
 
-    __slots__ = ("actor", "action", "target", "extra", "paid", "stage", "claim", "window",
-                 "targets", "blocks", "protected", "joiners", "choice", "drawn", "again",
-                 "resolved")
+    __slots__ = (
+        "actor",
+        "action",
+        "target",
+        "extra",
+        "paid",
+        "stage",
+        "claim",
+        "window",
+        "targets",
+        "blocks",
+        "protected",
+        "joiners",
+        "choice",
+        "drawn",
+        "again",
+        "resolved",
+    )
 
     def __init__(self, actor: int, again: bool = False) -> None:
         # Containers start as shared empty values and are replaced, never
@@ -76,32 +108,60 @@ class Turn:
         self.actor = actor
         self.action: Any = None
         self.target: int | None = None
-        self.extra: dict[str, Any] = _NO_FIELDS   # more declared fields ("to", "role")
+        self.extra: dict[str, Any] = _NO_FIELDS  # more declared fields ("to", "role")
         self.paid = 0
         self.stage = "action"
         self.claim: Claim | None = None
         self.window: Window | None = None
-        self.targets: tuple[int, ...] = ()      # whom an action on every other player hits
-        self.blocks: tuple[tuple[int, str], ...] = ()   # block claims waiting to be settled
-        self.protected: frozenset[int] = _NOBODY        # players whose block stood
-        self.joiners: tuple[int, ...] = ()      # players whose join stood
+        self.targets: tuple[int, ...] = ()  # whom an action on every other player hits
+        self.blocks: tuple[tuple[int, str], ...] = ()  # block claims waiting to be settled
+        self.protected: frozenset[int] = _NOBODY  # players whose block stood
+        self.joiners: tuple[int, ...] = ()  # players whose join stood
         self.choice: dict[str, Any] | None = None
         self.drawn: tuple[Any, ...] = ()
-        self.again = again                      # this is a Spy's extra action
-        self.resolved = False                   # the action took effect (was not stopped)
+        self.again = again  # this is a Spy's extra action
+        self.resolved = False  # the action took effect (was not stopped)
 
 
 class CoupState:
-    __slots__ = ("ruleset", "keeper", "players", "step", "coins", "treasury", "hands",
-                 "revealed", "court", "claims", "turn", "turn_no", "phase", "losses",
-                 "pending_redraw", "winner", "eliminated", "living", "others", "after", "options",
-                 "menu_options",
-                 "interrupt", "window_after", "reacted", "react_card", "probate", "heirs",
-                 "disappear",
-                 "peacekeeper", "treaty", "tax", "new_life", "now")
+    __slots__ = (
+        "ruleset",
+        "keeper",
+        "players",
+        "step",
+        "coins",
+        "treasury",
+        "hands",
+        "revealed",
+        "court",
+        "claims",
+        "turn",
+        "turn_no",
+        "phase",
+        "losses",
+        "pending_redraw",
+        "winner",
+        "eliminated",
+        "living",
+        "others",
+        "after",
+        "options",
+        "menu_options",
+        "interrupt",
+        "window_after",
+        "reacted",
+        "react_card",
+        "probate",
+        "heirs",
+        "disappear",
+        "peacekeeper",
+        "treaty",
+        "tax",
+        "new_life",
+        "now",
+    )
 
-    def __init__(self, ruleset: Any, players: int, keeper: bool,
-                 options: dict[str, Any]) -> None:
+    def __init__(self, ruleset: Any, players: int, keeper: bool, options: dict[str, Any]) -> None:
         self.ruleset = ruleset
         self.keeper = keeper
         self.players = players
@@ -141,17 +201,17 @@ class CoupState:
         # A claim or window that interrupts the turn: a reaction to a lost
         # life, a Lawyer on an elimination, a Disappear token coming due.
         self.interrupt: Claim | Window | None = None
-        self.window_after: Window | None = None   # the elimination window a claim interrupts
-        self.reacted = False                  # the loss at the head was reacted to
-        self.react_card: str | None = None    # the card that reaction turns up, once known
-        self.new_life: list[int] = []         # Missionaries owed a card from the court
-        self.probate: list[int] = []          # eliminations waiting for their window
-        self.heirs: dict[int, list[int]] = {}   # eliminated seat -> upheld claims (Lawyers)
+        self.window_after: Window | None = None  # the elimination window a claim interrupts
+        self.reacted = False  # the loss at the head was reacted to
+        self.react_card: str | None = None  # the card that reaction turns up, once known
+        self.new_life: list[int] = []  # Missionaries owed a card from the court
+        self.probate: list[int] = []  # eliminations waiting for their window
+        self.heirs: dict[int, list[int]] = {}  # eliminated seat -> upheld claims (Lawyers)
         # Tokens (Coup: Rebellion G54).
-        self.disappear: dict[int, int] = {}   # holder -> Disappear tokens
-        self.peacekeeper: int | None = None   # holder of the Peacekeeping token
+        self.disappear: dict[int, int] = {}  # holder -> Disappear tokens
+        self.peacekeeper: int | None = None  # holder of the Peacekeeping token
         self.treaty: tuple[int, int] | None = None
-        self.tax: tuple[int, str] | None = None   # (taxer, taxed character)
+        self.tax: tuple[int, str] | None = None  # (taxer, taxed character)
 
     # -- movements of real components -------------------------------------
     def gain(self, seat: int, amount: int) -> int:
@@ -196,18 +256,28 @@ class CoupState:
 
 # Seating tables by (players, living seats, direction): a game meets few of
 # them, and every game at a table of the same size meets the same ones.
-_SEATING: dict[tuple[int, tuple[int, ...], int],
-               tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
+_SEATING: dict[
+    tuple[int, tuple[int, ...], int], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
+] = {}
 
 
-def _seating(players: int, living: tuple[int, ...], step: int
-             ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+def _seating(
+    players: int, living: tuple[int, ...], step: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     key = (players, living, step)
     table = _SEATING.get(key)
     if table is None:
         others = tuple(tuple([i for i in living if i != seat]) for seat in range(players))
-        after = tuple(next(((seat + step * k) % players for k in range(1, players + 1)
-                            if (seat + step * k) % players in living), seat)
-                      for seat in range(players))
+        after = tuple(
+            next(
+                (
+                    (seat + step * k) % players
+                    for k in range(1, players + 1)
+                    if (seat + step * k) % players in living
+                ),
+                seat,
+            )
+            for seat in range(players)
+        )
         table = _SEATING[key] = (others, after)
     return table

@@ -3,6 +3,7 @@ alike (Coup, and Coup: Rebellion G54 through ``g54.words``): labels for
 commands, a status line for the public view, a seat's hand on its phone and
 the chart of coins. No Kivy here and no rules: the engine says what is
 legal, this module only words it."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -26,13 +27,16 @@ def command_label(command: dict[str, Any], view: dict[str, Any], t: Messages) ->
         return t("cmd.keep", cards=cards)
     if kind == "choose":
         choice = view["pending"]["choice"]["kind"]
-        if choice == "producer":            # the option is the card handed over
-            return t("cmd.choose.producer", player=command["seat"],
-                     character=command["option"])
+        if choice == "producer":  # the option is the card handed over
+            return t("cmd.choose.producer", player=command["seat"], character=command["option"])
         return t(f"cmd.choose.{choice}.{command['option']}", player=command["seat"])
     if kind == "react" and "card" in command:
-        return t("cmd.react_card", player=command["seat"], character=command["character"],
-                 card=t(f"character.{command['card']}"))
+        return t(
+            "cmd.react_card",
+            player=command["seat"],
+            character=command["character"],
+            card=t(f"character.{command['card']}"),
+        )
     args = {_FIELD_ARGS.get(k, k): v for k, v in command.items() if k != "type"}
     if kind == "show":
         args["character"] = view["pending"]["claim"]["character"]
@@ -47,7 +51,8 @@ def command_groups(commands: list[dict[str, Any]]) -> list[tuple[int | None, lis
         by_seat.setdefault(command.get("seat"), []).append(command)
     seats = sorted(k for k in by_seat if k is not None)
     groups: list[tuple[int | None, list[dict[str, Any]]]] = [
-        (seat, by_seat[seat]) for seat in seats]
+        (seat, by_seat[seat]) for seat in seats
+    ]
     if None in by_seat:
         groups.append((None, by_seat[None]))
     return groups
@@ -67,21 +72,27 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
     claim = pending and pending["claim"]
     if phase == "challenge":
         if claim["kind"] == "block":
-            return t("status.challenge_block", player=claim["seat"],
-                     character=claim["character"], action=pending["action"])
-        if claim["kind"] != "action":       # a join, a reaction, a Lawyer, a Mercenary
-            return t("status.challenge_claim", player=claim["seat"],
-                     character=claim["character"])
-        return t("status.challenge_action", player=claim["seat"],
-                 character=claim["character"], action=pending["action"],
-                 target=pending["target"])
+            return t(
+                "status.challenge_block",
+                player=claim["seat"],
+                character=claim["character"],
+                action=pending["action"],
+            )
+        if claim["kind"] != "action":  # a join, a reaction, a Lawyer, a Mercenary
+            return t("status.challenge_claim", player=claim["seat"], character=claim["character"])
+        return t(
+            "status.challenge_action",
+            player=claim["seat"],
+            character=claim["character"],
+            action=pending["action"],
+            target=pending["target"],
+        )
     if phase == "block":
         if pending["targets"]:
             return t("status.block_every_other", player=current, action=pending["action"])
         if pending["target"] is None:
             return t("status.block_anyone", player=current, action=pending["action"])
-        return t("status.block_target", player=pending["target"],
-                 action=pending["action"])
+        return t("status.block_target", player=pending["target"], action=pending["action"])
     if phase == "join":
         return t("status.join", player=current, action=pending["action"])
     if phase == "elimination":
@@ -91,8 +102,12 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
     if phase == "choice":
         return t(f"status.choice.{pending['choice']['kind']}", player=pending["choice"]["seat"])
     if phase == "prove":
-        return t("status.prove", player=claim["seat"], character=claim["character"],
-                 challenger=claim["challenger"])
+        return t(
+            "status.prove",
+            player=claim["seat"],
+            character=claim["character"],
+            challenger=claim["challenger"],
+        )
     if phase == "exchange":
         return t("status.exchange", player=current)
     return t(f"status.{phase}")
@@ -119,21 +134,33 @@ class ClaimWords(Words):
     def secret_lines(self, private: dict[str, Any], t: Messages) -> list[str]:
         if "hand" not in private:
             return []
-        return [t("phone.hand_numbered", cards=_numbered(private, t))
-                if private["hand"] else t("phone.hand_empty")]
+        return [
+            t("phone.hand_numbered", cards=_numbered(private, t))
+            if private["hand"]
+            else t("phone.hand_empty")
+        ]
 
-    def phone_label(self, command: dict[str, Any], view: dict[str, Any], t: Messages,
-                    private: dict[str, Any]) -> str:
+    def phone_label(
+        self, command: dict[str, Any], view: dict[str, Any], t: Messages, private: dict[str, Any]
+    ) -> str:
         kind = command["type"]
         if kind == "vote":
             return super().phone_label(command, view, t, private)
-        if "hand" in private and kind in ("lose", "react", "keep") and (
-                kind != "react" or "card" in command):
+        if (
+            "hand" in private
+            and kind in ("lose", "react", "keep")
+            and (kind != "react" or "card" in command)
+        ):
             return _by_number(command, t, private)
         return command_label(command, view, t)
 
-    def phone_actions(self, commands: list[dict[str, Any]], view: dict[str, Any],
-                      t: Messages, private: dict[str, Any]) -> list[dict[str, Any]]:
+    def phone_actions(
+        self,
+        commands: list[dict[str, Any]],
+        view: dict[str, Any],
+        t: Messages,
+        private: dict[str, Any],
+    ) -> list[dict[str, Any]]:
         """A challenged player's phone always offers both "show" and
         "concede", holding the card or not: a missing button would tell a
         glancing neighbour the claim was a bluff (showing a card one lacks
@@ -144,12 +171,13 @@ class ClaimWords(Words):
             commands = [{"type": "show", "seat": seat, "redraw": True}, *commands]
         return super().phone_actions(commands, view, t, private)
 
-    def game_chart(self, views: list[dict[str, Any]], names: list[str],
-                   t: Messages) -> Chart:
+    def game_chart(self, views: list[dict[str, Any]], names: list[str], t: Messages) -> Chart:
         """Each player's coins, turn by turn."""
         steps = last_per(views, "turn")
-        series = [(names[seat], [v["players"][seat]["coins"] for v in steps])
-                  for seat in range(len(names))]
+        series = [
+            (names[seat], [v["players"][seat]["coins"] for v in steps])
+            for seat in range(len(names))
+        ]
         return Chart(t("chart.coins"), t("chart.turns"), series, t.number)
 
 
@@ -160,8 +188,10 @@ def _cards(private: dict[str, Any]) -> list[str]:
 
 
 def _numbered(private: dict[str, Any], t: Messages) -> str:
-    return t.join(t("phone.card_numbered", number=n, character=card)
-                  for n, card in enumerate(_cards(private), 1))
+    return t.join(
+        t("phone.card_numbered", number=n, character=card)
+        for n, card in enumerate(_cards(private), 1)
+    )
 
 
 def _number_of(private: dict[str, Any], card: str, taken: Sequence[int] = ()) -> int:
@@ -177,15 +207,19 @@ def _by_number(command: dict[str, Any], t: Messages, private: dict[str, Any]) ->
     if kind == "lose":
         return t("phone.lose", number=_number_of(private, command["card"]))
     if kind == "react":
-        return t("phone.react", character=command["character"],
-                 number=_number_of(private, command["card"]))
+        return t(
+            "phone.react",
+            character=command["character"],
+            number=_number_of(private, command["card"]),
+        )
     numbers: list[int] = []
     for card in command["cards"]:
         numbers.append(_number_of(private, card, numbers))
     kept = t.join(t.number(n) for n in sorted(numbers))
     if "give" in command:
-        return t("phone.keep_give", numbers=kept,
-                 number=_number_of(private, command["give"], numbers))
+        return t(
+            "phone.keep_give", numbers=kept, number=_number_of(private, command["give"], numbers)
+        )
     return t("phone.keep", numbers=kept)
 
 

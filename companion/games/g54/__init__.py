@@ -1,15 +1,22 @@
 """Coup: Rebellion G54 on the shared claim / challenge / block engine: the
 same machinery as Coup, with five of 25 characters (see ``sets``), shown on
 Coup's screen."""
+
 from ..spec import GameSpec, Traits
 
 SPEC = GameSpec(
-    name="g54", order=4,
-    engine_path=f"{__name__}.game:ENGINE", words_path=f"{__name__}.words:WORDS",
+    name="g54",
+    order=4,
+    engine_path=f"{__name__}.game:ENGINE",
+    words_path=f"{__name__}.words:WORDS",
     screen_path="companion.games.coup.screen:CoupTableScreen",
-    variants=(("set", ("random", "starter")), ("advanced", (False, True)),
-              ("response_seconds", (None, 10, 20, 30))),
-    traits=Traits(challenge_buzzer=True))
+    variants=(
+        ("set", ("random", "starter")),
+        ("advanced", (False, True)),
+        ("response_seconds", (None, 10, 20, 30)),
+    ),
+    traits=Traits(challenge_buzzer=True),
+)
 
 
 def __getattr__(name: str):

@@ -6,6 +6,7 @@ reaction (claimed on losing a life, or on another player's elimination).
 Costs, blocks and texts follow ../shared/rules/coup_rebellion_g54.md §7;
 docs/games/g54.md lists the readings taken where the sources are silent.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,10 +19,10 @@ from ..coup.state import CoupState, Turn
 FINANCE, COMMUNICATIONS, FORCE, SPECIAL = "finance", "communications", "force", "special"
 CATEGORIES = (FINANCE, COMMUNICATIONS, FORCE, SPECIAL)
 
-DISAPPEAR_TOKENS = 3        # the components: three Disappear tokens (digest C2)
-CRIME_BOSS_FINE = 5         # what the Crime Boss pays when the target refuses
-EXTORTION = 2               # what the Crime Boss's target may pay instead
-RIOT_FEE = 3                # what a player pays to join the Protestor
+DISAPPEAR_TOKENS = 3  # the components: three Disappear tokens (digest C2)
+CRIME_BOSS_FINE = 5  # what the Crime Boss pays when the target refuses
+EXTORTION = 2  # what the Crime Boss's target may pay instead
+RIOT_FEE = 3  # what a player pays to join the Protestor
 
 
 @dataclass(frozen=True)
@@ -29,17 +30,19 @@ class Role:
     name: str
     category: str
     advanced: bool
-    action: Action | None = None     # None: a reaction (see ``reaction``)
+    action: Action | None = None  # None: a reaction (see ``reaction``)
     reaction: Reaction | None = None
-    token: str | None = None         # the token its action puts in play
+    token: str | None = None  # the token its action puts in play
 
 
 # -- Finance ---------------------------------------------------------------------
+
 
 def _gain(amount: int):
     def resolve(s: CoupState, t: Turn) -> None:
         s.gain(t.actor, amount)
         t.stage = "done"
+
     return resolve
 
 
@@ -73,11 +76,13 @@ def gamble_lost(s: CoupState, t: Turn, challenger: int | None) -> None:
 
 # -- Communications -----------------------------------------------------------------
 
+
 def _exchange(draw: int, gain: int = 0):
     def resolve(s: CoupState, t: Turn) -> None:
         if gain:
             s.gain(t.actor, gain)
         begin_exchange(s, t, draw)
+
     return resolve
 
 
@@ -95,20 +100,24 @@ def produce_from_the_court(s: CoupState, t: Turn) -> None:
 
 
 def producer_step(s: CoupState, t: Turn, option: Any) -> None:
-    assert t.target is not None      # a targeted action names its target
+    assert t.target is not None  # a targeted action names its target
     if option == "from_target":
-        if not s.keeper:             # the cards change hands on the table
+        if not s.keeper:  # the cards change hands on the table
             t.stage = "done"
             return
         hand = s.hands[t.target]
-        if not hand:                 # the target is out: an exchange with the court
+        if not hand:  # the target is out: an exchange with the court
             t.choice, t.stage = None, "exchange"
             return
-        t.choice = {"seat": t.target, "kind": "producer",
-                    "options": tuple(sorted(set(hand))), "private": True}
+        t.choice = {
+            "seat": t.target,
+            "kind": "producer",
+            "options": tuple(sorted(set(hand))),
+            "private": True,
+        }
         t.stage = "choice"
         return
-    s.hands[t.target].remove(option)          # the card the target hands over
+    s.hands[t.target].remove(option)  # the card the target hands over
     t.drawn += (option,)
     t.choice = {"give_back": True}
     t.stage = "exchange"
@@ -123,13 +132,17 @@ def write(s: CoupState, t: Turn) -> None:
 def writer_step(s: CoupState, t: Turn, option: Any) -> None:
     # Cards drawn so far: in keeper mode they are in ``t.drawn`` (and out of
     # the court); on the table the app counts them.
-    assert t.choice is not None      # write or begin_exchange set it, or the choice is open
+    assert t.choice is not None  # write or begin_exchange set it, or the choice is open
     drawn = len(t.drawn) if s.keeper else t.choice["drawn"] + (option == "more")
-    if option == "more":             # a card has just been drawn
+    if option == "more":  # a card has just been drawn
         left = len(s.court) - (0 if s.keeper else drawn)
         if s.coins[t.actor] >= 1 and left > 0:
-            t.choice = {"seat": t.actor, "kind": "writer", "options": ("draw", "stop"),
-                        "drawn": drawn}
+            t.choice = {
+                "seat": t.actor,
+                "kind": "writer",
+                "options": ("draw", "stop"),
+                "drawn": drawn,
+            }
             t.stage = "choice"
             return
         option = "stop"
@@ -144,10 +157,11 @@ def writer_step(s: CoupState, t: Turn, option: Any) -> None:
 
 # -- Force -------------------------------------------------------------------------
 
+
 def extortion(s: CoupState, t: Turn) -> None:
     """Crime Boss: the target pays 2, or the Crime Boss pays 5 and the target
     loses a life. A target who cannot pay has no choice."""
-    assert t.target is not None      # a targeted action names its target
+    assert t.target is not None  # a targeted action names its target
     if not s.alive(t.target):
         t.stage = "done"
         return
@@ -159,7 +173,7 @@ def extortion(s: CoupState, t: Turn) -> None:
 
 
 def extortion_step(s: CoupState, t: Turn, option: Any) -> None:
-    assert t.target is not None      # a targeted action names its target
+    assert t.target is not None  # a targeted action names its target
     if option == "pay":
         s.transfer(t.target, t.actor, EXTORTION)
     else:
@@ -179,7 +193,7 @@ def purge(s: CoupState, t: Turn) -> None:
 
 def disappear(s: CoupState, t: Turn) -> None:
     """Mercenary: a Disappear token on the target."""
-    assert t.target is not None      # a targeted action names its target
+    assert t.target is not None  # a targeted action names its target
     if s.alive(t.target):
         s.disappear[t.target] = s.disappear.get(t.target, 0) + 1
     t.stage = "done"
@@ -196,9 +210,10 @@ def tokens_left(s: CoupState, event: dict[str, Any]) -> None:
 
 # -- Special interests -----------------------------------------------------------------
 
+
 def redistribution(s: CoupState, t: Turn) -> None:
     """Communist: up to 3 from the richest player to the poorest."""
-    assert t.target is not None      # a targeted action names its target
+    assert t.target is not None  # a targeted action names its target
     s.transfer(t.target, t.extra["to"], 3)
     t.stage = "done"
 
@@ -206,8 +221,10 @@ def redistribution(s: CoupState, t: Turn) -> None:
 def richest_and_poorest(s: CoupState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     coins = [s.coins[i] for i in s.living]
     high, low = max(coins), min(coins)
-    return (tuple([i for i in s.living if s.coins[i] == high]),
-            tuple([i for i in s.living if s.coins[i] == low]))
+    return (
+        tuple([i for i in s.living if s.coins[i] == high]),
+        tuple([i for i in s.living if s.coins[i] == low]),
+    )
 
 
 def richest_to_poorest(s: CoupState, event: dict[str, Any]) -> None:
@@ -243,7 +260,7 @@ def peacekeeping(s: CoupState, t: Turn) -> None:
 
 def bribery(s: CoupState, t: Turn) -> None:
     """Politician: up to 2 from the target."""
-    assert t.target is not None      # a targeted action names its target
+    assert t.target is not None  # a targeted action names its target
     s.transfer(t.target, t.actor, 2)
     t.stage = "done"
 
@@ -273,68 +290,188 @@ def riot(s: CoupState, t: Turn) -> None:
 
 ROLES: tuple[Role, ...] = (
     Role("banker", FINANCE, False, Action("banker", _gain(3), character="banker")),
-    Role("capitalist", FINANCE, True,
-         Action("capitalist", dividends, character="capitalist", join="claim")),
-    Role("farmer", FINANCE, False,
-         Action("farmer", cooperation, character="farmer", extra=("to",))),
-    Role("speculator", FINANCE, True,
-         Action("speculator", gamble, character="speculator", on_failed=gamble_lost)),
+    Role(
+        "capitalist",
+        FINANCE,
+        True,
+        Action("capitalist", dividends, character="capitalist", join="claim"),
+    ),
+    Role(
+        "farmer", FINANCE, False, Action("farmer", cooperation, character="farmer", extra=("to",))
+    ),
+    Role(
+        "speculator",
+        FINANCE,
+        True,
+        Action("speculator", gamble, character="speculator", on_failed=gamble_lost),
+    ),
     Role("spy", FINANCE, False, Action("spy", _gain(1), character="spy", again=True)),
-
-    Role("director", COMMUNICATIONS, False,
-         Action("director", _exchange(2), character="director")),
-    Role("newscaster", COMMUNICATIONS, False,
-         Action("newscaster", _exchange(3), character="newscaster", cost=1)),
-    Role("producer", COMMUNICATIONS, True,
-         Action("producer", produce, character="producer", targeted=True,
-                blockers=("producer",), choose=producer_step,
-                on_blocked=produce_from_the_court)),
-    Role("reporter", COMMUNICATIONS, False,
-         Action("reporter", _exchange(1, gain=1), character="reporter")),
-    Role("writer", COMMUNICATIONS, True,
-         Action("writer", write, character="writer", choose=writer_step)),
-
-    Role("crime_boss", FORCE, True,
-         Action("crime_boss", extortion, character="crime_boss", targeted=True,
-                needs=CRIME_BOSS_FINE, choose=extortion_step)),
-    Role("general", FORCE, False,
-         Action("general", purge, character="general", cost=5, every_other=True,
-                blockers=("general",))),
-    Role("guerrilla", FORCE, False,
-         Action("guerrilla", lose_influence, character="guerrilla", cost=4, targeted=True,
-                blockers=("guerrilla",))),
-    Role("judge", FORCE, False,
-         Action("judge", lose_influence, character="judge", cost=3, targeted=True,
-                pay_to_target=True, blockers=("judge",))),
-    Role("mercenary", FORCE, True,
-         Action("mercenary", disappear, character="mercenary", cost=3, targeted=True,
-                blockers=("mercenary",), check=tokens_left, check_key=tokens_used),
-         token="disappear"),
-
-    Role("communist", SPECIAL, True,
-         Action("communist", redistribution, character="communist", targeted=True,
-                self_target=True, extra=("to",), blockers=("communist",),
-                check=richest_to_poorest, check_key=richest_and_poorest)),
-    Role("customs_officer", SPECIAL, True,
-         Action("customs_officer", customs, character="customs_officer", extra=("role",)),
-         token="tax"),
-    Role("foreign_consular", SPECIAL, True,
-         Action("foreign_consular", alliance, character="foreign_consular", extra=("to",)),
-         token="treaty"),
+    Role("director", COMMUNICATIONS, False, Action("director", _exchange(2), character="director")),
+    Role(
+        "newscaster",
+        COMMUNICATIONS,
+        False,
+        Action("newscaster", _exchange(3), character="newscaster", cost=1),
+    ),
+    Role(
+        "producer",
+        COMMUNICATIONS,
+        True,
+        Action(
+            "producer",
+            produce,
+            character="producer",
+            targeted=True,
+            blockers=("producer",),
+            choose=producer_step,
+            on_blocked=produce_from_the_court,
+        ),
+    ),
+    Role(
+        "reporter",
+        COMMUNICATIONS,
+        False,
+        Action("reporter", _exchange(1, gain=1), character="reporter"),
+    ),
+    Role(
+        "writer",
+        COMMUNICATIONS,
+        True,
+        Action("writer", write, character="writer", choose=writer_step),
+    ),
+    Role(
+        "crime_boss",
+        FORCE,
+        True,
+        Action(
+            "crime_boss",
+            extortion,
+            character="crime_boss",
+            targeted=True,
+            needs=CRIME_BOSS_FINE,
+            choose=extortion_step,
+        ),
+    ),
+    Role(
+        "general",
+        FORCE,
+        False,
+        Action(
+            "general", purge, character="general", cost=5, every_other=True, blockers=("general",)
+        ),
+    ),
+    Role(
+        "guerrilla",
+        FORCE,
+        False,
+        Action(
+            "guerrilla",
+            lose_influence,
+            character="guerrilla",
+            cost=4,
+            targeted=True,
+            blockers=("guerrilla",),
+        ),
+    ),
+    Role(
+        "judge",
+        FORCE,
+        False,
+        Action(
+            "judge",
+            lose_influence,
+            character="judge",
+            cost=3,
+            targeted=True,
+            pay_to_target=True,
+            blockers=("judge",),
+        ),
+    ),
+    Role(
+        "mercenary",
+        FORCE,
+        True,
+        Action(
+            "mercenary",
+            disappear,
+            character="mercenary",
+            cost=3,
+            targeted=True,
+            blockers=("mercenary",),
+            check=tokens_left,
+            check_key=tokens_used,
+        ),
+        token="disappear",
+    ),
+    Role(
+        "communist",
+        SPECIAL,
+        True,
+        Action(
+            "communist",
+            redistribution,
+            character="communist",
+            targeted=True,
+            self_target=True,
+            extra=("to",),
+            blockers=("communist",),
+            check=richest_to_poorest,
+            check_key=richest_and_poorest,
+        ),
+    ),
+    Role(
+        "customs_officer",
+        SPECIAL,
+        True,
+        Action("customs_officer", customs, character="customs_officer", extra=("role",)),
+        token="tax",
+    ),
+    Role(
+        "foreign_consular",
+        SPECIAL,
+        True,
+        Action("foreign_consular", alliance, character="foreign_consular", extra=("to",)),
+        token="treaty",
+    ),
     Role("intellectual", SPECIAL, False, reaction=Reaction("life", memoirs)),
     Role("lawyer", SPECIAL, False, reaction=Reaction("elimination")),
     Role("missionary", SPECIAL, True, reaction=Reaction("life_not_coup", sacrifice)),
-    Role("peacekeeper", SPECIAL, False,
-         Action("peacekeeper", peacekeeping, character="peacekeeper"), token="peacekeeping"),
-    Role("politician", SPECIAL, False,
-         Action("politician", bribery, character="politician", targeted=True,
-                blockers=("politician",))),
-    Role("priest", SPECIAL, False,
-         Action("priest", charity, character="priest", every_other=True,
-                blockers=("priest",))),
-    Role("protestor", SPECIAL, True,
-         Action("protestor", riot, character="protestor", cost=2, targeted=True,
-                join="pay", join_fee=RIOT_FEE, blockers=("protestor",))),
+    Role(
+        "peacekeeper",
+        SPECIAL,
+        False,
+        Action("peacekeeper", peacekeeping, character="peacekeeper"),
+        token="peacekeeping",
+    ),
+    Role(
+        "politician",
+        SPECIAL,
+        False,
+        Action(
+            "politician", bribery, character="politician", targeted=True, blockers=("politician",)
+        ),
+    ),
+    Role(
+        "priest",
+        SPECIAL,
+        False,
+        Action("priest", charity, character="priest", every_other=True, blockers=("priest",)),
+    ),
+    Role(
+        "protestor",
+        SPECIAL,
+        True,
+        Action(
+            "protestor",
+            riot,
+            character="protestor",
+            cost=2,
+            targeted=True,
+            join="pay",
+            join_fee=RIOT_FEE,
+            blockers=("protestor",),
+        ),
+    ),
 )
 
 BY_NAME: dict[str, Role] = {role.name: role for role in ROLES}

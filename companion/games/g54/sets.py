@@ -6,6 +6,7 @@ Special Interests, drawn when the game starts; the ``advanced`` option lets
 the advanced characters in), "starter" (the rulebook's first-game set), or a
 list of five character names (a table's own choice).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -13,23 +14,28 @@ from typing import Any
 from ..base import Fate, RuleError
 from ..coup.rules import COUP, Ruleset
 from ..coup.state import CoupState
-from .roles import (BY_NAME, CATEGORIES, COMMUNICATIONS, FINANCE, FORCE, ROLES, SPECIAL,
-                    STARTER_SET)
+from .roles import BY_NAME, CATEGORIES, COMMUNICATIONS, FINANCE, FORCE, ROLES, SPECIAL, STARTER_SET
 
 SET_SIZE = 5
 # What a random set draws from each category (the rulebook's setup).
 DRAW = {FINANCE: 1, COMMUNICATIONS: 1, FORCE: 1, SPECIAL: 2}
 CHOICES: dict[str, tuple[Any, ...]] = {
-    "set": ("random", "starter"),             # or a list of five names
+    "set": ("random", "starter"),  # or a list of five names
     "advanced": (False, True),
-    "communist": (SPECIAL, FORCE),            # the category the Communist is drawn from
+    "communist": (SPECIAL, FORCE),  # the category the Communist is drawn from
     "treaty_two_players": ("lifted", "binding"),
     "tax_on": ("every_claim", "actions"),
 }
 DEFAULTS: dict[str, Any] = {
-    "direction": "clockwise", "first": "random", "redraw": "mandatory",
-    "set": "random", "advanced": False, "communist": SPECIAL,
-    "treaty_two_players": "lifted", "tax_on": "every_claim", "response_seconds": None,
+    "direction": "clockwise",
+    "first": "random",
+    "redraw": "mandatory",
+    "set": "random",
+    "advanced": False,
+    "communist": SPECIAL,
+    "treaty_two_players": "lifted",
+    "tax_on": "every_claim",
+    "response_seconds": None,
 }
 _ORDER = {role.name: i for i, role in enumerate(ROLES)}
 _RULESETS: dict[tuple[str, ...], Ruleset] = {}
@@ -98,10 +104,18 @@ def category_of(name: str, communist: str = SPECIAL) -> str:
 # Communist's category): each category's characters, in category order.
 _POOLS = {
     (advanced, communist): tuple(
-        (category, [r.name for r in ROLES if category_of(r.name, communist) == category
-                    and (advanced or not r.advanced)])
-        for category in CATEGORIES)
-    for advanced in CHOICES["advanced"] for communist in CHOICES["communist"]
+        (
+            category,
+            [
+                r.name
+                for r in ROLES
+                if category_of(r.name, communist) == category and (advanced or not r.advanced)
+            ],
+        )
+        for category in CATEGORIES
+    )
+    for advanced in CHOICES["advanced"]
+    for communist in CHOICES["communist"]
 }
 
 
@@ -119,7 +133,7 @@ def _build(names: tuple[str, ...]) -> Ruleset:
     actions = {"income": COUP.actions["income"], "coup": COUP.actions["coup"]}
     actions.update((r.name, r.action) for r in roles if r.action is not None)
     mercenary = BY_NAME["mercenary"].action
-    assert mercenary is not None            # the Mercenary's is an action, not a reaction
+    assert mercenary is not None  # the Mercenary's is an action, not a reaction
     return Ruleset(
         name="g54",
         characters=names,

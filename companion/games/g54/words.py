@@ -1,4 +1,5 @@
 """What the G54 table says beyond Coup's words: the tokens each seat holds."""
+
 from __future__ import annotations
 
 from typing import Any

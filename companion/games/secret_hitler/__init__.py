@@ -1,13 +1,17 @@
 """Secret Hitler (5-10 players)."""
+
 from ..spec import GameSpec, Traits
 
 SPEC = GameSpec(
-    name="secret_hitler", order=2,
-    engine_path=f"{__name__}.engine:ENGINE", words_path=f"{__name__}.words:WORDS",
+    name="secret_hitler",
+    order=2,
+    engine_path=f"{__name__}.engine:ENGINE",
+    words_path=f"{__name__}.words:WORDS",
     screen_path=f"{__name__}.screen:SecretHitlerTableScreen",
     # "I have seen my role": not secret, but the seat's own to say, on its
     # phone (keeper mode's night).
-    traits=Traits(acknowledgements=frozenset(("confirm",))))
+    traits=Traits(acknowledgements=frozenset(("confirm",))),
+)
 
 
 def __getattr__(name: str):

@@ -20,16 +20,46 @@ and the passing stages ``new_round`` and ``session``. The public phase is the
 stage, or ``reshuffle`` while the draw pile waits to be reshuffled, or
 ``over``.
 """
+
 from __future__ import annotations
 
 from typing import Any, cast
 
-from ..base import (KEEPER, Fate, FrozenCommand, RuleError, Setup, checked_options,
-                    first_seat, same_items, seat_of)
-from .rules import (BOARDS, CHAOS_AT, DECK, EXECUTE, FASCIST, FASCIST_WIN,
-                    FULL_TERM_LIMITS_ABOVE, HAND, HITLER, HITLER_ZONE, INVESTIGATE, JA,
-                    LIBERAL, LIBERAL_WIN, NEIN, PEEK, POLICIES, ROLE_COUNTS,
-                    SPECIAL_ELECTION, VETO_FROM, hitler_knows_fascists, party_of)
+from ..base import (
+    KEEPER,
+    Fate,
+    FrozenCommand,
+    RuleError,
+    Setup,
+    checked_options,
+    first_seat,
+    same_items,
+    seat_of,
+)
+from .rules import (
+    BOARDS,
+    CHAOS_AT,
+    DECK,
+    EXECUTE,
+    FASCIST,
+    FASCIST_WIN,
+    FULL_TERM_LIMITS_ABOVE,
+    HAND,
+    HITLER,
+    HITLER_ZONE,
+    INVESTIGATE,
+    JA,
+    LIBERAL,
+    LIBERAL_WIN,
+    NEIN,
+    PEEK,
+    POLICIES,
+    ROLE_COUNTS,
+    SPECIAL_ELECTION,
+    VETO_FROM,
+    hitler_knows_fascists,
+    party_of,
+)
 from .state import SecretHitlerState
 
 _POWER_STAGES = frozenset((INVESTIGATE, SPECIAL_ELECTION, PEEK, EXECUTE))
@@ -39,8 +69,9 @@ _POWER_STAGES = frozenset((INVESTIGATE, SPECIAL_ELECTION, PEEK, EXECUTE))
 # an execution, after which the game ends or goes on as the target was Hitler
 # or not), and a reshuffle, whose order is chance (undone, it would be drawn
 # again).
-_KEEPER_REVEALING = frozenset(("started", "discard", "enact", "chaos", "investigate",
-                               "execute", "reshuffled"))
+_KEEPER_REVEALING = frozenset(
+    ("started", "discard", "enact", "chaos", "investigate", "execute", "reshuffled")
+)
 # Choices that depend on the tiles in a hand (keeper mode).
 _PRIVATE_CHOICES = frozenset(("discard", "enact"))
 
@@ -89,8 +120,9 @@ class SecretHitlerEngine:
         return {"first": "random"}
 
     def check_setup(self, setup: Setup) -> None:
-        setup.options = checked_options(setup, self.name, self.min_players,
-                                        self.max_players, self.default_options())
+        setup.options = checked_options(
+            setup, self.name, self.min_players, self.max_players, self.default_options()
+        )
 
     def new_state(self, setup: Setup) -> SecretHitlerState:
         self.check_setup(setup)
@@ -110,7 +142,7 @@ class SecretHitlerEngine:
             if order is None:
                 order = list(pool)
                 fate.rng.shuffle(order)
-            elif not same_items(order, cast(list[str], pool)):   # keeper: every tile known
+            elif not same_items(order, cast(list[str], pool)):  # keeper: every tile known
                 raise RuleError("setup.bad_deal")
             return {"type": "reshuffled", "deck": list(order)}
         if s.stage == "chaos" and s.keeper:
@@ -119,8 +151,10 @@ class SecretHitlerEngine:
 
     def _chance_start(self, s: SecretHitlerState, fate: Fate) -> dict[str, Any]:
         n = s.players
-        event: dict[str, Any] = {"type": "started",
-                                 "first": first_seat(s.options["first"], fate, n)}
+        event: dict[str, Any] = {
+            "type": "started",
+            "first": first_seat(s.options["first"], fate, n),
+        }
         if s.keeper:
             liberals, fascists = ROLE_COUNTS[n]
             pack = [LIBERAL] * liberals + [FASCIST] * fascists + [HITLER]
@@ -289,8 +323,7 @@ class SecretHitlerEngine:
     def _decide_special_election(self, s, command):
         self._stage(s, SPECIAL_ELECTION)
         seat = self._president(s, command)
-        return {"type": SPECIAL_ELECTION, "seat": seat,
-                "target": self._target(s, command, seat)}
+        return {"type": SPECIAL_ELECTION, "seat": seat, "target": self._target(s, command, seat)}
 
     def _decide_peek(self, s, command):
         self._stage(s, PEEK)
@@ -332,10 +365,15 @@ class SecretHitlerEngine:
 
     def _apply_ballot(self, s, e):
         votes = e["votes"]
-        elected = votes.count(JA) * 2 > len(s.living)     # a strict majority
-        s.last_election = {"president": s.candidate, "chancellor": s.nominee,
-                           "votes": list(votes), "elected": elected, "chaos": False,
-                           "tracker": s.tracker}
+        elected = votes.count(JA) * 2 > len(s.living)  # a strict majority
+        s.last_election = {
+            "president": s.candidate,
+            "chancellor": s.nominee,
+            "votes": list(votes),
+            "elected": elected,
+            "chaos": False,
+            "tracker": s.tracker,
+        }
         if elected:
             s.president, s.chancellor = s.candidate, s.nominee
             s.last_president, s.last_chancellor = s.president, s.chancellor
@@ -436,7 +474,7 @@ class SecretHitlerEngine:
         else:
             s.fascist += 1
         if not by_government:
-            s.last_president = s.last_chancellor = None     # chaos clears term limits
+            s.last_president = s.last_chancellor = None  # chaos clears term limits
         if s.liberal >= LIBERAL_WIN:
             self._win(s, LIBERAL, "policies")
             return
@@ -445,10 +483,9 @@ class SecretHitlerEngine:
             return
         if len(s.deck) < HAND:
             s.reshuffle_due = True
-        power = BOARDS[s.board].get(s.fascist) if (
-            by_government and policy == FASCIST) else None
+        power = BOARDS[s.board].get(s.fascist) if (by_government and policy == FASCIST) else None
         if power == INVESTIGATE and not self._investigable(s):
-            power = None                    # nobody is left to investigate
+            power = None  # nobody is left to investigate
         s.power = power
         s.stage = power or "new_round"
 
@@ -465,7 +502,8 @@ class SecretHitlerEngine:
         s.investigations.append((president, target))
         if s.keeper:
             s.knowledge[president].append(
-                {"kind": INVESTIGATE, "target": target, "party": party_of(s.roles[target])})
+                {"kind": INVESTIGATE, "target": target, "party": party_of(s.roles[target])}
+            )
         s.power = None
         s.stage = "new_round"
 
@@ -505,7 +543,7 @@ class SecretHitlerEngine:
         else:
             # Rotation: the seat after the last ordinary candidate, or after
             # the president who called a special election.
-            assert s.rotation_base is not None   # set when the game started
+            assert s.rotation_base is not None  # set when the game started
             s.candidate = s.rotation_base = s.next_alive(s.rotation_base)
             s.special_caller = None
         s.round += 1
@@ -564,8 +602,7 @@ class SecretHitlerEngine:
         """The government vote: every living player, Ja or Nein."""
         if s.stage != "election" or s.winner is not None:
             return None
-        return {"id": f"election-{s.ballots}", "eligible": s.living,
-                "choices": (JA, NEIN)}
+        return {"id": f"election-{s.ballots}", "eligible": s.living, "choices": (JA, NEIN)}
 
     def waiting_for(self, s: SecretHitlerState) -> list[int]:
         phase = self.phase(s)
@@ -593,11 +630,12 @@ class SecretHitlerEngine:
         phase = self.phase(s)
         out: list[dict[str, Any]] = []
         if phase == "night":
-            out = [{"type": "confirm", "seat": i}
-                   for i in range(s.players) if i not in s.confirmed]
+            out = [{"type": "confirm", "seat": i} for i in range(s.players) if i not in s.confirmed]
         elif phase == "nominate":
-            out = [{"type": "nominate", "seat": s.candidate, "target": i}
-                   for i in self.eligible_chancellors(s)]
+            out = [
+                {"type": "nominate", "seat": s.candidate, "target": i}
+                for i in self.eligible_chancellors(s)
+            ]
         elif phase in ("hitler_reveal", "execution_reveal"):
             assert s.reveal is not None
             seat = s.reveal[0]
@@ -605,24 +643,37 @@ class SecretHitlerEngine:
             if seat not in s.not_hitler:
                 out.append({"type": "reveal", "seat": seat, "hitler": True})
         elif phase == "president_discard":
-            out = [{"type": "discard", "seat": s.president, "policy": p}
-                   for p in POLICIES if p in s.hand]
+            out = [
+                {"type": "discard", "seat": s.president, "policy": p}
+                for p in POLICIES
+                if p in s.hand
+            ]
         elif phase in ("chancellor_enact", "legislative"):
-            out = [{"type": "enact", "seat": s.chancellor, "policy": p}
-                   for p in POLICIES if not s.keeper or p in s.hand]
+            out = [
+                {"type": "enact", "seat": s.chancellor, "policy": p}
+                for p in POLICIES
+                if not s.keeper or p in s.hand
+            ]
             if s.fascist >= VETO_FROM and not s.veto_refused:
                 out.append({"type": "veto", "seat": s.chancellor})
         elif phase == "veto":
-            out = [{"type": "veto_response", "seat": s.president, "agree": agree}
-                   for agree in (True, False)]
+            out = [
+                {"type": "veto_response", "seat": s.president, "agree": agree}
+                for agree in (True, False)
+            ]
         elif phase == "chaos" and not s.keeper:
             out = [{"type": "chaos", "policy": p} for p in POLICIES]
         elif phase == INVESTIGATE:
-            out = [{"type": INVESTIGATE, "seat": s.president, "target": i}
-                   for i in self._investigable(s)]
+            out = [
+                {"type": INVESTIGATE, "seat": s.president, "target": i}
+                for i in self._investigable(s)
+            ]
         elif phase in (SPECIAL_ELECTION, EXECUTE):
-            out = [{"type": phase, "seat": s.president, "target": i}
-                   for i in s.living if i != s.president]
+            out = [
+                {"type": phase, "seat": s.president, "target": i}
+                for i in s.living
+                if i != s.president
+            ]
         elif phase == PEEK:
             out = [{"type": PEEK, "seat": s.president}]
         return tuple(map(FrozenCommand, out))
@@ -640,19 +691,29 @@ class SecretHitlerEngine:
             "round": s.round,
             "waiting_for": self.waiting_for(s),
             "players": [
-                {"seat": i, "alive": s.alive[i], "not_hitler": i in s.not_hitler,
-                 "investigated": s.investigated(i), "term_limited": i in limited,
-                 "confirmed": i in s.confirmed,
-                 # When the game is over in keeper mode, every role is shown.
-                 "role": s.roles[i] if over else None}
+                {
+                    "seat": i,
+                    "alive": s.alive[i],
+                    "not_hitler": i in s.not_hitler,
+                    "investigated": s.investigated(i),
+                    "term_limited": i in limited,
+                    "confirmed": i in s.confirmed,
+                    # When the game is over in keeper mode, every role is shown.
+                    "role": s.roles[i] if over else None,
+                }
                 for i in range(s.players)
             ],
-            "candidate": s.candidate, "nominee": s.nominee,
-            "president": s.president, "chancellor": s.chancellor,
-            "term_limited": {"president": s.last_president if s.last_president in limited
-                             else None, "chancellor": s.last_chancellor},
+            "candidate": s.candidate,
+            "nominee": s.nominee,
+            "president": s.president,
+            "chancellor": s.chancellor,
+            "term_limited": {
+                "president": s.last_president if s.last_president in limited else None,
+                "chancellor": s.last_chancellor,
+            },
             "tracker": s.tracker,
-            "liberal": s.liberal, "fascist": s.fascist,
+            "liberal": s.liberal,
+            "fascist": s.fascist,
             "board": s.board,
             "powers": [powers.get(slot) for slot in range(1, FASCIST_WIN)],
             "next_power": powers.get(s.fascist + 1),
@@ -660,17 +721,24 @@ class SecretHitlerEngine:
             "veto_requested": s.veto_requested,
             "veto_refused": s.veto_refused,
             "hitler_zone": s.fascist >= HITLER_ZONE,
-            "draw": len(s.deck), "discard": len(s.discard),
-            "last_election": (None if s.last_election is None else
-                              {**s.last_election, "votes": list(s.last_election["votes"])}),
+            "draw": len(s.deck),
+            "discard": len(s.discard),
+            "last_election": (
+                None
+                if s.last_election is None
+                else {**s.last_election, "votes": list(s.last_election["votes"])}
+            ),
             "last_votes": None if s.last_election is None else list(s.last_election["votes"]),
             "investigations": [{"by": by, "target": t} for by, t in s.investigations],
             "executed": list(s.executed),
-            "special_election": (None if s.special_caller is None else
-                                 {"caller": s.special_caller,
-                                  "candidate": s.special_candidate}),
+            "special_election": (
+                None
+                if s.special_caller is None
+                else {"caller": s.special_caller, "candidate": s.special_candidate}
+            ),
             "power": s.power,
-            "winner": s.winner, "reason": s.win_reason,
+            "winner": s.winner,
+            "reason": s.win_reason,
         }
 
     def private_view(self, s: SecretHitlerState, seat: int) -> dict[str, Any]:
@@ -681,13 +749,14 @@ class SecretHitlerEngine:
         if not s.keeper:
             return view
         role = s.roles[seat]
-        assert role is not None              # keeper mode: the roles are dealt
+        assert role is not None  # keeper mode: the roles are dealt
         view["role"] = role
         view["party"] = party_of(role)
         view["teammates"] = self._teammates(s, seat)
         phase = self.phase(s)
         if (phase == "president_discard" and seat == s.president) or (
-                phase in ("chancellor_enact", "veto") and seat == s.chancellor):
+            phase in ("chancellor_enact", "veto") and seat == s.chancellor
+        ):
             view["hand"] = list(s.hand)
         if phase == PEEK and seat == s.president:
             view["peek"] = s.deck[:HAND]
@@ -699,8 +768,7 @@ class SecretHitlerEngine:
         role = s.roles[seat]
         if role == LIBERAL or (role == HITLER and not hitler_knows_fascists(s.players)):
             return []
-        return [{"seat": i, "role": r} for i, r in enumerate(s.roles)
-                if i != seat and r != LIBERAL]
+        return [{"seat": i, "role": r} for i, r in enumerate(s.roles) if i != seat and r != LIBERAL]
 
     def describe(self, event: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         """A public log line: votes only once revealed, never a hidden tile,
@@ -722,10 +790,12 @@ class SecretHitlerEngine:
             return f"sh.log.{kind}", {"policy": event["policy"]}
         if kind == "veto_response":
             return f"sh.log.veto_{'agreed' if event['agree'] else 'refused'}", {
-                "player": event["seat"]}
+                "player": event["seat"]
+            }
         if kind == "reveal":
             return f"sh.log.reveal_{'hitler' if event['hitler'] else 'not_hitler'}", {
-                "player": event["seat"]}
+                "player": event["seat"]
+            }
         if kind == "reshuffled":
             return "sh.log.reshuffled", {}
         return None

@@ -1,4 +1,5 @@
 """Secret Hitler's numbers: roles by player count, the fascist boards, the deck."""
+
 from __future__ import annotations
 
 LIBERAL, FASCIST, HITLER = "liberal", "fascist", "hitler"
@@ -9,7 +10,11 @@ JA, NEIN = "ja", "nein"
 ROLE_COUNTS = {5: (3, 1), 6: (4, 1), 7: (4, 2), 8: (5, 2), 9: (5, 3), 10: (6, 3)}
 
 INVESTIGATE, SPECIAL_ELECTION, PEEK, EXECUTE = (
-    "investigate", "special_election", "peek", "execute")
+    "investigate",
+    "special_election",
+    "peek",
+    "execute",
+)
 POWERS = (INVESTIGATE, SPECIAL_ELECTION, PEEK, EXECUTE)
 
 # The power granted by the n-th fascist policy a government enacts, by board.
@@ -20,13 +25,13 @@ BOARDS = {
 }
 
 DECK = (LIBERAL,) * 6 + (FASCIST,) * 11
-LIBERAL_WIN = 5          # the 5th liberal policy wins
-FASCIST_WIN = 6          # the 6th fascist policy wins
-HITLER_ZONE = 3          # from the 3rd fascist policy, electing Hitler chancellor wins
-VETO_FROM = 5            # from the 5th fascist policy, the veto is unlocked
-CHAOS_AT = 3             # the third failed government in a row
-FULL_TERM_LIMITS_ABOVE = 5   # with 5 or fewer alive, only the last chancellor is term-limited
-HAND = 3                 # tiles the president draws
+LIBERAL_WIN = 5  # the 5th liberal policy wins
+FASCIST_WIN = 6  # the 6th fascist policy wins
+HITLER_ZONE = 3  # from the 3rd fascist policy, electing Hitler chancellor wins
+VETO_FROM = 5  # from the 5th fascist policy, the veto is unlocked
+CHAOS_AT = 3  # the third failed government in a row
+FULL_TERM_LIMITS_ABOVE = 5  # with 5 or fewer alive, only the last chancellor is term-limited
+HAND = 3  # tiles the president draws
 
 
 def board_for(players: int) -> str:

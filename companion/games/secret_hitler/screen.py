@@ -7,27 +7,45 @@ confirmation entered for a seat) takes two taps: its button, then the seat's
 panel (Cancel takes back the first tap). Every other command is one tap. Widgets only
 show views and send commands through the table; every rule lives in the
 engine, and the words in ``sh_words``."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kivy.lang import Builder
-from kivy.properties import (BooleanProperty, ListProperty, NumericProperty,
-                             ObjectProperty, StringProperty)
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from .rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, VETO_FROM
 from ...table import Table
 from ...ui.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
-from .words import (ballot_title, command_label, election_result, info_line,
-                       pick_key, pick_label, pick_prompt, picked_seat,
-                       power_word, role_word, seat_marks, status_line)
 from ...ui.buttons import CommandButton
 from ...ui.table_screen import TableScreen
+from .rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, VETO_FROM
+from .words import (
+    ballot_title,
+    command_label,
+    election_result,
+    info_line,
+    pick_key,
+    pick_label,
+    pick_prompt,
+    picked_seat,
+    power_word,
+    role_word,
+    seat_marks,
+    status_line,
+)
 
 Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
@@ -35,8 +53,11 @@ LIBERAL_BLUE = (0.20, 0.45, 0.76, 1)
 FASCIST_RED = (0.72, 0.20, 0.16, 1)
 PILES_GREY = (0.26, 0.27, 0.28, 1)
 VOTE_COLORS = {"ja": (0.16, 0.50, 0.32, 1), "nein": (0.30, 0.30, 0.32, 1)}
-ROLE_COLORS = {"liberal": (0.55, 0.76, 1, 1), "fascist": (1, 0.52, 0.45, 1),
-               "hitler": (1, 0.35, 0.28, 1)}
+ROLE_COLORS = {
+    "liberal": (0.55, 0.76, 1, 1),
+    "fascist": (1, 0.52, 0.45, 1),
+    "hitler": (1, 0.35, 0.28, 1),
+}
 
 # Commands by pick key, and the seat each names. The waiting pick (None when
 # there is none) is looked up in it directly: None is never a key.
@@ -45,6 +66,7 @@ PickGroups = dict[tuple | None, list[tuple[int, dict[str, Any]]]]
 
 class TintedButton(CommandButton):
     """A command button in a colour of its own (a policy's party)."""
+
     tint = ListProperty(LIBERAL_BLUE)
 
 
@@ -53,6 +75,7 @@ class PolicySlot(Label):
     it, with the power (or the win) it grants; the fascist slots of the
     Hitler zone are marked as the danger zone. Also the tracker's and the
     piles' cells."""
+
     filled = BooleanProperty(False)
     color_on = ListProperty(LIBERAL_BLUE)
     danger = BooleanProperty(False)
@@ -60,6 +83,7 @@ class PolicySlot(Label):
 
 class PolicyTrack(BoxLayout):
     """A track in one row: its name and state beside its cells."""
+
     stacked = BooleanProperty(False)
     title = StringProperty("")
     state_text = StringProperty("")
@@ -80,6 +104,7 @@ class PolicyTrack(BoxLayout):
 class SeatPanel(ButtonBehavior, BoxLayout):
     """A seat: name, office and what the table knows of it; during a
     two-tap command the seats it may pick stand out and take the tap."""
+
     seat = NumericProperty(0)
     name = StringProperty("")
     details = StringProperty("")
@@ -88,8 +113,8 @@ class SeatPanel(ButtonBehavior, BoxLayout):
     alive = BooleanProperty(True)
     in_office = BooleanProperty(False)
     waiting = BooleanProperty(False)
-    picking = BooleanProperty(False)       # a two-tap command waits for a seat
-    selectable = BooleanProperty(False)    # ... and this seat may be picked
+    picking = BooleanProperty(False)  # a two-tap command waits for a seat
+    selectable = BooleanProperty(False)  # ... and this seat may be picked
     pick_action = ObjectProperty(None, allownone=True)
 
     def on_release(self) -> None:
@@ -107,9 +132,9 @@ class SecretHitlerTableScreen(TableScreen):
         super().__init__(table, lang=lang, **kwargs)
 
     def _attach(self, table: Table) -> None:
-        self._pick: tuple | None = None           # the two-tap command waiting for a seat
-        self._open_ballot: dict[str, Any] | None = None   # the open ballot last shown
-        self._result_shown = False                 # the last election's result is on screen
+        self._pick: tuple | None = None  # the two-tap command waiting for a seat
+        self._open_ballot: dict[str, Any] | None = None  # the open ballot last shown
+        self._result_shown = False  # the last election's result is on screen
         super()._attach(table)
 
     # -- two taps ---------------------------------------------------------------
@@ -146,8 +171,11 @@ class SecretHitlerTableScreen(TableScreen):
             self._pick = None
         self.picking = self._pick is not None
         self.info_text = info_line(view, self.t)
-        self.status_text = (pick_prompt(groups[self._pick][0][1], self.t) if self.picking
-                            else status_line(view, self.t))
+        self.status_text = (
+            pick_prompt(groups[self._pick][0][1], self.t)
+            if self.picking
+            else status_line(view, self.t)
+        )
         self._show_tracks(view)
         self._show_players(view, {seat for seat, _ in groups.get(self._pick, [])})
         self._show_ballot(view)
@@ -162,15 +190,39 @@ class SecretHitlerTableScreen(TableScreen):
         liberal.title = t("sh.ui.track.liberal", count=view["liberal"], total=LIBERAL_WIN)
         liberal.state_text = t("sh.ui.tracker", count=view["tracker"])
         words = [""] * (LIBERAL_WIN - 1) + [t("sh.ui.power.liberal_win")]
-        liberal.fill([{"text": word, "filled": n <= view["liberal"], "color_on": LIBERAL_BLUE,
-                       "danger": False} for n, word in enumerate(words, 1)]
-                     + [{"text": t("sh.ui.piles", draw=view["draw"], discard=view["discard"]),
-                         "filled": True, "color_on": PILES_GREY, "danger": False}])
+        liberal.fill(
+            [
+                {
+                    "text": word,
+                    "filled": n <= view["liberal"],
+                    "color_on": LIBERAL_BLUE,
+                    "danger": False,
+                }
+                for n, word in enumerate(words, 1)
+            ]
+            + [
+                {
+                    "text": t("sh.ui.piles", draw=view["draw"], discard=view["discard"]),
+                    "filled": True,
+                    "color_on": PILES_GREY,
+                    "danger": False,
+                }
+            ]
+        )
         fascist.title = t("sh.ui.track.fascist", count=view["fascist"], total=FASCIST_WIN)
         words = [power_word(p, t) for p in view["powers"]] + [t("sh.ui.power.fascist_win")]
         words[VETO_FROM - 1] = self._veto_word(view, words[VETO_FROM - 1])
-        fascist.fill([{"text": word, "filled": n <= view["fascist"], "color_on": FASCIST_RED,
-                       "danger": n > HITLER_ZONE} for n, word in enumerate(words, 1)])
+        fascist.fill(
+            [
+                {
+                    "text": word,
+                    "filled": n <= view["fascist"],
+                    "color_on": FASCIST_RED,
+                    "danger": n > HITLER_ZONE,
+                }
+                for n, word in enumerate(words, 1)
+            ]
+        )
         fascist.state_text = t("sh.ui.hitler_zone") if view["hitler_zone"] else ""
 
     def _veto_word(self, view: dict[str, Any], power: str) -> str:
@@ -190,8 +242,11 @@ class SecretHitlerTableScreen(TableScreen):
             for panel in self._panels:
                 grid.add_widget(panel)
         waiting = set(view["waiting_for"])
-        offices = set() if view["phase"] == "night" else {
-            view[o] for o in ("president", "chancellor", "candidate", "nominee")}
+        offices = (
+            set()
+            if view["phase"] == "night"
+            else {view[o] for o in ("president", "chancellor", "candidate", "nominee")}
+        )
         for panel, p in zip(self._panels, players):
             panel.name = p["name"]
             panel.alive = p["alive"]
@@ -211,9 +266,12 @@ class SecretHitlerTableScreen(TableScreen):
         was_open, self._open_ballot = self._open_ballot, ballot
         if ballot is not None:
             voted = set(ballot["voted"])
-            self.ids.ballot.show_open(ballot_title(view["candidate"], view["nominee"], t),
-                                      [(names[s], s in voted) for s in ballot["eligible"]],
-                                      t("ui.ballot.voted"), t("ui.ballot.waiting"))
+            self.ids.ballot.show_open(
+                ballot_title(view["candidate"], view["nominee"], t),
+                [(names[s], s in voted) for s in ballot["eligible"]],
+                t("ui.ballot.voted"),
+                t("ui.ballot.waiting"),
+            )
             self._result_shown = False
             return
         election = view["last_election"]
@@ -224,21 +282,27 @@ class SecretHitlerTableScreen(TableScreen):
             return
         # The last vote closed the ballot just shown (an undone nomination
         # closes it too, but only once its votes are all undone).
-        just_closed = (was_open is not None
-                       and len(was_open["voted"]) == len(was_open["eligible"]) - 1)
+        just_closed = (
+            was_open is not None and len(was_open["voted"]) == len(was_open["eligible"]) - 1
+        )
         title = ballot_title(election["president"], election["chancellor"], t)
-        votes = [(names[seat], t(f"choice.{vote}"), VOTE_COLORS[vote])
-                 for seat, vote in enumerate(election["votes"]) if vote is not None]
-        self.ids.ballot.reveal(title, votes, election_result(election, t), t("ui.ballot.voted"),
-                               animate=just_closed)
+        votes = [
+            (names[seat], t(f"choice.{vote}"), VOTE_COLORS[vote])
+            for seat, vote in enumerate(election["votes"])
+            if vote is not None
+        ]
+        self.ids.ballot.reveal(
+            title, votes, election_result(election, t), t("ui.ballot.voted"), animate=just_closed
+        )
         self._result_shown = True
 
     def _show_commands(self, commands: list[dict[str, Any]]) -> None:
         box = self.ids.commands
         box.clear_widgets()
         if self._pick is not None:
-            box.add_widget(self._button(self.t("sh.ui.cancel"), self.cancel_pick,
-                                        seat_command=False))
+            box.add_widget(
+                self._button(self.t("sh.ui.cancel"), self.cancel_pick, seat_command=False)
+            )
             return
         offered: set[tuple] = set()
         for command in commands:
@@ -247,8 +311,9 @@ class SecretHitlerTableScreen(TableScreen):
                 self._add_one_tap(box, command)
             elif key not in offered:
                 offered.add(key)
-                box.add_widget(self._button(pick_label(command, self.t),
-                                            partial(self.start_pick, key)))
+                box.add_widget(
+                    self._button(pick_label(command, self.t), partial(self.start_pick, key))
+                )
 
     def _add_one_tap(self, box: Any, command: dict[str, Any]) -> None:
         policy = command.get("policy")

@@ -5,6 +5,7 @@ unknown (``None``) and the draw and discard piles hold ``None`` for each tile
 (the app counts them). In keeper mode they hold the real roles and tiles, the
 draw pile in order, top first.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,13 +15,45 @@ from .rules import board_for
 
 class SecretHitlerState:
     __slots__ = (
-        "players", "keeper", "options", "board", "roles", "alive", "confirmed",
-        "stage", "round", "ballots", "candidate", "nominee", "president",
-        "chancellor", "last_president", "last_chancellor", "rotation_base",
-        "special_candidate", "special_caller", "tracker", "liberal", "fascist",
-        "deck", "discard", "hand", "veto_refused", "veto_requested", "power",
-        "investigations", "knowledge", "not_hitler", "last_election", "executed",
-        "reveal", "reshuffle_due", "winner", "win_reason", "living")
+        "players",
+        "keeper",
+        "options",
+        "board",
+        "roles",
+        "alive",
+        "confirmed",
+        "stage",
+        "round",
+        "ballots",
+        "candidate",
+        "nominee",
+        "president",
+        "chancellor",
+        "last_president",
+        "last_chancellor",
+        "rotation_base",
+        "special_candidate",
+        "special_caller",
+        "tracker",
+        "liberal",
+        "fascist",
+        "deck",
+        "discard",
+        "hand",
+        "veto_refused",
+        "veto_requested",
+        "power",
+        "investigations",
+        "knowledge",
+        "not_hitler",
+        "last_election",
+        "executed",
+        "reveal",
+        "reshuffle_due",
+        "winner",
+        "win_reason",
+        "living",
+    )
 
     def __init__(self, players: int, keeper: bool, options: dict[str, Any]) -> None:
         self.players = players
@@ -31,17 +64,17 @@ class SecretHitlerState:
         self.alive = [True] * players
         # The living seats in seat order (kept by the engine as players die).
         self.living: tuple[int, ...] = tuple(range(players))
-        self.confirmed: set[int] = set()       # night phase: seen their role
+        self.confirmed: set[int] = set()  # night phase: seen their role
         self.stage = "setup"
         self.round = 0
-        self.ballots = 0                       # elections held, names each ballot
-        self.candidate: int | None = None      # presidential candidate
-        self.nominee: int | None = None        # chancellor candidate
-        self.president: int | None = None      # the sitting government
+        self.ballots = 0  # elections held, names each ballot
+        self.candidate: int | None = None  # presidential candidate
+        self.nominee: int | None = None  # chancellor candidate
+        self.president: int | None = None  # the sitting government
         self.chancellor: int | None = None
         self.last_president: int | None = None  # the last elected pair (term limits)
         self.last_chancellor: int | None = None
-        self.rotation_base: int | None = None   # the next candidate follows this seat
+        self.rotation_base: int | None = None  # the next candidate follows this seat
         self.special_candidate: int | None = None
         self.special_caller: int | None = None
         self.tracker = 0
@@ -49,10 +82,10 @@ class SecretHitlerState:
         self.fascist = 0
         self.deck: list[str | None] = []
         self.discard: list[str | None] = []
-        self.hand: list[str | None] = []       # tiles of the office holder in session
+        self.hand: list[str | None] = []  # tiles of the office holder in session
         self.veto_refused = False
         self.veto_requested = False
-        self.power: str | None = None          # a presidential power waiting to be used
+        self.power: str | None = None  # a presidential power waiting to be used
         self.investigations: list[tuple[int, int]] = []
         self.knowledge: list[list[dict[str, Any]]] = [[] for _ in range(players)]
         self.not_hitler: set[int] = set()

@@ -3,6 +3,7 @@ alike: the status line, each seat's marks, the labels of the commands, the
 ballot's words, a seat's secrets and its tiles on its phone, and the chart
 of the policy tracks. No Kivy and no rules here: the engine's public view
 says what is so, this module only words it."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -13,8 +14,14 @@ from ..words import Chart, Words, last_per
 # Commands the screen offers in two taps: the action, then a seat. Targeted
 # commands pick their target; a vote or a night confirmation picks the seat
 # that gives it.
-PICK_FIELD = {"nominate": "target", "investigate": "target", "special_election": "target",
-              "execute": "target", "vote": "seat", "confirm": "seat"}
+PICK_FIELD = {
+    "nominate": "target",
+    "investigate": "target",
+    "special_election": "target",
+    "execute": "target",
+    "vote": "seat",
+    "confirm": "seat",
+}
 
 
 def pick_key(command: dict[str, Any]) -> tuple[Any, ...] | None:
@@ -39,16 +46,18 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
         return t("sh.ui.status.night", count=len(view["waiting_for"]))
     if phase == "election":
         ballot = view["ballot"]
-        return t("sh.ui.status.election", count=len(ballot["voted"]),
-                 total=len(ballot["eligible"]))
+        return t("sh.ui.status.election", count=len(ballot["voted"]), total=len(ballot["eligible"]))
     if phase == "chaos":
         return t(f"sh.ui.status.chaos.{view['mode']}")
     if phase == "peek":
         return t(f"sh.ui.status.peek.{view['mode']}", player=view["president"])
     waiting = view["waiting_for"]
-    return t(f"sh.ui.status.{phase}", player=_first(view["president"], view["candidate"]),
-             target=_first(view["chancellor"], view["nominee"]),
-             seat=waiting[0] if waiting else None)
+    return t(
+        f"sh.ui.status.{phase}",
+        player=_first(view["president"], view["candidate"]),
+        target=_first(view["chancellor"], view["nominee"]),
+        seat=waiting[0] if waiting else None,
+    )
 
 
 def _first(*seats: int | None) -> int | None:
@@ -75,16 +84,19 @@ def seat_marks(view: dict[str, Any], player: dict[str, Any], t: Messages) -> lis
     seat = player["seat"]
     if not player["alive"]:
         return [t("sh.ui.mark.executed")]
-    if view["phase"] == "night":        # play has not begun: no office yet
+    if view["phase"] == "night":  # play has not begun: no office yet
         return [t("sh.ui.mark.confirmed" if player["confirmed"] else "sh.ui.mark.unconfirmed")]
     office = office_of(view, seat, t)
     marks = [office]
-    if player["term_limited"] and not office:     # the sitting government's limit goes unsaid
+    if player["term_limited"] and not office:  # the sitting government's limit goes unsaid
         marks.append(t("sh.ui.mark.term_limited"))
     if player["not_hitler"]:
         marks.append(t("sh.ui.mark.not_hitler"))
-    marks += [t("sh.ui.mark.investigated", player=i["by"])
-              for i in view["investigations"] if i["target"] == seat]
+    marks += [
+        t("sh.ui.mark.investigated", player=i["by"])
+        for i in view["investigations"]
+        if i["target"] == seat
+    ]
     return [m for m in marks if m]
 
 
@@ -99,11 +111,14 @@ def command_label(command: dict[str, Any], t: Messages) -> str:
     if kind in ("enact", "chaos"):
         return t(f"policy.{command['policy']}")
     if kind == "reveal":
-        return t(f"sh.ui.cmd.reveal.{'hitler' if command['hitler'] else 'not_hitler'}",
-                 player=command["seat"])
+        return t(
+            f"sh.ui.cmd.reveal.{'hitler' if command['hitler'] else 'not_hitler'}",
+            player=command["seat"],
+        )
     if kind == "veto_response":
-        return t(f"sh.ui.cmd.veto_{'agree' if command['agree'] else 'refuse'}",
-                 player=command["seat"])
+        return t(
+            f"sh.ui.cmd.veto_{'agree' if command['agree'] else 'refuse'}", player=command["seat"]
+        )
     return t(f"sh.ui.cmd.{kind}", player=command.get("seat"))
 
 
@@ -152,20 +167,31 @@ class SecretHitlerWords(Words):
             for mate in private.get("teammates", []):
                 lines.append(t(f"phone.teammate.{mate['role']}", player=mate["seat"]))
         if "hand" in private:
-            lines.append(t("phone.tiles", tiles=t.join(
-                t("phone.tile_numbered", number=n, policy=tile)
-                for n, tile in enumerate(private["hand"], 1))))
+            lines.append(
+                t(
+                    "phone.tiles",
+                    tiles=t.join(
+                        t("phone.tile_numbered", number=n, policy=tile)
+                        for n, tile in enumerate(private["hand"], 1)
+                    ),
+                )
+            )
         if "peek" in private:
             lines.append(t("phone.peek", tiles=_policies(private["peek"], t)))
-        for known in private.get("knowledge", []):      # what your powers showed you
+        for known in private.get("knowledge", []):  # what your powers showed you
             if "party" in known:
                 lines.append(t(f"phone.investigated.{known['party']}", player=known["target"]))
             elif "tiles" in known:
                 lines.append(t("phone.peeked", tiles=_policies(known["tiles"], t)))
         return lines
 
-    def phone_actions(self, commands: list[dict[str, Any]], view: dict[str, Any],
-                      t: Messages, private: dict[str, Any]) -> list[dict[str, Any]]:
+    def phone_actions(
+        self,
+        commands: list[dict[str, Any]],
+        view: dict[str, Any],
+        t: Messages,
+        private: dict[str, Any],
+    ) -> list[dict[str, Any]]:
         """A tile to discard or enact is one button per tile in the hand, by
         its number: the same buttons whatever the tiles are (the held
         secrets say which is which)."""
@@ -174,18 +200,26 @@ class SecretHitlerWords(Words):
             return super().phone_actions(commands, view, t, private)
         kind, seat = tiles.pop(), commands[0]["seat"]
         others = [c for c in commands if c["type"] != kind]
-        return [{"command": {"type": kind, "seat": seat, "policy": tile},
-                 "label": t(f"phone.{kind}_tile", number=n)}
-                for n, tile in enumerate(private["hand"], 1)] + super().phone_actions(
-                    others, view, t, private)
+        return [
+            {
+                "command": {"type": kind, "seat": seat, "policy": tile},
+                "label": t(f"phone.{kind}_tile", number=n),
+            }
+            for n, tile in enumerate(private["hand"], 1)
+        ] + super().phone_actions(others, view, t, private)
 
-    def game_chart(self, views: list[dict[str, Any]], names: list[str],
-                   t: Messages) -> Chart:
+    def game_chart(self, views: list[dict[str, Any]], names: list[str], t: Messages) -> Chart:
         """The two policy tracks, round by round."""
         steps = last_per(views, "round")
-        return Chart(t("chart.policies"), t("chart.rounds"),
-                     [(t("chart.liberal"), [v["liberal"] for v in steps]),
-                      (t("chart.fascist"), [v["fascist"] for v in steps])], t.number)
+        return Chart(
+            t("chart.policies"),
+            t("chart.rounds"),
+            [
+                (t("chart.liberal"), [v["liberal"] for v in steps]),
+                (t("chart.fascist"), [v["fascist"] for v in steps]),
+            ],
+            t.number,
+        )
 
 
 def _policies(tiles: list[str], t: Messages) -> str:
