@@ -31,7 +31,7 @@ from companion.devices.pad_sim import PadSimulator, PtyLink
 from companion.devices.pinmap import load_pinmap
 from companion.devices.press import loop_delivery
 from companion.games.base import Fate, Setup
-from companion.table import EventStore, Table
+from companion.table import Committed, EventStore, Table
 
 from .report import latency_figures
 
@@ -72,8 +72,8 @@ async def gpio_latencies(directory: Path) -> list[float]:
     closed = asyncio.Event()
     stamps: dict[str, float] = {}
 
-    def committed(changed: Table) -> None:
-        if changed.log and changed.log[-1][1]["type"] == "ballot" and "pressed" in stamps:
+    def committed(changed: Committed) -> None:
+        if changed.events and changed.events[-1]["type"] == "ballot" and "pressed" in stamps:
             stamps["revealed"] = time.perf_counter()
             closed.set()
 
@@ -118,8 +118,8 @@ async def pad_latencies(directory: Path) -> list[float]:
     closed = asyncio.Event()
     revealed: list[float] = []
 
-    def committed(changed: Table) -> None:
-        if changed.log and changed.log[-1][1]["type"] == "ballot":
+    def committed(changed: Committed) -> None:
+        if changed.events and changed.events[-1]["type"] == "ballot":
             revealed.append(time.monotonic())
             closed.set()
 

@@ -1236,7 +1236,10 @@ class ClaimEngine:
             if rules.tokens:
                 # G54: thousands of sets, times tokens and checks, make a whole
                 # menu rarely seen twice; it is put together from kept parts.
-                return self._action_menu(s, seat, coins, s.living) + self._early_blocks(s)
+                menu = self._action_menu(s, seat, coins, s.living)
+                if s.disappear and s.disappear.get(seat):
+                    menu += self._early_blocks(s)
+                return menu
             key = ("action", seat, coins, s.living)
         elif phase == "prove":
             claim = s.interrupt or s.turn.claim
