@@ -42,7 +42,7 @@ def prepare_kivy_environment() -> None:
 
     Pillow lays text out with raqm (HarfBuzz and FriBiDi), which shapes and
     orders Persian right to left, mixed with Latin names and digits, brackets
-    mirrored; Kivy's SDL2 text does none of that (../shared/TECH-NOTES.md §4).
+    mirrored; Kivy's SDL2 text does none of that (see docs/architecture.md).
     The same text path serves every language, so what the tests measure in
     English is what Persian gets."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")

@@ -3,8 +3,9 @@
 Each role is a category, an "advanced" flag and either an action over the
 shared claim / challenge / block engine (``..coup.rules.Action``) or a
 reaction (claimed on losing a life, or on another player's elimination).
-Costs, blocks and texts follow ../shared/rules/coup_rebellion_g54.md §7;
-docs/games/g54.md lists the readings taken where the sources are silent.
+Costs, blocks and texts follow the rules digest's character table (its
+sources are named in docs/games/g54.md, with the readings taken where they
+are silent).
 """
 
 from __future__ import annotations
