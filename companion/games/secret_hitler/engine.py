@@ -205,13 +205,33 @@ class SecretHitlerEngine:
             raise RuleError("sh.not_now")
 
     @staticmethod
-    def _target(s: SecretHitlerState, command: dict[str, Any], actor: int) -> int:
-        target = seat_of(command, s.players, "target")
+    def _target_refusal(s: SecretHitlerState, actor: int | None, target: int) -> RuleError | None:
+        """Why ``actor``'s power may not aim at ``target``, or None: the one
+        rule ``decide`` enforces and ``legal_commands`` offers."""
         if not s.alive[target]:
-            raise RuleError("sh.player_dead", player=target)
+            return RuleError("sh.player_dead", player=target)
         if target == actor:
-            raise RuleError("sh.target_self")
+            return RuleError("sh.target_self")
+        return None
+
+    def _target(self, s: SecretHitlerState, command: dict[str, Any], actor: int) -> int:
+        target = seat_of(command, s.players, "target")
+        refusal = self._target_refusal(s, actor, target)
+        if refusal is not None:
+            raise refusal
         return target
+
+    def _targets(self, s: SecretHitlerState, actor: int | None) -> list[int]:
+        return [i for i in s.living if self._target_refusal(s, actor, i) is None]
+
+    @staticmethod
+    def _veto_refusal(s: SecretHitlerState) -> RuleError | None:
+        """Why the chancellor may not ask for a veto now, or None."""
+        if s.fascist < VETO_FROM:
+            return RuleError("sh.veto_locked", count=VETO_FROM)
+        if s.veto_refused:
+            return RuleError("sh.veto_refused")
+        return None
 
     @staticmethod
     def _president(s: SecretHitlerState, command: dict[str, Any]) -> int:
@@ -292,10 +312,9 @@ class SecretHitlerEngine:
     def _decide_veto(self, s, command):
         self._stage(s, "chancellor_enact", "legislative")
         seat = self._chancellor(s, command)
-        if s.fascist < VETO_FROM:
-            raise RuleError("sh.veto_locked", count=VETO_FROM)
-        if s.veto_refused:
-            raise RuleError("sh.veto_refused")
+        refusal = self._veto_refusal(s)
+        if refusal is not None:
+            raise refusal
         return {"type": "veto", "seat": seat}
 
     def _decide_veto_response(self, s, command):
@@ -557,7 +576,12 @@ class SecretHitlerEngine:
     # -- questions --------------------------------------------------------------
     @staticmethod
     def _investigable(s: SecretHitlerState) -> list[int]:
-        return [i for i in s.living if i != s.president and not s.investigated(i)]
+        return [
+            i
+            for i in s.living
+            if SecretHitlerEngine._target_refusal(s, s.president, i) is None
+            and not s.investigated(i)
+        ]
 
     @staticmethod
     def term_limited(s: SecretHitlerState) -> set[int]:
@@ -654,7 +678,7 @@ class SecretHitlerEngine:
                 for p in POLICIES
                 if not s.keeper or p in s.hand
             ]
-            if s.fascist >= VETO_FROM and not s.veto_refused:
+            if self._veto_refusal(s) is None:
                 out.append({"type": "veto", "seat": s.chancellor})
         elif phase == "veto":
             out = [
@@ -671,8 +695,7 @@ class SecretHitlerEngine:
         elif phase in (SPECIAL_ELECTION, EXECUTE):
             out = [
                 {"type": phase, "seat": s.president, "target": i}
-                for i in s.living
-                if i != s.president
+                for i in self._targets(s, s.president)
             ]
         elif phase == PEEK:
             out = [{"type": PEEK, "seat": s.president}]
