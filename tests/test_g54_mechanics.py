@@ -484,12 +484,20 @@ def test_a_disappear_token_blocked_at_once_is_never_placed(store):
     assert view(table)["tokens"]["disappear"] == {} and coins(table)[A] == 0
 
 
-def test_a_due_token_stopped_by_a_true_mercenary_costs_the_challenger(store):
+def token_holders_turn(store, holds_mercenary: bool):
+    """A placed a Disappear token on B, and B's turn has come. B holds a
+    Mercenary or bluffs one."""
+    second = "mercenary" if holds_mercenary else "director"
     table = placed_token(
-        store, [["mercenary", "banker"], ["mercenary", "priest"], ["director", "priest"]]
+        store, [["mercenary", "banker"], [second, "priest"], ["director", "priest"]]
     )
     nobody_answers(table)
     reach(table, B)
+    return table
+
+
+def test_a_due_token_stopped_by_a_true_mercenary_costs_the_challenger(store):
+    table = token_holders_turn(store, holds_mercenary=True)
     run(
         table,
         {"type": "income", "seat": B},
@@ -505,11 +513,7 @@ def test_a_due_token_stopped_by_a_true_mercenary_costs_the_challenger(store):
 def test_the_holder_may_stop_its_token_at_the_start_of_its_own_turn(store):
     """U1: the Mercenary may be claimed when the token is placed, at the
     start of the holder's turn, or when it comes due at the turn's end."""
-    table = placed_token(
-        store, [["mercenary", "banker"], ["mercenary", "priest"], ["director", "priest"]]
-    )
-    nobody_answers(table)
-    reach(table, B)
+    table = token_holders_turn(store, holds_mercenary=True)
     early = {"type": "block", "seat": B, "character": "mercenary"}
     assert early in table.legal_commands()
     refused(table, {"type": "block", "seat": C, "character": "mercenary"}, "coup.cannot_block_now")
@@ -524,11 +528,7 @@ def test_the_holder_may_stop_its_token_at_the_start_of_its_own_turn(store):
 
 
 def test_a_token_stopped_early_by_a_caught_bluff_strikes_at_once(store):
-    table = placed_token(
-        store, [["mercenary", "banker"], ["director", "priest"], ["director", "priest"]]
-    )
-    nobody_answers(table)
-    reach(table, B)
+    table = token_holders_turn(store, holds_mercenary=False)
     run(
         table,
         {"type": "block", "seat": B, "character": "mercenary"},
@@ -542,11 +542,7 @@ def test_a_token_stopped_early_by_a_caught_bluff_strikes_at_once(store):
 
 
 def test_a_due_token_with_a_caught_bluff_costs_two_lives(store):
-    table = placed_token(
-        store, [["mercenary", "banker"], ["director", "priest"], ["director", "priest"]]
-    )
-    nobody_answers(table)
-    reach(table, B)
+    table = token_holders_turn(store, holds_mercenary=False)
     run(
         table,
         {"type": "income", "seat": B},
