@@ -209,7 +209,7 @@ def crime_boss_table(store):
     run(table, {"type": "crime_boss", "seat": A, "target": B})
     nobody_answers(table)
     assert view(table)["phase"] == "choice"
-    assert view(table)["pending"]["choice"] == {"seat": B, "kind": "extortion"}
+    assert view(table)["pending"]["choice"] == {"seat": B, "kind": "extortion", "cards": False}
     return table
 
 
@@ -344,7 +344,7 @@ def test_18_the_intellectual_answers_a_coup_the_missionary_does_not(store):
     refused(
         table,
         {"type": "react", "seat": B, "character": "missionary", "card": "missionary"},
-        "g54.not_a_reaction",
+        "coup.not_a_reaction",
     )
     run(table, {"type": "react", "seat": B, "character": "intellectual", "card": "intellectual"})
     nobody_answers(table)  # nobody challenges

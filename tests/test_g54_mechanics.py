@@ -45,7 +45,7 @@ def test_the_writer_pays_one_for_each_further_card_then_exchanges(store):
     court = view(table)["court"]
     run(table, {"type": "writer", "seat": A})
     nobody_answers(table)
-    assert view(table)["pending"]["choice"] == {"seat": A, "kind": "writer"}
+    assert view(table)["pending"]["choice"] == {"seat": A, "kind": "writer", "cards": False}
     assert table.private_view(A)["drawn"] == ["director"]
     run(
         table,
@@ -106,7 +106,7 @@ def test_the_producer_swaps_with_the_target_who_chooses_in_private(store):
     nobody_answers(table)  # no challenge
     nobody_answers(table)  # B does not block
     assert view(table)["phase"] == "choice"
-    assert view(table)["pending"]["choice"] == {"seat": B, "kind": "producer"}
+    assert view(table)["pending"]["choice"] == {"seat": B, "kind": "producer", "cards": True}
     choices = [c for c in table.legal_commands() if c["type"] == "choose"]
     assert {c["option"] for c in choices} == {"priest", "director"}
     assert all(table.engine.private_choice(table.state, c) for c in choices)
@@ -117,7 +117,7 @@ def test_the_producer_swaps_with_the_target_who_chooses_in_private(store):
     refused(
         table,
         {"type": "keep", "seat": A, "cards": ["producer", "director"]},
-        "g54.give_not_offered",
+        "coup.give_not_offered",
     )
     run(table, {"type": "keep", "seat": A, "cards": ["producer", "director"], "give": "banker"})
     assert table.private_view(A)["hand"] == ["director", "producer"]
@@ -172,7 +172,7 @@ def test_the_spy_takes_another_action_but_not_the_spy_again(store):
     nobody_answers(table)
     assert coins(table)[A] == 3 and current(table) == A
     assert view(table)["pending"] is None and view(table)["phase"] == "action"
-    refused(table, {"type": "spy", "seat": A}, "g54.spy_twice")
+    refused(table, {"type": "spy", "seat": A}, "coup.again_twice")
     assert "spy" not in legal_types(table)
     run(table, {"type": "income", "seat": A})
     assert coins(table)[A] == 4 and current(table) == B

@@ -5,24 +5,27 @@ Flow of one action (the stages of :class:`~.state.Turn`)::
     declare (pay the cost) ─┬─ general action ──────────────> block window or resolve
                             └─ character claim ─> claim ─┬─ upheld ─┐
                                                           └─ failed ─> refund, done
-    upheld action claim ─> join window (Capitalist, Protestor) ─> block window ─> resolve
+    upheld action claim ─> join window (claim it too, or pay) ─> block window ─> resolve
     block window: one target, or anyone (Foreign Aid): the first block is a
         claim; upheld, the action is blocked (no refund), failed, it goes on.
-        Every other player (General, Priest): each may block for themselves;
+        An action on every other player: each may block for themselves;
         the blocks are then settled one by one, clockwise from the player
         after the actor, and the action spares whoever's block stood.
     resolve ─> (a choice, a draw from the court, an exchange) ─> done
-    done ─> (Spy: another action) ─> Disappear tokens due ─> next living seat
+    done ─> (another action, if it gives one) ─> what comes due ─> next living seat
 
 A claim is open to challenge by every other living player; challenged, the
 claimant shows the card (the challenger loses a life, the card goes back and
 a new one is drawn) or concedes (the claimant loses a life). Before any stage
 goes on, pending losses are settled (the loser picks the card, and may first
-claim a reaction: the Intellectual, the Missionary), redraws are drawn, and
-Lawyer windows on eliminations are held: so a challenge is always settled
-before the action or a block takes effect, and "challenge loss first, then
-the action's effect" holds. A player eliminated mid-action keeps their coins
-until the action has resolved (the Coup rulebook's example, step 8).
+claim a reaction to the loss), redraws are drawn, and windows for reactions
+to an elimination are held: so a challenge is always settled before the
+action or a block takes effect, and "challenge loss first, then the action's
+effect" holds. A player eliminated mid-action keeps their coins until the
+action has resolved (the Coup rulebook's example, step 8).
+
+What a ruleset adds of its own (tokens, fees, something that comes due) it
+adds through its hooks (``rules.Hooks``); the machinery names none of it.
 """
 
 from __future__ import annotations
@@ -62,13 +65,12 @@ _LEGAL_CACHE_LIMIT = 20000
 MAX_RESPONSE_SECONDS = 120
 # The phases of a claim still being settled, by its stage.
 _CLAIM_PHASES = {"open": "challenge", "prove": "prove"}
-# Phases in which the table waits on a window (a window's kind names its phase).
-_WINDOW_PHASES = frozenset(("block", "join", "elimination", "disappear"))
 
 
 class ClaimEngine:
     """A Coup-family engine. ``ruleset_for`` gives a game's ruleset from its
-    options (Coup: always the same; G54: the five roles chosen)."""
+    options (Coup: always the same; a game with sets of characters: the set
+    chosen)."""
 
     def __init__(
         self,
@@ -257,7 +259,7 @@ class ClaimEngine:
         if kind == "choose":
             choice = s.turn.choice
             return choice is not None and choice.get("private", False)
-        if kind == "react":  # a Lawyer's claim names no card
+        if kind == "react":  # a claim on an elimination names no card
             return "card" in command
         return kind in _PRIVATE_CHOICES
 
@@ -284,23 +286,26 @@ class ClaimEngine:
         return seat
 
     @staticmethod
-    def _tax_due(s: CoupState, seat: int, character: str | None, counter: bool = False) -> int:
-        """Customs Officer: every other player pays the taxer 1 before
-        claiming the taxed character; ``counter``: a block or a reaction,
-        taxed unless the table taxes actions only."""
-        tax = s.tax
-        if tax is None or character != tax[1] or seat == tax[0]:
-            return 0
-        return 0 if counter and s.options.get("tax_on") == "actions" else 1
+    def _fee(s: CoupState, seat: int, character: str | None, counter: bool = False) -> int:
+        """What the ruleset charges ``seat`` to claim ``character``;
+        ``counter``: a block or a reaction, not an action."""
+        hooks = s.ruleset.hooks
+        return 0 if hooks is None else hooks.fee(s, seat, character, counter)
 
-    def _check_tax(
+    def _check_fee(
         self, s: CoupState, seat: int, character: str | None, counter: bool = False, more: int = 0
     ) -> None:
-        """Refuse a claim whose seat cannot pay the Tax on top of the ``more``
+        """Refuse a claim whose seat cannot pay the fee on top of the ``more``
         coins the claim costs itself (which it can pay: checked first, so the
         refusal names what is missing)."""
-        if self._tax_due(s, seat, character, counter) + more > s.coins[seat]:
-            raise RuleError("g54.tax_unpaid", character=character)
+        if self._fee(s, seat, character, counter) + more > s.coins[seat]:
+            raise s.ruleset.hooks.unpaid(character)
+
+    @staticmethod
+    def _pay_fee(s: CoupState, seat: int, character: str | None, counter: bool = False) -> None:
+        hooks = s.ruleset.hooks
+        if hooks is not None:
+            hooks.pay_fee(s, seat, character, counter)
 
     def _decide_declare(self, s, command):
         if s.phase != "action":
@@ -316,7 +321,7 @@ class ClaimEngine:
             raise RuleError("command.unknown", command=command["type"])
         coins = s.coins[seat]
         if t.again and action.again:
-            raise RuleError("g54.spy_twice")
+            raise RuleError("coup.again_twice", character=action.character)
         if (
             not t.again
             and coins >= rules.forced_coup_at
@@ -328,8 +333,9 @@ class ClaimEngine:
             raise RuleError(
                 "coup.cannot_afford", action=action.name, count=action.price, coins=coins
             )
-        if s.tax is not None:
-            self._check_tax(s, seat, action.character, more=action.price)
+        hooks = rules.hooks
+        if hooks is not None:
+            self._check_fee(s, seat, action.character, more=action.price)
         event = {"type": action.name, "seat": seat}
         if action.targeted:
             target = command.get("target")
@@ -337,8 +343,8 @@ class ClaimEngine:
                 target = self._living_seat(s, command, "target")
             if target == seat and not action.self_target:
                 raise RuleError("coup.target_self")
-            if s.peacekeeper is not None or s.treaty is not None:
-                self._check_targeting(s, action, seat, target)
+            if hooks is not None and target != seat:
+                hooks.check_reach(s, action, seat, target)
             event["target"] = target
         if action.extra:
             for field in action.extra:
@@ -346,17 +352,6 @@ class ClaimEngine:
         if action.check is not None:
             action.check(s, event)
         return event
-
-    def _check_targeting(self, s: CoupState, action: Any, seat: int, target: int) -> None:
-        """Tokens that keep a player out of reach: Peacekeeping (from anything
-        but a Coup) and a Treaty (the two holders, Coup included; with two
-        players left it binds only if the table chose so)."""
-        if target == seat:
-            return
-        if target == s.peacekeeper and not action.untargeted_by_tokens:
-            raise RuleError("g54.peacekept", player=target)
-        if self._treaty_binds(s, seat, target):
-            raise RuleError("g54.treaty", player=target)
 
     def _extra_field(
         self, s: CoupState, action: Any, seat: int, command: dict[str, Any], field: str
@@ -441,7 +436,7 @@ class ClaimEngine:
         if phase == "challenge":
             claim = s.interrupt or s.turn.claim
             eligible, passed, claimant = claim.eligible, claim.passed, claim.seat
-        elif phase in _WINDOW_PHASES:
+        elif phase in s.ruleset.window_phases:
             window = s.interrupt or s.turn.window
             eligible, passed, claimant = window.eligible, window.passed, None
         else:
@@ -452,38 +447,37 @@ class ClaimEngine:
         return {"type": "pass", "seat": seat}
 
     def _decide_proceed(self, s, command):
-        if s.phase != "challenge" and s.phase not in _WINDOW_PHASES:
+        if s.phase != "challenge" and s.phase not in s.ruleset.window_phases:
             raise RuleError("coup.not_now")
         return {"type": "proceed"}
 
     @staticmethod
-    def _blocks_a_token_early(s: CoupState, seat: Any, character: Any) -> bool:
-        """Whether ``seat`` may stop one of its Disappear tokens now, before
-        it comes due: at the start of its own turn, before it declares an
-        action (see docs/games/g54.md, U1)."""
+    def _stops_due_early(s: CoupState, seat: Any, character: Any) -> bool:
+        """Whether ``seat`` may stop what comes due at the end of its turn
+        now: at the start of that turn, before it declares an action."""
         t = s.turn
-        return (
-            s.phase == "action"
-            and seat == t.actor
-            and not t.again
-            and bool(s.disappear.get(seat))
-            and character in s.ruleset.disappear_blockers
-        )
+        hooks = s.ruleset.hooks
+        if hooks is None or s.phase != "action" or seat != t.actor or t.again:
+            return False
+        stoppers = hooks.due(s, t.actor)
+        return stoppers is not None and character in stoppers
 
     def _decide_block(self, s, command):
         window = self._awaited(s, Window)
         seat, character = command.get("seat"), command.get("character")
-        if window is None and self._blocks_a_token_early(s, seat, character):
-            self._check_tax(s, seat, character, counter=True)
+        if window is None and self._stops_due_early(s, seat, character):
+            self._check_fee(s, seat, character, counter=True)
             return {"type": "block", "seat": seat, "character": character}
-        if window is None or window.kind not in ("block", "disappear"):
+        hooks = s.ruleset.hooks
+        due = hooks is not None and window is not None and window.kind == hooks.due_kind
+        if window is None or (window.kind != "block" and not due):
             raise RuleError("coup.cannot_block_now")
         seat = self._responder(s, command, window.eligible, window.passed)
         character = command.get("character")
         if character not in window.blockers:
-            action = s.turn.action.name if s.turn.action else "disappear"
+            action = hooks.due_action if due else s.turn.action.name
             raise RuleError("coup.cannot_block_with", action=action, character=str(character)[:20])
-        self._check_tax(s, seat, character, counter=True)
+        self._check_fee(s, seat, character, counter=True)
         return {"type": "block", "seat": seat, "character": character}
 
     def _decide_join(self, s, command):
@@ -498,7 +492,7 @@ class ClaimEngine:
                     "coup.cannot_afford", action="join", count=action.join_fee, coins=s.coins[seat]
                 )
         else:
-            self._check_tax(s, seat, action.character)
+            self._check_fee(s, seat, action.character)
         return {"type": "join", "seat": seat}
 
     def _claimant(self, s: CoupState, command: dict[str, Any]) -> tuple[int, Claim]:
@@ -568,7 +562,7 @@ class ClaimEngine:
         if not (s.keeper and card in s.hands[seat]):  # else: a card held, surely fine
             card = self._card(s, seat, command)
         if s.react_card is not None and card != s.react_card:
-            raise RuleError("g54.card_set_aside", character=s.react_card)
+            raise RuleError("coup.card_set_aside", character=s.react_card)
         return {"type": "lose", "seat": seat, "card": card}
 
     def _reactions(self, s: CoupState) -> tuple[str, ...]:
@@ -578,22 +572,20 @@ class ClaimEngine:
         seat, reason = s.losses[0]
         rules = s.ruleset
         open_now = rules.on_coup if reason == "coup" else rules.on_life
-        if s.tax is None:
+        if rules.hooks is None or rules.hooks.fee_key(s) is None:
             return open_now
-        return tuple(
-            [c for c in open_now if self._tax_due(s, seat, c, counter=True) <= s.coins[seat]]
-        )
+        return tuple([c for c in open_now if self._fee(s, seat, c, counter=True) <= s.coins[seat]])
 
     def _decide_react(self, s, command):
-        """Claim a reaction: the Intellectual or the Missionary on losing a
-        life, the Lawyer on another player's elimination."""
+        """Claim a reaction: on losing a life, or on another player's
+        elimination."""
         character = command.get("character")
         window = self._awaited(s, Window)
         if window is not None and window.kind == "elimination":
             seat = self._responder(s, command, window.eligible, window.passed)
             if character not in window.blockers:
-                raise RuleError("g54.not_a_reaction", character=str(character)[:20])
-            self._check_tax(s, seat, character, counter=True)
+                raise RuleError("coup.not_a_reaction", character=str(character)[:20])
+            self._check_fee(s, seat, character, counter=True)
             return {"type": "react", "seat": seat, "character": character}
         if s.phase != "lose":
             raise RuleError("coup.not_now")
@@ -602,8 +594,8 @@ class ClaimEngine:
             raise RuleError("coup.not_your_loss", player=seat)
         if character not in self._reactions(s):
             if character in s.ruleset.reactions:
-                self._check_tax(s, seat, character, counter=True)
-            raise RuleError("g54.not_a_reaction", character=str(character)[:20])
+                self._check_fee(s, seat, character, counter=True)
+            raise RuleError("coup.not_a_reaction", character=str(character)[:20])
         event = {"type": "react", "seat": seat, "character": character}
         if s.keeper:
             # The claim is about the card being lost: it is named now, set
@@ -631,7 +623,7 @@ class ClaimEngine:
         if t.choice and t.choice.get("give_back"):
             give = command.get("give")
             if give not in pool:
-                raise RuleError("g54.give_not_offered")
+                raise RuleError("coup.give_not_offered")
             event["give"] = give
         return event
 
@@ -641,10 +633,10 @@ class ClaimEngine:
         choice = s.turn.choice
         seat = seat_of(command, s.players)
         if seat != choice["seat"]:
-            raise RuleError("g54.not_your_choice", player=seat)
+            raise RuleError("coup.not_your_choice", player=seat)
         option = command.get("option")
         if option not in choice["options"]:
-            raise RuleError("g54.bad_option", option=str(option)[:20])
+            raise RuleError("coup.bad_option", option=str(option)[:20])
         event = {"type": "choose", "seat": seat, "kind": choice["kind"], "option": option}
         if choice.get("private"):
             event["private"] = True
@@ -688,8 +680,8 @@ class ClaimEngine:
             t.extra = {field: e[field] for field in action.extra}
         if action.every_other:
             t.targets = self._everyone_reachable(s, t.actor)
-        if s.tax is not None:
-            self._pay_tax(s, t.actor, action.character)
+        if s.ruleset.hooks is not None:
+            self._pay_fee(s, t.actor, action.character)
         cost = action.cost
         if cost:
             if action.pay_to_target:
@@ -708,13 +700,6 @@ class ClaimEngine:
             s.phase = t.window.kind
             return True
         return False
-
-    def _pay_tax(
-        self, s: CoupState, seat: int, character: str | None, counter: bool = False
-    ) -> None:
-        if self._tax_due(s, seat, character, counter):
-            assert s.tax is not None  # a tax is due only while one is set
-            s.transfer(seat, s.tax[0], 1)
 
     def _new_claim(self, s: CoupState, seat: int, character: str, kind: str) -> Claim:
         record = {"turn": s.turn_no, "character": character, "kind": kind, "result": "open"}
@@ -757,11 +742,8 @@ class ClaimEngine:
             s.interrupt = None
             if window.kind == "elimination":
                 s.probate.pop(0)
-            elif window.kind == "disappear":
-                # Nobody stopped the token: its holder loses a life.
-                holder = window.eligible[0]
-                self._spend_token(s, holder)
-                s.queue_loss(holder, "disappear")
+            else:  # nobody stopped what came due
+                s.ruleset.hooks.due_settled(s, window.eligible[0], stopped=False)
             return
         t = s.turn
         t.window = None
@@ -772,20 +754,16 @@ class ClaimEngine:
         else:
             t.stage = "resolve"
 
-    @staticmethod
-    def _spend_token(s: CoupState, holder: int) -> None:
-        s.disappear[holder] -= 1
-        if not s.disappear[holder]:
-            del s.disappear[holder]
-
     def _apply_block(self, s, e):
         seat, character = e["seat"], e["character"]
-        if s.tax is not None:
-            self._pay_tax(s, seat, character, counter=True)
+        hooks = s.ruleset.hooks
+        if hooks is not None:
+            self._pay_fee(s, seat, character, counter=True)
         t = s.turn
         if s.interrupt is not None or t.stage == "action":
-            # A Disappear token coming due, or stopped at the start of the turn.
-            s.interrupt = self._new_claim(s, seat, character, "disappear")
+            # What comes due, stopped as it does or at the start of the turn.
+            assert hooks is not None  # only a ruleset's hooks make something due
+            s.interrupt = self._new_claim(s, seat, character, hooks.due_kind)
             return False
         window = t.window
         if t.action.every_other:
@@ -803,13 +781,13 @@ class ClaimEngine:
     def _apply_join(self, s, e):
         t = s.turn
         seat = e["seat"]
-        if t.action.join == "pay":  # Protestor: pay 3 to see the target fall
+        if t.action.join == "pay":  # pay the fee to share in the action
             s.pay(seat, t.action.join_fee)
             t.joiners += (seat,)
             t.window = None
             self._after_join(s, t)
             return
-        self._pay_tax(s, seat, t.action.character)
+        self._pay_fee(s, seat, t.action.character)
         t.window.passed.add(seat)
         t.claim = self._new_claim(s, seat, t.action.character, "join")
         t.stage = "claim"
@@ -821,7 +799,7 @@ class ClaimEngine:
         seat, character = claim.seat, claim.character
         if claim.kind == "react":
             # The card shown is the life being lost: it is turned up once the
-            # reaction has taken effect (a Missionary's new life comes first).
+            # reaction has taken effect (a new life it gives comes first).
             s.react_card = character
         elif s.keeper and e["redraw"]:
             s.hands[seat].remove(character)
@@ -851,26 +829,22 @@ class ClaimEngine:
             self._eliminate(s, seat)
 
     def _eliminate(self, s: CoupState, seat: int) -> None:
-        """Out: the coins go back (or to a Lawyer) once the action has resolved
-        (the Coup rulebook's example, step 8); tokens held lapse."""
+        """Out: the coins go back (or to those whose claims on the elimination
+        stand) once the action has resolved (the Coup rulebook's example,
+        step 8); what the ruleset's pieces held lapses."""
         s.eliminated.append(seat)
         s.set_living(tuple([i for i in s.living if i != seat]))
         if len(s.living) == 1:
             s.winner = s.living[0]
             return
-        if s.peacekeeper == seat:
-            s.peacekeeper = None
-        if s.tax is not None and s.tax[0] == seat:
-            s.tax = None
-        if s.treaty is not None and seat in s.treaty:
-            s.treaty = None
-        s.disappear.pop(seat, None)
+        if s.ruleset.hooks is not None:
+            s.ruleset.hooks.eliminated(s, seat)
         if s.ruleset.on_elimination:
             s.probate.append(seat)
 
     def _apply_react(self, s, e):
         seat, character = e["seat"], e["character"]
-        self._pay_tax(s, seat, character, counter=True)
+        self._pay_fee(s, seat, character, counter=True)
         window = self._awaited(s, Window)
         if window is not None and window.kind == "elimination":
             window.passed.add(seat)
@@ -887,7 +861,8 @@ class ClaimEngine:
         s.pending_redraw = None
 
     def _apply_new_life(self, s, e):
-        """The Missionary draws a card from the court as a new life."""
+        """A reaction that stood draws its claimant a card from the court, a
+        new life."""
         s.new_life.pop(0)
         if s.court:
             if s.keeper:
@@ -914,7 +889,7 @@ class ClaimEngine:
         for card in e["cards"]:
             pool.remove(card)
         s.hands[t.actor] = list(e["cards"])
-        if "give" in e:  # Producer: one card back to the target
+        if "give" in e:  # one card back to the target it was taken from
             pool.remove(e["give"])
             s.hands[t.target].append(e["give"])
         s.court.extend(pool)
@@ -931,7 +906,7 @@ class ClaimEngine:
         action = t.action
         if action.join:
             eligible = s.others[t.actor]
-            if action.join == "pay":  # the Protestor's target does not pay to fall
+            if action.join == "pay":  # the target does not pay to see itself fall
                 eligible = tuple([i for i in eligible if i != t.target])
             t.window = Window("join", eligible)
             t.stage = "window" if eligible else "resolve"
@@ -942,7 +917,7 @@ class ClaimEngine:
 
     def _after_join(self, s: CoupState, t: Turn) -> None:
         if t.action.join == "pay" and not t.joiners:
-            t.stage = "done"  # nobody paid: the Protestor's 2 are spent
+            t.stage = "done"  # nobody paid: the action's cost is spent
         else:
             self._open_block(s, t)
 
@@ -1018,11 +993,9 @@ class ClaimEngine:
                 s.heirs.setdefault(s.probate[0], []).append(claim.seat)
             # The window comes back once the challenge's losses are settled.
             s.interrupt = None
-        elif kind == "disappear":
+        else:  # a block of what came due
             s.interrupt = None
-            self._spend_token(s, claim.seat)
-            if not upheld:
-                s.queue_loss(claim.seat, "disappear")
+            s.ruleset.hooks.due_settled(s, claim.seat, stopped=upheld)
 
     # -- the deterministic steps between events -------------------------------------
     def _advance(self, s: CoupState) -> None:
@@ -1099,20 +1072,22 @@ class ClaimEngine:
                 s.phase = stage
                 return
             elif stage == "done":
-                spy_again = (
+                another = (
                     t.action is not None
                     and t.action.again
                     and t.resolved
                     and not t.again
                     and s.hands[t.actor]
                 )
-                if s.disappear and s.disappear.get(t.actor) and not spy_again:
-                    # A Disappear token comes due at the end of its holder's turn.
-                    s.interrupt = Window("disappear", (t.actor,), s.ruleset.disappear_blockers)
-                    continue
+                hooks = s.ruleset.hooks
+                if hooks is not None and not another:
+                    stoppers = hooks.due(s, t.actor)
+                    if stoppers is not None:  # comes due at the end of the turn
+                        s.interrupt = Window(hooks.due_kind, (t.actor,), stoppers)
+                        continue
                 if s.eliminated:
                     _settle_the_eliminated(s)
-                if spy_again:
+                if another:
                     s.turn = t = Turn(t.actor, again=True)
                 else:
                     s.turn = t = Turn(s.after[t.actor])
@@ -1120,7 +1095,7 @@ class ClaimEngine:
                 s.phase = "action"
                 return
             elif not s.hands[t.actor]:
-                # Out before declaring anything (its token struck at the
+                # Out before declaring anything (what came due struck at the
                 # start of its turn): the turn ends.
                 t.stage = "done"
             else:
@@ -1194,7 +1169,7 @@ class ClaimEngine:
         t = s.turn
         if phase == "action" or phase == "exchange":
             return [t.actor]
-        if phase == "challenge" or phase in _WINDOW_PHASES:
+        if phase == "challenge" or phase in s.ruleset.window_phases:
             return self._responders(s)
         if phase == "prove":
             claim = s.interrupt or t.claim
@@ -1233,12 +1208,15 @@ class ClaimEngine:
             forced = rules.forced_coup_at
             if coins > forced:
                 coins = forced
-            if rules.tokens:
-                # G54: thousands of sets, times tokens and checks, make a whole
-                # menu rarely seen twice; it is put together from kept parts.
+            if rules is not self.catalog:
+                # A game of sets: thousands of sets, times the ruleset's
+                # pieces and checks, make a whole menu rarely seen twice; it
+                # is put together from kept parts.
                 menu = self._action_menu(s, seat, coins, s.living)
-                if s.disappear and s.disappear.get(seat):
-                    menu += self._early_blocks(s)
+                if rules.hooks is not None and not t.again:
+                    stoppers = rules.hooks.due(s, seat)
+                    if stoppers:
+                        menu += self._early_stops(s, seat, stoppers)
                 return menu
             key = ("action", seat, coins, s.living)
         elif phase == "prove":
@@ -1256,7 +1234,7 @@ class ClaimEngine:
             key = (phase, seat, tuple(sorted(cards)))
             if rules.reactions:  # keeper reactions name the card too
                 key += (self._reactions(s), s.keeper)
-        elif phase in _WINDOW_PHASES:
+        elif phase in s.ruleset.window_phases:
             window = s.interrupt or s.turn.window
             assert isinstance(window, Window)  # a window's kind names its phase
             passed = window.passed
@@ -1269,8 +1247,10 @@ class ClaimEngine:
             if phase == "join":
                 action = s.turn.action
                 key += (action.name, tuple(s.coins[i] >= action.join_fee for i in responders))
-            if s.tax is not None:  # who can pay the tax to claim
-                key += (s.tax, s.menu_options, tuple(s.coins[i] > 0 for i in responders))
+            hooks = s.ruleset.hooks
+            fees = None if hooks is None else hooks.fee_key(s)
+            if fees is not None:  # who can pay the fee to claim
+                key += (fees, tuple(s.coins[i] > 0 for i in responders))
         elif phase == "exchange":
             t = s.turn
             give_back = bool(t.choice and t.choice.get("give_back"))
@@ -1301,7 +1281,7 @@ class ClaimEngine:
 
     def _commands_for(self, s: CoupState, key: tuple) -> list[dict[str, Any]]:
         phase = key[0]
-        if phase == "challenge" or phase in _WINDOW_PHASES:
+        if phase == "challenge" or phase in s.ruleset.window_phases:
             out: list[dict[str, Any]] = []
             action = s.turn.action
             verb = "react" if phase == "elimination" else "block"
@@ -1312,14 +1292,14 @@ class ClaimEngine:
                     if (
                         s.coins[i] >= action.join_fee
                         if action.join == "pay"
-                        else self._tax_due(s, i, action.character) <= s.coins[i]
+                        else self._fee(s, i, action.character) <= s.coins[i]
                     ):
                         out.append({"type": "join", "seat": i})
                 else:
                     out.extend(
                         {"type": verb, "seat": i, "character": c}
                         for c in key[2]
-                        if self._tax_due(s, i, c, counter=True) <= s.coins[i]
+                        if self._fee(s, i, c, counter=True) <= s.coins[i]
                     )
                 out.append({"type": "pass", "seat": i})
             out.append({"type": "proceed"})
@@ -1361,15 +1341,16 @@ class ClaimEngine:
             return [{"type": "choose", "seat": seat, "option": o} for o in options]
         return []
 
-    def _early_blocks(self, s: CoupState) -> tuple[FrozenCommand, ...]:
-        """The actor's blocks of its own Disappear token, before its action."""
-        seat = s.turn.actor
+    def _early_stops(
+        self, s: CoupState, seat: int, stoppers: tuple[str, ...]
+    ) -> tuple[FrozenCommand, ...]:
+        """The actor's blocks of what comes due at the end of its turn, made
+        before its action."""
         return tuple(
             [
                 FrozenCommand(type="block", seat=seat, character=c)
-                for c in s.ruleset.disappear_blockers
-                if self._blocks_a_token_early(s, seat, c)
-                and self._tax_due(s, seat, c, True) <= s.coins[seat]
+                for c in stoppers
+                if self._fee(s, seat, c, True) <= s.coins[seat]
             ]
         )
 
@@ -1390,22 +1371,23 @@ class ClaimEngine:
         out: list[FrozenCommand] = []
         parts = self._menu_parts
         plain = self._plain
-        tax = s.tax
+        hooks = rules.hooks
+        fees = None if hooks is None else hooks.fee_key(s)
         again = t.again
-        reach = (living, s.peacekeeper, s.treaty, s.menu_options)
+        reach = (living, None if hooks is None else hooks.reach_key(s))
         for action in rules.menu:
             if again and action.again:
                 continue
             price = action.price
-            if tax is not None:
-                price += self._tax_due(s, seat, action.character)
+            if fees is not None:
+                price += self._fee(s, seat, action.character)
             if coins < price:
                 continue
             if action.plain:
                 out.append(plain[action.name][seat])
                 continue
-            # What its targets and fields depend on: who is in, the tokens
-            # that keep players out of reach, the set (a role to name), a check.
+            # What its targets and fields depend on: who is in, what keeps
+            # players out of reach, the set (a role to name), a check.
             key: tuple = (action.name, seat, reach)
             if "role" in action.extra:
                 key += (rules.characters,)
@@ -1426,22 +1408,15 @@ class ClaimEngine:
     ) -> list[dict[str, Any]]:
         """One action's commands: every target and extra field it may name."""
         name = action.name
-        tokens = s.peacekeeper is not None or s.treaty is not None
+        hooks = s.ruleset.hooks
+        limited = hooks is not None and hooks.reach_key(s) is not None
         named = living if action.self_target else [i for i in living if i != seat]
+        reached = [i for i in named if not limited or self._reachable(s, action, seat, i)]
         if action.targeted and not action.extra and action.check is None:
-            return [
-                {"type": name, "seat": seat, "target": i}
-                for i in named
-                if not tokens or self._reachable(s, action, seat, i)
-            ]
+            return [{"type": name, "seat": seat, "target": i} for i in reached]
         commands = [{"type": name, "seat": seat}]
         if action.targeted:
-            commands = [
-                dict(c, target=i)
-                for c in commands
-                for i in named
-                if not tokens or self._reachable(s, action, seat, i)
-            ]
+            commands = [dict(c, target=i) for c in commands for i in reached]
         for field in action.extra:
             values = s.ruleset.characters if field == "role" else named
             commands = [dict(c, **{field: v}) for c in commands for v in values]
@@ -1451,36 +1426,26 @@ class ClaimEngine:
 
     def _coup_targets(self, s: CoupState, seat: int) -> list[int]:
         """Whom ``seat`` may Coup. A player who must Coup but may reach nobody
-        (a binding Treaty with the last other player) plays on as usual."""
+        (the ruleset keeps the last other player out of reach) plays on as
+        usual."""
         coup = s.ruleset.actions[s.ruleset.coup_action]
         return [i for i in s.others[seat] if self._reachable(s, coup, seat, i)]
 
     def _everyone_reachable(self, s: CoupState, seat: int) -> tuple[int, ...]:
-        """The players an action on every other player reaches, clockwise from
-        the next: not the holder of Peacekeeping, nor a Treaty partner."""
-        return tuple(
-            [
-                i
-                for i in s.clockwise_from(seat)
-                if i != s.peacekeeper and not self._treaty_binds(s, seat, i)
-            ]
-        )
+        """The players the actor's action on every other player reaches,
+        clockwise from the next."""
+        action = s.turn.action
+        return tuple([i for i in s.clockwise_from(seat) if self._reachable(s, action, seat, i)])
 
     @staticmethod
-    def _treaty_binds(s: CoupState, seat: int, target: int) -> bool:
-        """Whether a Treaty keeps these two players from targeting each other
-        (with two players left only if the table chose so)."""
-        return (
-            s.treaty is not None
-            and seat in s.treaty
-            and target in s.treaty
-            and seat != target
-            and (len(s.living) > 2 or s.options.get("treaty_two_players") == "binding")
-        )
-
-    def _reachable(self, s: CoupState, action: Any, seat: int, target: int) -> bool:
+    def _reachable(s: CoupState, action: Any, seat: int, target: int) -> bool:
+        """Whether ``action`` by ``seat`` may name ``target`` (the one rule
+        the declaration checks and the menus offer by)."""
+        hooks = s.ruleset.hooks
+        if hooks is None or target == seat:
+            return True
         try:
-            self._check_targeting(s, action, seat, target)
+            hooks.check_reach(s, action, seat, target)
         except RuleError:
             return False
         return True
@@ -1526,10 +1491,14 @@ class ClaimEngine:
                 "choice": (
                     None
                     if t.choice is None or "seat" not in t.choice
-                    else {"seat": t.choice["seat"], "kind": t.choice["kind"]}
+                    else {
+                        "seat": t.choice["seat"],
+                        "kind": t.choice["kind"],
+                        "cards": t.choice.get("private", False),  # the options are cards
+                    }
                 ),
             }
-        # A card handed over for a swap (the Producer's) is still its owner's life.
+        # A card handed over for a swap is still its owner's life.
         lent = t.target if t.choice is not None and t.choice.get("give_back") else None
         view = {
             "game": self.name,
@@ -1558,15 +1527,8 @@ class ClaimEngine:
             ),
             "winner": s.winner,
         }
-        if s.ruleset.tokens:  # the G54 family
-            view["roles"] = list(s.ruleset.characters)
-            tokens = {
-                "disappear": {str(k): v for k, v in s.disappear.items()},
-                "peacekeeping": s.peacekeeper,
-                "treaty": None if s.treaty is None else list(s.treaty),
-                "tax": None if s.tax is None else {"taxer": s.tax[0], "character": s.tax[1]},
-            }
-            view["tokens"] = {k: tokens[k] for k in s.ruleset.tokens_in_play}
+        if s.ruleset.hooks is not None:
+            view.update(s.ruleset.hooks.public(s))
         return view
 
     def private_view(self, s: CoupState, seat: int) -> dict[str, Any]:
@@ -1640,8 +1602,8 @@ def _first_clockwise(
 
 def _settle_the_eliminated(s: CoupState) -> None:
     """Players knocked out during the action give up their coins: to those
-    whose claims on the elimination stood (the Lawyer: shared, the rest to
-    the treasury), or to the treasury."""
+    whose claims on the elimination stood (shared, the rest to the
+    treasury), or to the treasury."""
     for seat in s.eliminated:
         heirs = s.heirs.pop(seat, [])
         coins = s.coins[seat]

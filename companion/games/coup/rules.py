@@ -4,7 +4,9 @@ The claim / challenge / block machinery in ``engine.py`` knows nothing about
 particular characters: a ruleset lists the characters in the court, the
 actions (with the character each claims, its cost, whether it targets, who
 may block it and with which characters) and one small ``resolve`` function per
-action. Coup: Rebellion G54 is another ruleset over the same machinery.
+action; a ruleset adds pieces of its own (tokens, fees) through ``Hooks``.
+A game with sets of characters builds a ruleset for each set over the same
+machinery.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..base import RuleError
 from .state import CoupState, Turn
 
 Resolve = Callable[[CoupState, Turn], None]
@@ -38,13 +41,12 @@ class Action:
     join_fee: int = 0  # what joining costs ("pay")
     on_failed: OnFailed | None = None  # the extra cost of a claim caught bluffing
     # What still happens when a block stands: a block cancels only the part
-    # of the action it blocks (G54's Producer still exchanges with the court).
+    # of the action it blocks (a swap with a player still draws from the court).
     # None: the whole action is cancelled (Coup), with no refund.
     on_blocked: Resolve | None = None
     choose: Callable[[CoupState, Turn, Any], None] | None = None  # after a choice
-    again: bool = False  # the actor then takes another action (Spy)
-    untargeted_by_tokens: bool = False  # Coup: Peacekeeping does not protect from it
-    self_target: bool = False  # the actor may be the player named (Communist)
+    again: bool = False  # the actor then takes another action
+    self_target: bool = False  # the actor may be the player named
     check: Callable[[CoupState, dict[str, Any]], None] | None = None  # more validation
     check_key: Callable[[CoupState], Any] | None = None  # what ``check`` depends on
     price: int = field(init=False)  # coins the actor must hold to declare it
@@ -55,6 +57,68 @@ class Action:
         object.__setattr__(
             self, "plain", not (self.targeted or self.extra or self.check is not None)
         )
+
+
+class Hooks:
+    """What a ruleset adds to the claim machinery beyond its characters'
+    actions and reactions. The machinery calls these at fixed points and
+    knows nothing of what they mean (a ruleset without them has ``hooks``
+    None): pieces of the ruleset's own kept in the state (``extras``), a fee
+    on claiming a character, players an action cannot reach, and something
+    that comes due at the end of its holder's turn which named characters
+    may stop, then or at the start of that turn."""
+
+    # The kind of the window, phase and claim of what comes due, and the
+    # action it is named by in messages.
+    due_kind = "due"
+    due_action = "due"
+
+    def new_extras(self) -> Any:
+        """The ruleset's own pieces, kept in the state as ``extras``."""
+        return None
+
+    def public(self, s: CoupState) -> dict[str, Any]:
+        """What the ruleset adds to the public view."""
+        return {}
+
+    # -- a fee on claiming a character --------------------------------------
+    def fee_key(self, s: CoupState) -> Any:
+        """None while no fee is in force, else what the fees depend on (the
+        commands kept for a situation are kept by it)."""
+        return None
+
+    def fee(self, s: CoupState, seat: int, character: str | None, counter: bool) -> int:
+        """What ``seat`` pays before claiming ``character``; ``counter``: the
+        claim is a block or a reaction, not an action."""
+        return 0
+
+    def pay_fee(self, s: CoupState, seat: int, character: str | None, counter: bool) -> None:
+        """Pay the fee ``fee`` names (the seat can: it was checked)."""
+
+    def unpaid(self, character: str | None) -> RuleError:
+        """The refusal of a claim whose seat cannot pay its fee (a ruleset
+        that charges one says it)."""
+        raise NotImplementedError
+
+    # -- who an action cannot reach -----------------------------------------
+    def reach_key(self, s: CoupState) -> Any:
+        """None while every player may be reached, else what reach depends on."""
+        return None
+
+    def check_reach(self, s: CoupState, action: Action, seat: int, target: int) -> None:
+        """Raise the refusal if ``action`` by ``seat`` cannot reach ``target``."""
+
+    # -- what comes due ---------------------------------------------------------
+    def due(self, s: CoupState, seat: int) -> tuple[str, ...] | None:
+        """None if nothing comes due at the end of ``seat``'s turn, else the
+        characters that may stop it."""
+        return None
+
+    def due_settled(self, s: CoupState, seat: int, stopped: bool) -> None:
+        """What came due for ``seat`` was stopped (a block that stood) or not."""
+
+    def eliminated(self, s: CoupState, seat: int) -> None:
+        """``seat`` is out: what it held of the ruleset's pieces lapses."""
 
 
 @dataclass(frozen=True)
@@ -86,9 +150,8 @@ class Ruleset:
     # Characters claimed in reaction rather than as an action.
     reactions: dict[str, Reaction] = field(default_factory=dict)
     unlimited_treasury: bool = False
-    tokens: bool = False  # the G54 family's tokens and extra actions are in play
-    tokens_in_play: tuple[str, ...] = ()  # "disappear", "peacekeeping", "treaty", "tax"
-    disappear_blockers: tuple[str, ...] = ()  # who stops a Disappear token when due
+    hooks: Hooks | None = None  # what the ruleset adds to the machinery (see Hooks)
+    window_phases: frozenset[str] = field(init=False)  # phases that wait on a window
     on_elimination: tuple[str, ...] = field(init=False)  # the "elimination" reactions
     on_life: tuple[str, ...] = field(init=False)  # reactions to a lost life
     on_coup: tuple[str, ...] = field(init=False)  # those open to a Coup's victim
@@ -97,6 +160,8 @@ class Ruleset:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "menu", tuple(self.actions[n] for n in self.action_order))
+        due = () if self.hooks is None else (self.hooks.due_kind,)
+        object.__setattr__(self, "window_phases", frozenset(("block", "join", "elimination", *due)))
         object.__setattr__(
             self,
             "on_elimination",
@@ -185,7 +250,7 @@ COUP = Ruleset(
         "foreign_aid": Action(
             "foreign_aid", foreign_aid, blockers=(DUKE,), target_blocks_only=False
         ),
-        "coup": Action("coup", lose_influence, cost=7, targeted=True, untargeted_by_tokens=True),
+        "coup": Action("coup", lose_influence, cost=7, targeted=True),
         "tax": Action("tax", tax, character=DUKE),
         "assassinate": Action(
             "assassinate",

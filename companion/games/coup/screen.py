@@ -1,8 +1,8 @@
-"""The table screen of the Coup family (Coup, and Coup: Rebellion G54,
-whose spec names this screen too): the public state at a glance, G54's five
-reference cards and the tokens its words say, and one button per command
-the engine accepts now. Widgets only show
-views and send commands through the table; every rule lives in the engine."""
+"""The table screen of the Coup family (Coup, and the games whose specs
+name this screen too): the public state at a glance, the reference cards
+and the tokens the game's words give, and one button per command the engine
+accepts now. Widgets only show views and send commands through the table;
+every rule lives in the engine, every word in the game's words."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from kivy.uix.modalview import ModalView
 from ...table import Table
 from ...ui.buttons import CommandButton
 from ...ui.table_screen import TableScreen
-from .words import command_groups, command_label, status_line
+from .words import command_groups
 
 Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
@@ -41,8 +41,9 @@ class PlayerPanel(BoxLayout):
 
 
 class ReferenceCard(ButtonBehavior, BoxLayout):
-    """One of the five characters of a G54 game: its name and what it does.
-    On a short screen the row shows only the names; a tap opens the card."""
+    """A character of the game the words keep in sight: its name and what it
+    does. On a short screen the row shows only the names; a tap opens the
+    card."""
 
     name = StringProperty("")
     text = StringProperty("")
@@ -82,7 +83,7 @@ class CoupTableScreen(TableScreen):
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         self._panels: list[PlayerPanel] = []
-        self._reference: list[str] = []
+        self._reference: list[tuple[str, str]] = []
         super().__init__(table, lang=lang, **kwargs)
 
     def show_time(self) -> None:
@@ -94,39 +95,21 @@ class CoupTableScreen(TableScreen):
         )
 
     def show(self, view: dict[str, Any]) -> None:
-        t = self.t
-        roles = view.get("roles")  # G54: the five characters, no coin limit
-        treasury = [] if roles else [t("ui.treasury", count=view["treasury"])]
-        self.info_text = "   ".join(
-            [t("ui.turn", count=view["turn"]), *treasury, t("ui.court", count=view["court"])]
-        )
-        self.status_text = status_line(view, t)
+        t, words = self.t, self.table.spec.words
+        self.info_text = "   ".join(words.bar_items(view, t))
+        self.status_text = words.status_line(view, t)
         self._show_players(view)
-        self._show_reference(roles or [])
+        self._show_reference(words.reference_cards(view, t))
         self._show_commands(view)
 
-    def _show_reference(self, roles: list[str]) -> None:
-        if roles == self._reference:
+    def _show_reference(self, cards: list[tuple[str, str]]) -> None:
+        if cards == self._reference:
             return
-        self._reference = roles
+        self._reference = cards
         box = self.ids.reference
         box.clear_widgets()
-        for role in roles:
-            box.add_widget(
-                ReferenceCard(
-                    name=self.t(f"character.{role}"),
-                    text=self.t(f"g54.card.{role}"),
-                    compact=self.compact_reference,
-                )
-            )
-        if roles:
-            box.add_widget(
-                ReferenceCard(
-                    name=self.t("action.income") + " · " + self.t("action.coup"),
-                    text=self.t("ui.general_actions"),
-                    compact=self.compact_reference,
-                )
-            )
+        for name, text in cards:
+            box.add_widget(ReferenceCard(name=name, text=text, compact=self.compact_reference))
 
     def on_compact_reference(self, _screen: Any, compact: bool) -> None:
         for card in self.ids.reference.children:
@@ -176,11 +159,12 @@ class CoupTableScreen(TableScreen):
         many players and however long their names."""
         box = self.ids.commands
         box.clear_widgets()
+        label = self.table.spec.words.command_label
         commands = self.table.shared_commands()
         members = [c for c in commands if _pick_key(c) == self.picking]
         if self.picking is not None and members:
             for command in members:
-                self._add_button(command_label(command, view, self.t), command)
+                self._add_button(label(command, view, self.t), command)
             self._add_button(self.t("ui.cancel"), None, seat_command=False)
             return
         self.picking = None
@@ -193,14 +177,12 @@ class CoupTableScreen(TableScreen):
                 key = _pick_key(command)
                 if key is None or counts[key] < 2:
                     self._add_button(
-                        command_label(command, view, self.t), command, seat_command=seat is not None
+                        label(command, view, self.t), command, seat_command=seat is not None
                     )
                 elif key not in shown:
                     shown.add(key)
                     # The dots stand for the player to tap next.
-                    self._add_button(
-                        command_label({**command, key[0]: "…"}, view, self.t), {"pick": key}
-                    )
+                    self._add_button(label({**command, key[0]: "…"}, view, self.t), {"pick": key})
 
     def _add_button(
         self, text: str, command: dict[str, Any] | None, seat_command: bool = True

@@ -18,8 +18,8 @@ class Claim:
     """A character claim, open to challenge by every other living player.
 
     ``kind`` says what the claim is for: ``action`` (the actor's action),
-    ``block``, ``join`` (another player claims the same role, as with the
-    Capitalist), ``react`` (on losing a life) or ``elimination`` (on another
+    ``block``, ``join`` (another player claims the same character for a share
+    of the action), ``react`` (on losing a life) or ``elimination`` (on another
     player's elimination). ``stage``: ``open`` (anyone may challenge),
     ``prove`` (challenged: show or concede), ``upheld`` or ``failed``.
     """
@@ -58,7 +58,7 @@ class Claim:
 
 class Window:
     """A moment when several players may answer: block an action, join it,
-    claim the Lawyer on an elimination, or stop a Disappear token."""
+    claim a reaction on an elimination, or stop what comes due."""
 
     __slots__ = ("kind", "eligible", "passed", "blockers")
 
@@ -119,7 +119,7 @@ class Turn:
         self.joiners: tuple[int, ...] = ()  # players whose join stood
         self.choice: dict[str, Any] | None = None
         self.drawn: tuple[Any, ...] = ()
-        self.again = again  # this is a Spy's extra action
+        self.again = again  # this is the extra action an action gave its actor
         self.resolved = False  # the action took effect (was not stopped)
 
 
@@ -146,17 +146,13 @@ class CoupState:
         "others",
         "after",
         "options",
-        "menu_options",
         "interrupt",
         "window_after",
         "reacted",
         "react_card",
         "probate",
         "heirs",
-        "disappear",
-        "peacekeeper",
-        "treaty",
-        "tax",
+        "extras",
         "new_life",
         "now",
     )
@@ -166,9 +162,6 @@ class CoupState:
         self.keeper = keeper
         self.players = players
         self.options = options
-        # The options that change which commands are legal (the menus are
-        # shared between games of the same ruleset).
-        self.menu_options = (options.get("treaty_two_players"), options.get("tax_on"))
         # With a response countdown: the table time of the command being
         # applied (events carry it then), so a claim knows when it opened.
         self.now: float | None = None
@@ -190,7 +183,7 @@ class CoupState:
         self.pending_redraw: int | None = None
         self.winner: int | None = None
         # Knocked out during the current action; their coins go back (or to
-        # a Lawyer) when it ends.
+        # those whose claims on the elimination stood) when it ends.
         self.eliminated: list[int] = []
         # Seats still in the game, in seat order (kept by the engine as hands empty).
         self.living: tuple[int, ...] = ()
@@ -199,19 +192,16 @@ class CoupState:
         self.others: tuple[tuple[int, ...], ...] = ()
         self.after: tuple[int, ...] = ()
         # A claim or window that interrupts the turn: a reaction to a lost
-        # life, a Lawyer on an elimination, a Disappear token coming due.
+        # life or to an elimination, something coming due.
         self.interrupt: Claim | Window | None = None
         self.window_after: Window | None = None  # the elimination window a claim interrupts
         self.reacted = False  # the loss at the head was reacted to
         self.react_card: str | None = None  # the card that reaction turns up, once known
-        self.new_life: list[int] = []  # Missionaries owed a card from the court
+        self.new_life: list[int] = []  # seats a reaction owes a card from the court
         self.probate: list[int] = []  # eliminations waiting for their window
-        self.heirs: dict[int, list[int]] = {}  # eliminated seat -> upheld claims (Lawyers)
-        # Tokens (Coup: Rebellion G54).
-        self.disappear: dict[int, int] = {}  # holder -> Disappear tokens
-        self.peacekeeper: int | None = None  # holder of the Peacekeeping token
-        self.treaty: tuple[int, int] | None = None
-        self.tax: tuple[int, str] | None = None  # (taxer, taxed character)
+        self.heirs: dict[int, list[int]] = {}  # eliminated seat -> upheld claims on it
+        # The ruleset's own pieces (its hooks' ``new_extras``), e.g. tokens.
+        self.extras: Any = None if ruleset.hooks is None else ruleset.hooks.new_extras()
 
     # -- movements of real components -------------------------------------
     def gain(self, seat: int, amount: int) -> int:

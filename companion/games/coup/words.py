@@ -1,5 +1,5 @@
 """What the Coup family says, as plain data, on the kiosk and the phones
-alike (Coup, and Coup: Rebellion G54 through ``g54.words``): labels for
+alike (Coup, and its relatives through words of their own): labels for
 commands, a status line for the public view, a seat's hand on its phone and
 the chart of coins. No Kivy here and no rules: the engine says what is
 legal, this module only words it."""
@@ -26,10 +26,12 @@ def command_label(command: dict[str, Any], view: dict[str, Any], t: Messages) ->
             return t("cmd.keep_give", cards=cards, character=command["give"])
         return t("cmd.keep", cards=cards)
     if kind == "choose":
-        choice = view["pending"]["choice"]["kind"]
-        if choice == "producer":  # the option is the card handed over
-            return t("cmd.choose.producer", player=command["seat"], character=command["option"])
-        return t(f"cmd.choose.{choice}.{command['option']}", player=command["seat"])
+        choice = view["pending"]["choice"]
+        if choice["cards"]:  # the option is a card of the chooser's hand
+            return t(
+                f"cmd.choose.{choice['kind']}", player=command["seat"], character=command["option"]
+            )
+        return t(f"cmd.choose.{choice['kind']}.{command['option']}", player=command["seat"])
     if kind == "react" and "card" in command:
         return t(
             "cmd.react_card",
@@ -78,7 +80,7 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
                 character=claim["character"],
                 action=pending["action"],
             )
-        if claim["kind"] != "action":  # a join, a reaction, a Lawyer, a Mercenary
+        if claim["kind"] != "action":  # a join, a reaction, a block of what came due
             return t("status.challenge_claim", player=claim["seat"], character=claim["character"])
         return t(
             "status.challenge_action",
@@ -97,8 +99,6 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
         return t("status.join", player=current, action=pending["action"])
     if phase == "elimination":
         return t("status.elimination", character=pending["window"]["characters"][0])
-    if phase == "disappear":
-        return t("status.disappear", player=view["waiting_for"][0])
     if phase == "choice":
         return t(f"status.choice.{pending['choice']['kind']}", player=pending["choice"]["seat"])
     if phase == "prove":
@@ -114,7 +114,7 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
 
 
 class ClaimWords(Words):
-    """The words of the claim games (Coup, and G54 on the same machinery)."""
+    """The words of the claim games (Coup, and those on the same machinery)."""
 
     def status_line(self, view: dict[str, Any], t: Messages) -> str:
         return status_line(view, t)
@@ -129,6 +129,20 @@ class ClaimWords(Words):
 
     def seat_marks(self, view: dict[str, Any], seat: int, t: Messages) -> list[str]:
         """What the variant's tokens say of a seat (none in Coup)."""
+        return []
+
+    def bar_items(self, view: dict[str, Any], t: Messages) -> list[str]:
+        """The table's figures on the kiosk's bar: the turn, the treasury
+        and the court."""
+        return [
+            t("ui.turn", count=view["turn"]),
+            t("ui.treasury", count=view["treasury"]),
+            t("ui.court", count=view["court"]),
+        ]
+
+    def reference_cards(self, view: dict[str, Any], t: Messages) -> list[tuple[str, str]]:
+        """The characters' cards the kiosk keeps in sight, as (name, what it
+        does): none in Coup, whose five the players know."""
         return []
 
     def secret_lines(self, private: dict[str, Any], t: Messages) -> list[str]:

@@ -16,11 +16,11 @@ from typing import Any
 from ..base import RuleError
 from ..coup.rules import Action, Reaction, begin_exchange, lose_influence
 from ..coup.state import CoupState, Turn
+from .tokens import DISAPPEAR_TOKENS, Tokens
 
 FINANCE, COMMUNICATIONS, FORCE, SPECIAL = "finance", "communications", "force", "special"
 CATEGORIES = (FINANCE, COMMUNICATIONS, FORCE, SPECIAL)
 
-DISAPPEAR_TOKENS = 3  # the components: three Disappear tokens (digest C2)
 CRIME_BOSS_FINE = 5  # what the Crime Boss pays when the target refuses
 EXTORTION = 2  # what the Crime Boss's target may pay instead
 RIOT_FEE = 3  # what a player pays to join the Protestor
@@ -196,12 +196,13 @@ def disappear(s: CoupState, t: Turn) -> None:
     """Mercenary: a Disappear token on the target."""
     assert t.target is not None  # a targeted action names its target
     if s.alive(t.target):
-        s.disappear[t.target] = s.disappear.get(t.target, 0) + 1
+        tokens: Tokens = s.extras
+        tokens.disappear[t.target] = tokens.disappear.get(t.target, 0) + 1
     t.stage = "done"
 
 
 def tokens_used(s: CoupState) -> bool:
-    return sum(s.disappear.values()) >= DISAPPEAR_TOKENS
+    return sum(s.extras.disappear.values()) >= DISAPPEAR_TOKENS
 
 
 def tokens_left(s: CoupState, event: dict[str, Any]) -> None:
@@ -241,21 +242,21 @@ def richest_to_poorest(s: CoupState, event: dict[str, Any]) -> None:
 
 def customs(s: CoupState, t: Turn) -> None:
     """Customs Officer: one Tax token kept, the other on a role."""
-    s.tax = (t.actor, t.extra["role"])
+    s.extras.tax = (t.actor, t.extra["role"])
     t.stage = "done"
 
 
 def alliance(s: CoupState, t: Turn) -> None:
     """Foreign Consular: the two Treaty tokens, one kept, one given."""
     if s.alive(t.extra["to"]):
-        s.treaty = (t.actor, t.extra["to"])
+        s.extras.treaty = (t.actor, t.extra["to"])
     t.stage = "done"
 
 
 def peacekeeping(s: CoupState, t: Turn) -> None:
     """Peacekeeper: +1 and the Peacekeeping token."""
     s.gain(t.actor, 1)
-    s.peacekeeper = t.actor
+    s.extras.peacekeeper = t.actor
     t.stage = "done"
 
 

@@ -15,6 +15,7 @@ from ..base import Fate, RuleError
 from ..coup.rules import COUP, Ruleset
 from ..coup.state import CoupState
 from .roles import BY_NAME, CATEGORIES, COMMUNICATIONS, FINANCE, FORCE, ROLES, SPECIAL, STARTER_SET
+from .tokens import MERCENARY, TokenHooks
 
 SET_SIZE = 5
 # What a random set draws from each category (the rulebook's setup).
@@ -132,8 +133,12 @@ def _build(names: tuple[str, ...]) -> Ruleset:
     roles = [BY_NAME[n] for n in names]
     actions = {"income": COUP.actions["income"], "coup": COUP.actions["coup"]}
     actions.update((r.name, r.action) for r in roles if r.action is not None)
-    mercenary = BY_NAME["mercenary"].action
+    mercenary = BY_NAME[MERCENARY].action
     assert mercenary is not None  # the Mercenary's is an action, not a reaction
+    hooks = TokenHooks(
+        in_play=tuple(r.token for r in roles if r.token is not None),
+        stoppers=mercenary.blockers if MERCENARY in names else (),
+    )
     return Ruleset(
         name="g54",
         characters=names,
@@ -141,9 +146,7 @@ def _build(names: tuple[str, ...]) -> Ruleset:
         action_order=tuple(actions),
         reactions={r.name: r.reaction for r in roles if r.reaction is not None},
         unlimited_treasury=True,
-        tokens=True,
-        tokens_in_play=tuple(r.token for r in roles if r.token is not None),
-        disappear_blockers=mercenary.blockers if "mercenary" in names else (),
+        hooks=hooks,
     )
 
 
