@@ -78,15 +78,15 @@ def _reshuffled(table: Table, rng: random.Random, keep_seat: int | None):
         s.roles[i] = role
     holder = (
         s.president
-        if s.stage == "president_discard"
+        if s.phase == "president_discard"
         else s.chancellor
-        if s.stage in ("chancellor_enact", "veto")
+        if s.phase in ("chancellor_enact", "veto")
         else None
     )
     piles = []
     if keep_seat is None or keep_seat != holder:
         piles.append(s.hand)
-    peeking = s.stage == "peek" and keep_seat == s.president
+    peeking = s.phase == "peek" and keep_seat == s.president
     piles.append(s.deck if not peeking else None)
     piles.append(s.discard)
     slots = [(pile, i) for pile in piles if pile is not None for i in range(len(pile))]

@@ -10,7 +10,7 @@ Everyone votes Yes, Veto or Abstain through the table's ballot. Then bribes are
 settled, vetoers pay, a passed proposal pays the issue points and the
 privilege, every disk goes to the agenda track, and the gavel passes left.
 
-Stages (``state.stage``): ``setup``; ``unused`` (physical, 4-5 players: the
+Phases (``state.phase``): ``setup``; ``unused`` (physical, 4-5 players: the
 table enters the agendas it put aside); ``deal`` (keeper: the app draws the
 slots and the disks); ``reveal`` (physical: the table enters each disk);
 ``ready``; ``negotiation``; ``place_one``; ``voting``; ``settle_other``
@@ -163,10 +163,10 @@ class Article27Engine:
 
     # -- chance -------------------------------------------------------------------
     def chance(self, s: Article27State, fate: Fate) -> dict[str, Any] | None:
-        stage = s.stage
-        if stage == "deal":
+        phase = s.phase
+        if phase == "deal":
             return self._chance_round(s, fate)
-        if stage == "setup":
+        if phase == "setup":
             return self._chance_start(s, fate)
         return None
 
@@ -250,7 +250,7 @@ class Article27Engine:
         or a pause, is reversed by another command.)"""
         kind = event["type"]
         return kind == "ballot" or (
-            s.keeper and (kind in _KEEPER_REVEALING or s.stage == "negotiation")
+            s.keeper and (kind in _KEEPER_REVEALING or s.phase == "negotiation")
         )
 
     def private_choice(self, s: Article27State, command: dict[str, Any]) -> bool:
@@ -264,10 +264,10 @@ class Article27Engine:
         return kind in _PRIVATE_CHOICES or (kind == "vote" and command.get("choice") == VETO)
 
     def is_over(self, s: Article27State) -> bool:
-        return s.stage == "over"
+        return s.phase == "over"
 
     def result(self, s: Article27State) -> dict[str, Any] | None:
-        if s.stage != "over":
+        if s.phase != "over":
             return None
         assert s.results is not None  # ranked when the game ended
         return {"ranking": [{k: e[k] for k in ("seat", "rank", "total")} for e in s.results]}
@@ -283,7 +283,7 @@ class Article27Engine:
     def ballot(self, s: Article27State) -> dict[str, Any] | None:
         """The vote on the proposal: everyone, the SG included. In keeper mode
         a player with less than 5 influence behind the screen cannot veto."""
-        if s.stage != "voting":
+        if s.phase != "voting":
             return None
         spec: dict[str, Any] = {
             "id": f"vote-{s.round}",
@@ -303,7 +303,7 @@ class Article27Engine:
 
     def timer(self, s: Article27State, now: float) -> dict[str, Any] | None:
         """The negotiation timer as the table shows it."""
-        if s.stage not in ("ready", "negotiation"):
+        if s.phase not in ("ready", "negotiation"):
             return None
         duration = s.options["timer_seconds"]
         if s.timer_started is None:
@@ -320,7 +320,7 @@ class Article27Engine:
         }
 
     def due(self, s: Article27State, now: float) -> dict[str, Any] | None:
-        if s.stage == "negotiation" and s.timer_paused is None:
+        if s.phase == "negotiation" and s.timer_paused is None:
             deadline = self.deadline(s)
             assert deadline is not None  # the gavel started the timer
             if now >= deadline:
@@ -333,16 +333,16 @@ class Article27Engine:
         handler = self._decide.get(kind) if type(kind) is str else None
         if handler is None:
             raise RuleError("command.unknown", command=str(kind)[:40])
-        if s.stage == "over":
+        if s.phase == "over":
             raise RuleError("game.over")
-        if kind in _BRIBE_COMMANDS and (s.stage != "negotiation" or not s.keeper):
+        if kind in _BRIBE_COMMANDS and (s.phase != "negotiation" or not s.keeper):
             # Bribes: keeper mode, during negotiation only.
             raise RuleError("a27.not_now" if s.keeper else "a27.keeper_only")
         return [handler(s, command)]
 
     @staticmethod
-    def _stage(s: Article27State, *stages: str) -> None:
-        if s.stage not in stages:
+    def _in_phase(s: Article27State, *phases: str) -> None:
+        if s.phase not in phases:
             raise RuleError("a27.not_now")
 
     @staticmethod
@@ -363,7 +363,7 @@ class Article27Engine:
         return s.sg
 
     def _decide_unused(self, s, command):
-        self._stage(s, "unused")
+        self._in_phase(s, "unused")
         agendas = command.get("agendas")
         count = len(AGENDAS) - s.players
         if (
@@ -377,7 +377,7 @@ class Article27Engine:
         return {"type": "unused", "agendas": sorted(agendas)}
 
     def _decide_reveal_disk(self, s, command):
-        self._stage(s, "reveal")
+        self._in_phase(s, "reveal")
         issue = command.get("issue")
         if issue not in ISSUES or issue in s.revealed:
             raise RuleError("a27.unknown_issue", issue=str(issue)[:20])
@@ -389,16 +389,16 @@ class Article27Engine:
         return {"type": "reveal_disk", "issue": issue, "agenda": agenda}
 
     def _decide_gavel(self, s, command):
-        self._stage(s, "ready", "negotiation")
+        self._in_phase(s, "ready", "negotiation")
         seat = self._sg(s, command)
-        if s.stage == "ready":
+        if s.phase == "ready":
             return {"type": "gavel", "seat": seat, "at": self._at(command)}
         if not s.floor:
             raise RuleError("a27.empty_floor")
         return {"type": "vote_called", "seat": seat, "at": self._at(command)}
 
     def _decide_move(self, s, command):
-        self._stage(s, "negotiation", "place_one")
+        self._in_phase(s, "negotiation", "place_one")
         seat = self._sg(s, command)
         issue = command.get("issue")
         if issue not in ISSUES or issue not in s.revealed:
@@ -408,31 +408,31 @@ class Article27Engine:
             raise RuleError("command.bad_field", field="to")
         if (to == "floor") == (issue in s.floor):
             raise RuleError("a27.already_there", issue=issue)
-        if s.stage == "place_one" and to != "floor":
+        if s.phase == "place_one" and to != "floor":
             raise RuleError("a27.place_one")
         return {"type": "move", "seat": seat, "issue": issue, "to": to}
 
     def _decide_pause(self, s, command):
-        self._stage(s, "negotiation")
+        self._in_phase(s, "negotiation")
         if s.timer_paused is not None:
             raise RuleError("a27.timer_paused")
         return {"type": "pause", "at": self._at(command)}
 
     def _decide_resume(self, s, command):
-        self._stage(s, "negotiation")
+        self._in_phase(s, "negotiation")
         if s.timer_paused is None:
             raise RuleError("a27.timer_running")
         return {"type": "resume", "at": self._at(command)}
 
     def _decide_timer_expired(self, s, command):
-        self._stage(s, "negotiation")
+        self._in_phase(s, "negotiation")
         at = self._at(command)
         if s.timer_paused is not None or at < self.deadline(s):
             raise RuleError("a27.timer_running")
         return {"type": "timer_expired", "at": at}
 
     def _decide_ballot(self, s, command):
-        self._stage(s, "voting")
+        self._in_phase(s, "voting")
         votes = command.get("votes")
         if (
             not isinstance(votes, list)
@@ -445,11 +445,11 @@ class Article27Engine:
         return {"type": "ballot", "votes": list(votes)}
 
     def _decide_confirm_other(self, s, command):
-        self._stage(s, "settle_other")
+        self._in_phase(s, "settle_other")
         return bribes.decide_confirm(s, command)
 
     def _decide_announce(self, s, command):
-        self._stage(s, "announce")
+        self._in_phase(s, "announce")
         seat = seat_of(command, s.players)
         if seat != s.announcer:
             raise RuleError("a27.not_announcer", player=seat)
@@ -466,7 +466,7 @@ class Article27Engine:
         return seat
 
     def _decide_challenge(self, s, command):
-        self._stage(s, "challenge")
+        self._in_phase(s, "challenge")
         seat = self._responder(s, command)
         if not scoring.can_challenge(s, seat):
             raise RuleError("a27.challenge_needs", amount=3)
@@ -478,23 +478,23 @@ class Article27Engine:
         }
 
     def _decide_pass(self, s, command):
-        self._stage(s, "challenge")
+        self._in_phase(s, "challenge")
         return {"type": "pass", "seat": self._responder(s, command)}
 
     def _decide_proceed(self, s, command):
-        self._stage(s, "challenge")
+        self._in_phase(s, "challenge")
         return {"type": "proceed"}
 
     def _decide_next_round(self, s, command):
         """The gavel passes to the left: the new SG (or the kiosk) starts the
         next round once the table has taken in the result."""
-        self._stage(s, "scored")
+        self._in_phase(s, "scored")
         if "seat" in command and seat_of(command, s.players) != (s.sg + 1) % s.players:
             raise RuleError("a27.not_sg", player=command["seat"])
         return {"type": "next_round", "seat": (s.sg + 1) % s.players}
 
     def _decide_final_tally(self, s, command):
-        self._stage(s, "final")
+        self._in_phase(s, "final")
         seat = seat_of(command, s.players)
         if seat in s.tally:
             raise RuleError("a27.already_entered", player=seat)
@@ -521,7 +521,7 @@ class Article27Engine:
             if s.removes_unused():
                 self._put_away(s, [a for a in AGENDAS if a not in s.agendas])
         if not s.keeper and s.removes_unused():
-            s.stage = "unused"
+            s.phase = "unused"
         else:
             self._begin_round(s)
 
@@ -557,13 +557,13 @@ class Article27Engine:
         s.announcer = s.challenge = None
         s.timer_started = s.timer_paused = None
         s.timer_paused_total = 0.0
-        s.stage = "deal" if s.keeper else "reveal"
+        s.phase = "deal" if s.keeper else "reveal"
 
     def _apply_round_started(self, s, e):
         s.slots = [list(x) for x in e["slots"]]
         for issue, agenda in e["disks"].items():
             self._reveal(s, issue, agenda)
-        s.stage = "ready"
+        s.phase = "ready"
 
     def _reveal(self, s: Article27State, issue: str, agenda: str) -> None:
         s.areas[issue].remove(agenda)
@@ -572,22 +572,22 @@ class Article27Engine:
     def _apply_reveal_disk(self, s, e):
         self._reveal(s, e["issue"], e["agenda"])
         if len(s.revealed) == len(ISSUES):
-            s.stage = "ready"
+            s.phase = "ready"
 
     def _apply_gavel(self, s, e):
         s.timer_started = e["at"]
-        s.stage = "negotiation"
+        s.phase = "negotiation"
 
     def _apply_vote_called(self, s, e):
-        s.stage = "voting"
+        s.phase = "voting"
 
     def _apply_move(self, s, e):
         if e["to"] == "floor":
             s.floor += (e["issue"],)
         else:
             s.floor = tuple([issue for issue in s.floor if issue != e["issue"]])
-        if s.stage == "place_one":
-            s.stage = "voting"
+        if s.phase == "place_one":
+            s.phase = "voting"
 
     def _apply_pause(self, s, e):
         s.timer_paused = e["at"]
@@ -598,13 +598,13 @@ class Article27Engine:
 
     def _apply_timer_expired(self, s, e):
         if s.floor:
-            s.stage = "voting"
+            s.phase = "voting"
         else:
             # The privilege goes back to the bank; the SG must place one issue.
             s.privilege = False
             if s.keeper:
                 s.bank += PRIVILEGE
-            s.stage = "place_one"
+            s.phase = "place_one"
 
     def _apply_ballot(self, s, e):
         votes = e["votes"]
@@ -620,7 +620,7 @@ class Article27Engine:
         if not s.keeper:
             self._finish_round(s)
         elif bribes.unconfirmed(s):
-            s.stage = "settle_other"
+            s.phase = "settle_other"
         else:
             self._after_vote(s)
 
@@ -636,7 +636,7 @@ class Article27Engine:
         scoring.pay_vetoes(s)
         if s.outcome == PASSED and s.options["lie_cheat_steal"]:
             s.announcer = s.sg
-            s.stage = "announce"
+            s.phase = "announce"
             return
         if s.outcome == PASSED:
             scoring.pay_issue_points(s)
@@ -647,7 +647,7 @@ class Article27Engine:
             {"seat": e["seat"], "score": e["score"], "challenger": None, "result": None}
         )
         s.passed = set()
-        s.stage = "challenge"
+        s.phase = "challenge"
 
     def _apply_challenge(self, s, e):
         entry = s.announcements[-1]
@@ -676,7 +676,7 @@ class Article27Engine:
             s.announcer = None
             self._finish_round(s)
         else:
-            s.stage = "announce"
+            s.phase = "announce"
 
     def _finish_round(self, s: Article27State) -> None:
         assert s.votes is not None  # the round ends after its ballot
@@ -693,12 +693,12 @@ class Article27Engine:
             }
         )
         if s.round < s.rounds:
-            s.stage = "scored"  # the round's result stays up until the next round
+            s.phase = "scored"  # the round's result stays up until the next round
         elif s.keeper:
             s.results = scoring.final_entries(s)
-            s.stage = "over"
+            s.phase = "over"
         else:
-            s.stage = "final"
+            s.phase = "final"
 
     def _apply_next_round(self, s, e):
         self._begin_round(s)
@@ -707,20 +707,20 @@ class Article27Engine:
         s.tally[e["seat"]] = {"influence": e["influence"], "agenda": e["agenda"]}
         if len(s.tally) == s.players:
             s.results = scoring.final_entries(s)
-            s.stage = "over"
+            s.phase = "over"
 
     # -- what may happen next ------------------------------------------------------------
     def waiting_for(self, s: Article27State) -> list[int]:
-        stage = s.stage
-        if stage in ("ready", "negotiation", "place_one"):
+        phase = s.phase
+        if phase in ("ready", "negotiation", "place_one"):
             assert s.sg is not None
             return [s.sg]
-        if stage == "scored":
+        if phase == "scored":
             assert s.sg is not None
             return [(s.sg + 1) % s.players]
-        if stage == "voting":
+        if phase == "voting":
             return list(range(s.players))
-        if stage == "settle_other":
+        if phase == "settle_other":
             return sorted(
                 {
                     p
@@ -729,12 +729,12 @@ class Article27Engine:
                     if p not in b["confirmed"]
                 }
             )
-        if stage == "announce":
+        if phase == "announce":
             assert s.announcer is not None
             return [s.announcer]
-        if stage == "challenge":
+        if phase == "challenge":
             return [i for i in range(s.players) if i != s.announcer and i not in s.passed]
-        if stage == "final":
+        if phase == "final":
             return [i for i in range(s.players) if i not in s.tally]
         return []
 
@@ -742,8 +742,8 @@ class Article27Engine:
         """The commands the engine accepts now. Bribes are listed for the
         smallest amount, 1 influence; any amount the briber can cover is
         accepted. Votes go through the table's ballot."""
-        stage = s.stage
-        if stage == "negotiation":  # by far the most frequent
+        phase = s.phase
+        if phase == "negotiation":  # by far the most frequent
             # The menus are shared by every table and built once per
             # situation (a few hundred situations in all); the lookups are
             # spelled out here because random playouts ask at every step.
@@ -766,26 +766,26 @@ class Article27Engine:
                 return moves + offers
             return moves + offers + tuple(chain.from_iterable(s.answers.values()))
         out: list[dict[str, Any]] = []
-        if stage == "unused":
+        if phase == "unused":
             count = len(AGENDAS) - s.players
             out = [{"type": "unused", "agendas": list(c)} for c in combinations(AGENDAS, count)]
-        elif stage == "reveal":
+        elif phase == "reveal":
             issue = next(i for i in ISSUES if i not in s.revealed)
             out = [
                 {"type": "reveal_disk", "issue": issue, "agenda": a}
                 for a in sorted(set(s.areas[issue]))
                 if self._third_allowed(s, s.revealed, a, s.areas[issue])
             ]
-        elif stage == "ready":
+        elif phase == "ready":
             out = [{"type": "gavel", "seat": s.sg}]
-        elif stage == "place_one":
+        elif phase == "place_one":
             out = [
                 {"type": "move", "seat": s.sg, "issue": issue, "to": "floor"} for issue in ISSUES
             ]
-        elif stage == "scored":
+        elif phase == "scored":
             assert s.sg is not None
             out = [{"type": "next_round", "seat": (s.sg + 1) % s.players}]
-        elif stage == "settle_other":
+        elif phase == "settle_other":
             out = [
                 {"type": "confirm_other", "bribe": b["id"], "seat": p, "kept": kept}
                 for b in bribes.unconfirmed(s)
@@ -793,18 +793,18 @@ class Article27Engine:
                 if p not in b["confirmed"]
                 for kept in (True, False)
             ]
-        elif stage == "announce":
+        elif phase == "announce":
             low, high = SCORE_RANGE
             out = [
                 {"type": "announce", "seat": s.announcer, "score": n} for n in range(low, high + 1)
             ]
-        elif stage == "challenge":
+        elif phase == "challenge":
             for seat in self.waiting_for(s):
                 if scoring.can_challenge(s, seat):
                     out.append({"type": "challenge", "seat": seat})
                 out.append({"type": "pass", "seat": seat})
             out.append({"type": "proceed"})
-        elif stage == "final":
+        elif phase == "final":
             taken = {t["agenda"] for t in s.tally.values()}
             seat = self.waiting_for(s)[0]
             out = [
@@ -872,11 +872,11 @@ class Article27Engine:
 
     # -- views ------------------------------------------------------------------------
     def public_view(self, s: Article27State) -> dict[str, Any]:
-        over = s.stage == "over"
+        over = s.phase == "over"
         return {
             "game": self.name,
             "mode": "keeper" if s.keeper else "physical",
-            "phase": s.stage,
+            "phase": s.phase,
             "round": s.round,
             "rounds": s.rounds,
             "sg": s.sg,

@@ -21,7 +21,7 @@ class Article27State:
         "rounds",
         "round",
         "sg",
-        "stage",
+        "phase",
         "agendas",
         "unused",
         "in_play",
@@ -62,7 +62,7 @@ class Article27State:
         self.rounds = rounds_for(players)
         self.round = 0
         self.sg: int | None = None
-        self.stage = "setup"
+        self.phase = "setup"
         self.agendas: list[str | None] = [None] * players
         self.unused: list[str] = []  # shown with 4-5 players
         self.in_play: tuple[str, ...] = AGENDAS  # agendas whose disks are in play

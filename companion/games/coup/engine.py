@@ -1,6 +1,6 @@
 """The claim / challenge / block referee shared by Coup and its relatives.
 
-Flow of one action (the stages of :class:`~.state.Turn`)::
+Flow of one action (the steps of :class:`~.state.Turn`)::
 
     declare (pay the cost) ─┬─ general action ──────────────> block window or resolve
                             └─ character claim ─> claim ─┬─ upheld ─┐
@@ -16,7 +16,7 @@ Flow of one action (the stages of :class:`~.state.Turn`)::
 
 A claim is open to challenge by every other living player; challenged, the
 claimant shows the card (the challenger loses a life, the card goes back and
-a new one is drawn) or concedes (the claimant loses a life). Before any stage
+a new one is drawn) or concedes (the claimant loses a life). Before any step
 goes on, pending losses are settled (the loser picks the card, and may first
 claim a reaction to the loss), redraws are drawn, and windows for reactions
 to an elimination are held: so a challenge is always settled before the
@@ -63,7 +63,7 @@ _PRIVATE_CHOICES = frozenset(("show", "concede", "lose", "keep", "react"))
 _LEGAL_CACHE_LIMIT = 20000
 # The longest response countdown a table may set (option response_seconds).
 MAX_RESPONSE_SECONDS = 120
-# The phases of a claim still being settled, by its stage.
+# The phases of a claim still being settled, by its status.
 _CLAIM_PHASES = {"open": "challenge", "prove": "prove"}
 
 
@@ -180,8 +180,7 @@ class ClaimEngine:
                 "card": self._draw(s, fate, 1)[0] if s.court else None,
             }
         if phase == "exchange_draw":
-            assert s.turn.choice is not None  # begin_exchange set the draw
-            k = min(s.turn.choice["draw"], len(s.court))
+            k = min(s.turn.draw, len(s.court))
             return {"type": "exchange_drawn", "seat": s.turn.actor, "cards": self._draw(s, fate, k)}
         if phase == "lose":
             seat = s.losses[0][0]
@@ -258,7 +257,7 @@ class ClaimEngine:
             return False
         if kind == "choose":
             choice = s.turn.choice
-            return choice is not None and choice.get("private", False)
+            return choice is not None and choice.private
         if kind == "react":  # a claim on an elimination names no card
             return "card" in command
         return kind in _PRIVATE_CHOICES
@@ -375,7 +374,7 @@ class ClaimEngine:
         current = s.interrupt
         if current is None:
             t = s.turn
-            current = t.claim if t.stage == "claim" else t.window if t.stage == "window" else None
+            current = t.claim if t.step == "claim" else t.window if t.step == "window" else None
         return current if type(current) is kind else None
 
     @staticmethod
@@ -388,7 +387,7 @@ class ClaimEngine:
         if claim is not None:
             return (
                 list(self._still_to_answer(claim.eligible, claim.passed))
-                if claim.stage == "open"
+                if claim.status == "open"
                 else []
             )
         window = self._awaited(s, Window)
@@ -620,7 +619,7 @@ class ClaimEngine:
                 raise RuleError("coup.keep_not_offered")
             pool.remove(card)
         event = {"type": "keep", "seat": seat, "cards": sorted(cards)}
-        if t.choice and t.choice.get("give_back"):
+        if t.give_back:
             give = command.get("give")
             if give not in pool:
                 raise RuleError("coup.give_not_offered")
@@ -631,14 +630,15 @@ class ClaimEngine:
         if s.phase != "choice":
             raise RuleError("coup.not_now")
         choice = s.turn.choice
+        assert choice is not None  # the choice phase waits on one
         seat = seat_of(command, s.players)
-        if seat != choice["seat"]:
+        if seat != choice.seat:
             raise RuleError("coup.not_your_choice", player=seat)
         option = command.get("option")
-        if option not in choice["options"]:
+        if option not in choice.options:
             raise RuleError("coup.bad_option", option=str(option)[:20])
-        event = {"type": "choose", "seat": seat, "kind": choice["kind"], "option": option}
-        if choice.get("private"):
+        event = {"type": "choose", "seat": seat, "kind": choice.kind, "option": option}
+        if choice.private:
             event["private"] = True
         return event
 
@@ -692,11 +692,11 @@ class ClaimEngine:
             t.paid = cost
         if action.character:
             t.claim = self._new_claim(s, t.actor, action.character, "action")
-            t.stage = "claim"
+            t.step = "claim"
             s.phase = "challenge"
             return True
         self._after_action_claim(s, t)
-        if t.stage == "window":
+        if t.step == "window":
             s.phase = t.window.kind
             return True
         return False
@@ -711,7 +711,7 @@ class ClaimEngine:
         claim.challenger = e["seat"]
         claim.record["result"] = "challenged"
         claim.record["challenger"] = e["seat"]
-        claim.stage = "prove"
+        claim.status = "prove"
         s.phase = "prove"
         return True
 
@@ -734,7 +734,7 @@ class ClaimEngine:
     def _close_claim(s: CoupState, claim: Claim) -> None:
         """Nobody (else) challenges: the claim stands."""
         claim.record["result"] = "unchallenged"
-        claim.stage = "upheld"
+        claim.status = "upheld"
 
     def _close_window(self, s: CoupState, window: Window) -> None:
         """Everyone who may answer has answered (or the table says nobody else)."""
@@ -750,9 +750,9 @@ class ClaimEngine:
         if window.kind == "join":
             self._after_join(s, t)
         elif t.blocks:
-            t.stage = "blocks"
+            t.step = "blocks"
         else:
-            t.stage = "resolve"
+            t.step = "resolve"
 
     def _apply_block(self, s, e):
         seat, character = e["seat"], e["character"]
@@ -760,7 +760,7 @@ class ClaimEngine:
         if hooks is not None:
             self._pay_fee(s, seat, character, counter=True)
         t = s.turn
-        if s.interrupt is not None or t.stage == "action":
+        if s.interrupt is not None or t.step == "action":
             # What comes due, stopped as it does or at the start of the turn.
             assert hooks is not None  # only a ruleset's hooks make something due
             s.interrupt = self._new_claim(s, seat, character, hooks.due_kind)
@@ -774,7 +774,7 @@ class ClaimEngine:
             return
         t.window = None
         t.claim = self._new_claim(s, seat, character, "block")
-        t.stage = "claim"
+        t.step = "claim"
         s.phase = "challenge"
         return True
 
@@ -790,12 +790,12 @@ class ClaimEngine:
         self._pay_fee(s, seat, t.action.character)
         t.window.passed.add(seat)
         t.claim = self._new_claim(s, seat, t.action.character, "join")
-        t.stage = "claim"
+        t.step = "claim"
 
     def _apply_show(self, s, e):
         claim = s.interrupt or s.turn.claim  # the claim being proved
         claim.record["result"] = "upheld"
-        claim.stage = "upheld"
+        claim.status = "upheld"
         seat, character = claim.seat, claim.character
         if claim.kind == "react":
             # The card shown is the life being lost: it is turned up once the
@@ -810,7 +810,7 @@ class ClaimEngine:
     def _apply_concede(self, s, e):
         claim = s.interrupt or s.turn.claim
         claim.record["result"] = "failed"
-        claim.stage = "failed"
+        claim.status = "failed"
         s.losses.append((claim.seat, "challenge"))
 
     def _apply_lose(self, s, e):
@@ -876,11 +876,11 @@ class ClaimEngine:
         for card in e["cards"]:
             s.court.remove(card)
         t.drawn += tuple(e["cards"])
-        after = t.choice.get("after_draw", "exchange")
+        after = t.after_draw
         if after != "exchange":
             t.action.choose(s, t, after)
             return False
-        t.stage = s.phase = "exchange"
+        t.step = s.phase = "exchange"
         return True
 
     def _apply_keep(self, s, e):
@@ -894,8 +894,8 @@ class ClaimEngine:
             s.hands[t.target].append(e["give"])
         s.court.extend(pool)
         t.drawn = ()
-        t.choice = None
-        t.stage = "done"
+        t.give_back = False
+        t.step = "done"
 
     def _apply_choose(self, s, e):
         t = s.turn
@@ -909,15 +909,15 @@ class ClaimEngine:
             if action.join == "pay":  # the target does not pay to see itself fall
                 eligible = tuple([i for i in eligible if i != t.target])
             t.window = Window("join", eligible)
-            t.stage = "window" if eligible else "resolve"
+            t.step = "window" if eligible else "resolve"
         elif action.blockers:
             self._open_block(s, t)
         else:
-            t.stage = "resolve"
+            t.step = "resolve"
 
     def _after_join(self, s: CoupState, t: Turn) -> None:
         if t.action.join == "pay" and not t.joiners:
-            t.stage = "done"  # nobody paid: the action's cost is spent
+            t.step = "done"  # nobody paid: the action's cost is spent
         else:
             self._open_block(s, t)
 
@@ -927,7 +927,7 @@ class ClaimEngine:
         able to block the action resolves at once."""
         action = t.action
         if not action.blockers:
-            t.stage = "resolve"
+            t.step = "resolve"
             return
         if action.every_other:
             eligible = t.targets
@@ -939,13 +939,13 @@ class ClaimEngine:
             eligible = ()
         if eligible:
             t.window = Window("block", eligible, action.blockers)
-            t.stage = "window"
+            t.step = "window"
         else:
-            t.stage = "resolve"
+            t.step = "resolve"
 
     def _claim_settled(self, s: CoupState, claim: Claim) -> None:
         """What a settled claim leads to, by what it was for."""
-        upheld = claim.stage == "upheld"
+        upheld = claim.status == "upheld"
         t = s.turn
         kind = claim.kind
         if kind == "action":
@@ -961,7 +961,7 @@ class ClaimEngine:
                     s.transfer(t.target, t.actor, t.paid)
                 else:
                     s.gain(t.actor, t.paid)
-            t.stage = "done"
+            t.step = "done"
         elif kind == "block":
             t.claim = None
             if upheld:
@@ -971,9 +971,9 @@ class ClaimEngine:
                     t.action.on_blocked(s, t)  # the part the block does not reach
                     return
                 else:
-                    t.stage = "done"  # the action is blocked; no refund
+                    t.step = "done"  # the action is blocked; no refund
                     return
-            t.stage = "blocks" if t.action.every_other else "resolve"
+            t.step = "blocks" if t.action.every_other else "resolve"
         elif kind == "join":
             t.claim = None
             if upheld:
@@ -983,7 +983,7 @@ class ClaimEngine:
             if len(window.passed) == len(window.eligible):
                 self._close_window(s, window)
             else:
-                t.stage = "window"
+                t.step = "window"
         elif kind == "react":
             s.interrupt = None
             if upheld:
@@ -1014,7 +1014,7 @@ class ClaimEngine:
             current = s.interrupt
             if current is not None:
                 if type(current) is Claim:
-                    waiting = _CLAIM_PHASES.get(current.stage)
+                    waiting = _CLAIM_PHASES.get(current.status)
                     if waiting is not None:
                         s.phase = waiting
                         return
@@ -1045,33 +1045,33 @@ class ClaimEngine:
                 else:
                     s.probate.pop(0)
                 continue
-            stage = t.stage
-            if stage == "claim":
+            step = t.step
+            if step == "claim":
                 assert t.claim is not None
-                waiting = _CLAIM_PHASES.get(t.claim.stage)
+                waiting = _CLAIM_PHASES.get(t.claim.status)
                 if waiting is not None:
                     s.phase = waiting
                     return
                 self._claim_settled(s, t.claim)
-            elif stage == "window":
+            elif step == "window":
                 assert t.window is not None
                 s.phase = t.window.kind
                 return
-            elif stage == "resolve":
+            elif step == "resolve":
                 t.resolved = True
                 t.action.resolve(s, t)
-            elif stage == "blocks":
+            elif step == "blocks":
                 if t.blocks:
                     seat, character = _first_clockwise(s, t.actor, t.blocks)
                     t.blocks = tuple(b for b in t.blocks if b != (seat, character))
                     t.claim = self._new_claim(s, seat, character, "block")
-                    t.stage = "claim"
+                    t.step = "claim"
                 else:
-                    t.stage = "resolve"
-            elif stage in ("choice", "exchange", "exchange_draw"):
-                s.phase = stage
+                    t.step = "resolve"
+            elif step in ("choice", "exchange", "exchange_draw"):
+                s.phase = step
                 return
-            elif stage == "done":
+            elif step == "done":
                 another = (
                     t.action is not None
                     and t.action.again
@@ -1097,7 +1097,7 @@ class ClaimEngine:
             elif not s.hands[t.actor]:
                 # Out before declaring anything (what came due struck at the
                 # start of its turn): the turn ends.
-                t.stage = "done"
+                t.step = "done"
             else:
                 s.phase = "action"
                 return
@@ -1179,7 +1179,7 @@ class ClaimEngine:
             return [s.losses[0][0]]
         if phase == "choice":
             assert t.choice is not None
-            return [t.choice["seat"]]
+            return [t.choice.seat]
         return []
 
     def legal_commands(self, s: CoupState) -> tuple[dict[str, Any], ...]:
@@ -1253,7 +1253,7 @@ class ClaimEngine:
                 key += (fees, tuple(s.coins[i] > 0 for i in responders))
         elif phase == "exchange":
             t = s.turn
-            give_back = bool(t.choice and t.choice.get("give_back"))
+            give_back = t.give_back
             key = (
                 phase,
                 t.actor,
@@ -1264,7 +1264,7 @@ class ClaimEngine:
         elif phase == "choice":
             choice = s.turn.choice
             assert choice is not None
-            key = (phase, choice["seat"], tuple(choice["options"]))
+            key = (phase, choice.seat, choice.options)
         else:
             key = (phase,)
         cache = self._legal
@@ -1463,7 +1463,7 @@ class ClaimEngine:
                 "target": t.target,
                 **t.extra,
                 "paid": t.paid,
-                "stage": t.stage,
+                "step": t.step,
                 "claim": (
                     None
                     if claim is None
@@ -1490,16 +1490,16 @@ class ClaimEngine:
                 "again": t.again,
                 "choice": (
                     None
-                    if t.choice is None or "seat" not in t.choice
+                    if t.choice is None
                     else {
-                        "seat": t.choice["seat"],
-                        "kind": t.choice["kind"],
-                        "cards": t.choice.get("private", False),  # the options are cards
+                        "seat": t.choice.seat,
+                        "kind": t.choice.kind,
+                        "cards": t.choice.private,  # the options are cards of its hand
                     }
                 ),
             }
         # A card handed over for a swap is still its owner's life.
-        lent = t.target if t.choice is not None and t.choice.get("give_back") else None
+        lent = t.target if t.give_back else None
         view = {
             "game": self.name,
             "mode": "keeper" if s.keeper else "physical",

@@ -189,17 +189,17 @@ class Ruleset:
 
 def income(s: CoupState, t: Turn) -> None:
     s.gain(t.actor, 1)
-    t.stage = "done"
+    t.step = "done"
 
 
 def foreign_aid(s: CoupState, t: Turn) -> None:
     s.gain(t.actor, 2)
-    t.stage = "done"
+    t.step = "done"
 
 
 def tax(s: CoupState, t: Turn) -> None:
     s.gain(t.actor, 3)
-    t.stage = "done"
+    t.step = "done"
 
 
 def lose_influence(s: CoupState, t: Turn) -> None:
@@ -207,13 +207,13 @@ def lose_influence(s: CoupState, t: Turn) -> None:
     assert t.target is not None  # a targeted action names its target
     if s.alive(t.target):
         s.queue_loss(t.target, t.action.name)
-    t.stage = "done"
+    t.step = "done"
 
 
 def steal(s: CoupState, t: Turn) -> None:
     assert t.target is not None  # a targeted action names its target
     s.transfer(t.target, t.actor, 2)
-    t.stage = "done"
+    t.step = "done"
 
 
 def begin_exchange(s: CoupState, t: Turn, draw: int, after: str = "exchange") -> None:
@@ -222,10 +222,10 @@ def begin_exchange(s: CoupState, t: Turn, draw: int, after: str = "exchange") ->
     real cards hidden on the table (physical mode) the app draws nothing and
     the court keeps its size; an action with more to it still goes on."""
     if s.keeper:
-        t.choice = {"draw": draw, "after_draw": after}
-        t.stage = "exchange_draw"
+        t.draw, t.after_draw = draw, after
+        t.step = "exchange_draw"
     elif after == "exchange":
-        t.stage = "done"
+        t.step = "done"
     else:
         t.action.choose(s, t, after)
 

@@ -11,6 +11,7 @@ hand or in the court, is ``None``. In keeper mode they are character names.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -20,7 +21,7 @@ class Claim:
     ``kind`` says what the claim is for: ``action`` (the actor's action),
     ``block``, ``join`` (another player claims the same character for a share
     of the action), ``react`` (on losing a life) or ``elimination`` (on another
-    player's elimination). ``stage``: ``open`` (anyone may challenge),
+    player's elimination). ``status``: ``open`` (anyone may challenge),
     ``prove`` (challenged: show or concede), ``upheld`` or ``failed``.
     """
 
@@ -28,7 +29,7 @@ class Claim:
         "seat",
         "character",
         "kind",
-        "stage",
+        "status",
         "challenger",
         "eligible",
         "passed",
@@ -49,7 +50,7 @@ class Claim:
         self.seat = seat
         self.character = character
         self.kind = kind
-        self.stage = "open"
+        self.status = "open"
         self.challenger: int | None = None
         self.eligible = eligible
         self.passed: set[int] = set()
@@ -69,6 +70,19 @@ class Window:
         self.blockers = blockers  # the characters that may answer (block windows)
 
 
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A choice the table waits on: ``seat`` picks one of ``options``.
+    ``kind`` names it (for the words: the action's); ``private``: the
+    options are cards of the seat's hand (keeper mode), so the choice is
+    made on that seat's own device."""
+
+    seat: int
+    kind: str
+    options: tuple[Any, ...]
+    private: bool = False
+
+
 _NO_FIELDS: dict[str, Any] = {}
 _NOBODY: frozenset[int] = frozenset()
 
@@ -76,11 +90,13 @@ _NOBODY: frozenset[int] = frozenset()
 class Turn:
     """The action being played and where its resolution stands.
 
-    ``stage``: ``action`` (nothing declared yet), ``claim`` (a claim is being
+    ``step``: ``action`` (nothing declared yet), ``claim`` (a claim is being
     settled: see ``claim``), ``window`` (see ``window``), ``choice`` (a player
-    must choose: see ``choice``), ``exchange_draw`` (waiting for the court),
-    ``exchange`` (the actor chooses what to keep), and the passing stages
-    ``declared``, ``blocks``, ``resolve``, ``done``.
+    must choose: see ``choice``), ``exchange_draw`` (waiting for ``draw``
+    cards from the court, then ``after_draw``), ``exchange`` (the actor
+    chooses what to keep, and with ``give_back`` which card goes back to the
+    target), and the passing steps ``declared``, ``blocks``, ``resolve``,
+    ``done``.
     """
 
     __slots__ = (
@@ -89,7 +105,7 @@ class Turn:
         "target",
         "extra",
         "paid",
-        "stage",
+        "step",
         "claim",
         "window",
         "targets",
@@ -97,6 +113,10 @@ class Turn:
         "protected",
         "joiners",
         "choice",
+        "draw",
+        "after_draw",
+        "give_back",
+        "counted",
         "drawn",
         "again",
         "resolved",
@@ -110,14 +130,18 @@ class Turn:
         self.target: int | None = None
         self.extra: dict[str, Any] = _NO_FIELDS  # more declared fields ("to", "role")
         self.paid = 0
-        self.stage = "action"
+        self.step = "action"
         self.claim: Claim | None = None
         self.window: Window | None = None
         self.targets: tuple[int, ...] = ()  # whom an action on every other player hits
         self.blocks: tuple[tuple[int, str], ...] = ()  # block claims waiting to be settled
         self.protected: frozenset[int] = _NOBODY  # players whose block stood
         self.joiners: tuple[int, ...] = ()  # players whose join stood
-        self.choice: dict[str, Any] | None = None
+        self.choice: Choice | None = None
+        self.draw = 0  # cards to draw from the court (step exchange_draw)
+        self.after_draw = "exchange"  # then: the exchange, or this option of the action's
+        self.give_back = False  # the exchange hands one card back to the target
+        self.counted = 0  # cards drawn on the table (physical mode: the app counts)
         self.drawn: tuple[Any, ...] = ()
         self.again = again  # this is the extra action an action gave its actor
         self.resolved = False  # the action took effect (was not stopped)
@@ -128,7 +152,7 @@ class CoupState:
         "ruleset",
         "keeper",
         "players",
-        "step",
+        "rotation",
         "coins",
         "treasury",
         "hands",
@@ -166,7 +190,7 @@ class CoupState:
         # applied (events carry it then), so a claim knows when it opened.
         self.now: float | None = None
         # +1 walks the seat list forward (clockwise), -1 backward.
-        self.step = 1 if options.get("direction", "clockwise") == "clockwise" else -1
+        self.rotation = 1 if options.get("direction", "clockwise") == "clockwise" else -1
         self.coins = [0] * players
         self.treasury = ruleset.coins
         self.hands: list[list[Any]] = [[] for _ in range(players)]
@@ -225,7 +249,7 @@ class CoupState:
 
     def set_living(self, living: tuple[int, ...]) -> None:
         self.living = living
-        self.others, self.after = _seating(self.players, living, self.step)
+        self.others, self.after = _seating(self.players, living, self.rotation)
 
     def alive(self, seat: int) -> bool:
         return bool(self.hands[seat])
@@ -240,7 +264,7 @@ class CoupState:
     def clockwise_from(self, seat: int) -> list[int]:
         """The living seats after ``seat``, in the direction of play."""
         n = self.players
-        order = [(seat + self.step * k) % n for k in range(1, n)]
+        order = [(seat + self.rotation * k) % n for k in range(1, n)]
         return [i for i in order if self.hands[i]]
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..base import RuleError
 from ..coup.rules import Action, Reaction, begin_exchange, lose_influence
-from ..coup.state import CoupState, Turn
+from ..coup.state import Choice, CoupState, Turn
 from .tokens import DISAPPEAR_TOKENS, Tokens
 
 FINANCE, COMMUNICATIONS, FORCE, SPECIAL = "finance", "communications", "force", "special"
@@ -42,7 +42,7 @@ class Role:
 def _gain(amount: int):
     def resolve(s: CoupState, t: Turn) -> None:
         s.gain(t.actor, amount)
-        t.stage = "done"
+        t.step = "done"
 
     return resolve
 
@@ -52,7 +52,7 @@ def dividends(s: CoupState, t: Turn) -> None:
     s.gain(t.actor, 4)
     for joiner in t.joiners:
         s.transfer(t.actor, joiner, 1)
-    t.stage = "done"
+    t.step = "done"
 
 
 def cooperation(s: CoupState, t: Turn) -> None:
@@ -60,13 +60,13 @@ def cooperation(s: CoupState, t: Turn) -> None:
     s.gain(t.actor, 3)
     if s.alive(t.extra["to"]):
         s.transfer(t.actor, t.extra["to"], 1)
-    t.stage = "done"
+    t.step = "done"
 
 
 def gamble(s: CoupState, t: Turn) -> None:
     """Speculator: as many coins as the actor holds, at most 5."""
     s.gain(t.actor, min(s.coins[t.actor], 5))
-    t.stage = "done"
+    t.step = "done"
 
 
 def gamble_lost(s: CoupState, t: Turn, challenger: int | None) -> None:
@@ -104,56 +104,45 @@ def producer_step(s: CoupState, t: Turn, option: Any) -> None:
     assert t.target is not None  # a targeted action names its target
     if option == "from_target":
         if not s.keeper:  # the cards change hands on the table
-            t.stage = "done"
+            t.step = "done"
             return
         hand = s.hands[t.target]
         if not hand:  # the target is out: an exchange with the court
-            t.choice, t.stage = None, "exchange"
+            t.choice, t.step = None, "exchange"
             return
-        t.choice = {
-            "seat": t.target,
-            "kind": "producer",
-            "options": tuple(sorted(set(hand))),
-            "private": True,
-        }
-        t.stage = "choice"
+        t.choice = Choice(t.target, "producer", tuple(sorted(set(hand))), private=True)
+        t.step = "choice"
         return
     s.hands[t.target].remove(option)  # the card the target hands over
     t.drawn += (option,)
-    t.choice = {"give_back": True}
-    t.stage = "exchange"
+    t.choice, t.give_back = None, True
+    t.step = "exchange"
 
 
 def write(s: CoupState, t: Turn) -> None:
     """Writer: draw one, then may pay 1 for each further card."""
-    t.choice = {"drawn": 0}
     begin_exchange(s, t, 1, after="more")
 
 
 def writer_step(s: CoupState, t: Turn, option: Any) -> None:
     # Cards drawn so far: in keeper mode they are in ``t.drawn`` (and out of
     # the court); on the table the app counts them.
-    assert t.choice is not None  # write or begin_exchange set it, or the choice is open
-    drawn = len(t.drawn) if s.keeper else t.choice["drawn"] + (option == "more")
     if option == "more":  # a card has just been drawn
-        left = len(s.court) - (0 if s.keeper else drawn)
+        if not s.keeper:
+            t.counted += 1
+        left = len(s.court) - (0 if s.keeper else t.counted)
         if s.coins[t.actor] >= 1 and left > 0:
-            t.choice = {
-                "seat": t.actor,
-                "kind": "writer",
-                "options": ("draw", "stop"),
-                "drawn": drawn,
-            }
-            t.stage = "choice"
+            t.choice = Choice(t.actor, "writer", ("draw", "stop"))
+            t.step = "choice"
             return
         option = "stop"
     if option == "draw":
         s.pay(t.actor, 1)
-        t.choice = {"drawn": drawn}
+        t.choice = None
         begin_exchange(s, t, 1, after="more")
         return
     t.choice = None
-    t.stage = "exchange" if s.keeper else "done"
+    t.step = "exchange" if s.keeper else "done"
 
 
 # -- Force -------------------------------------------------------------------------
@@ -164,13 +153,13 @@ def extortion(s: CoupState, t: Turn) -> None:
     loses a life. A target who cannot pay has no choice."""
     assert t.target is not None  # a targeted action names its target
     if not s.alive(t.target):
-        t.stage = "done"
+        t.step = "done"
         return
     if s.coins[t.target] < EXTORTION:
         extortion_step(s, t, "refuse")
         return
-    t.choice = {"seat": t.target, "kind": "extortion", "options": ("pay", "refuse")}
-    t.stage = "choice"
+    t.choice = Choice(t.target, "extortion", ("pay", "refuse"))
+    t.step = "choice"
 
 
 def extortion_step(s: CoupState, t: Turn, option: Any) -> None:
@@ -181,7 +170,7 @@ def extortion_step(s: CoupState, t: Turn, option: Any) -> None:
         s.pay(t.actor, CRIME_BOSS_FINE)
         s.queue_loss(t.target, "crime_boss")
     t.choice = None
-    t.stage = "done"
+    t.step = "done"
 
 
 def purge(s: CoupState, t: Turn) -> None:
@@ -189,7 +178,7 @@ def purge(s: CoupState, t: Turn) -> None:
     for seat in t.targets:
         if seat not in t.protected and s.alive(seat):
             s.queue_loss(seat, "general")
-    t.stage = "done"
+    t.step = "done"
 
 
 def disappear(s: CoupState, t: Turn) -> None:
@@ -198,7 +187,7 @@ def disappear(s: CoupState, t: Turn) -> None:
     if s.alive(t.target):
         tokens: Tokens = s.extras
         tokens.disappear[t.target] = tokens.disappear.get(t.target, 0) + 1
-    t.stage = "done"
+    t.step = "done"
 
 
 def tokens_used(s: CoupState) -> bool:
@@ -217,7 +206,7 @@ def redistribution(s: CoupState, t: Turn) -> None:
     """Communist: up to 3 from the richest player to the poorest."""
     assert t.target is not None  # a targeted action names its target
     s.transfer(t.target, t.extra["to"], 3)
-    t.stage = "done"
+    t.step = "done"
 
 
 def richest_and_poorest(s: CoupState) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -243,28 +232,28 @@ def richest_to_poorest(s: CoupState, event: dict[str, Any]) -> None:
 def customs(s: CoupState, t: Turn) -> None:
     """Customs Officer: one Tax token kept, the other on a role."""
     s.extras.tax = (t.actor, t.extra["role"])
-    t.stage = "done"
+    t.step = "done"
 
 
 def alliance(s: CoupState, t: Turn) -> None:
     """Foreign Consular: the two Treaty tokens, one kept, one given."""
     if s.alive(t.extra["to"]):
         s.extras.treaty = (t.actor, t.extra["to"])
-    t.stage = "done"
+    t.step = "done"
 
 
 def peacekeeping(s: CoupState, t: Turn) -> None:
     """Peacekeeper: +1 and the Peacekeeping token."""
     s.gain(t.actor, 1)
     s.extras.peacekeeper = t.actor
-    t.stage = "done"
+    t.step = "done"
 
 
 def bribery(s: CoupState, t: Turn) -> None:
     """Politician: up to 2 from the target."""
     assert t.target is not None  # a targeted action names its target
     s.transfer(t.target, t.actor, 2)
-    t.stage = "done"
+    t.step = "done"
 
 
 def charity(s: CoupState, t: Turn) -> None:
@@ -272,7 +261,7 @@ def charity(s: CoupState, t: Turn) -> None:
     for seat in t.targets:
         if seat not in t.protected and s.alive(seat):
             s.transfer(seat, t.actor, 1)
-    t.stage = "done"
+    t.step = "done"
 
 
 def memoirs(s: CoupState, seat: int) -> None:

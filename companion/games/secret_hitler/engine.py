@@ -9,16 +9,16 @@ veto). A fascist policy enacted by a government may give the president a
 power. Three failed governments in a row throw the country into chaos: the top
 tile is enacted, its power ignored, the tracker reset and term limits cleared.
 
-Stages (``state.stage``): ``night`` (keeper: everyone confirms they have seen
+Phases (``state.phase``): ``night`` (keeper: everyone confirms they have seen
 their role), ``nominate``, ``election`` (the ballot is open), ``hitler_reveal``
 (physical: the table says whether the new chancellor is Hitler),
 ``president_discard`` and ``chancellor_enact`` (keeper), ``legislative``
 (physical: the table enters the enacted tile), ``veto``, ``chaos`` (physical:
 the table enters the top tile; keeper: the app turns it), ``investigate``,
 ``special_election``, ``peek``, ``execute``, ``execution_reveal`` (physical),
-and the passing stages ``new_round`` and ``session``. The public phase is the
-stage, or ``reshuffle`` while the draw pile waits to be reshuffled, or
-``over``.
+and the passing phases ``new_round`` and ``session``. The public phase
+(``public_phase``) is the state's, or ``reshuffle`` while the draw pile waits
+to be reshuffled, or ``over``.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ from .rules import (
 )
 from .state import SecretHitlerState
 
-_POWER_STAGES = frozenset((INVESTIGATE, SPECIAL_ELECTION, PEEK, EXECUTE))
+_POWER_PHASES = frozenset((INVESTIGATE, SPECIAL_ELECTION, PEEK, EXECUTE))
 # Keeper-mode events undo must not take back: those after which someone has
 # seen something hidden (roles dealt, the president's draw, which follows the
 # vote, the chancellor's two tiles, a turned tile, an investigated party card,
@@ -132,7 +132,7 @@ class SecretHitlerEngine:
     def chance(self, s: SecretHitlerState, fate: Fate) -> dict[str, Any] | None:
         if s.winner is not None:
             return None
-        if s.stage == "setup":
+        if s.phase == "setup":
             return self._chance_start(s, fate)
         if s.reshuffle_due:
             if not s.keeper:
@@ -145,7 +145,7 @@ class SecretHitlerEngine:
             elif not same_items(order, cast(list[str], pool)):  # keeper: every tile known
                 raise RuleError("setup.bad_deal")
             return {"type": "reshuffled", "deck": list(order)}
-        if s.stage == "chaos" and s.keeper:
+        if s.phase == "chaos" and s.keeper:
             return {"type": "chaos", "policy": s.deck[0]}
         return None
 
@@ -200,8 +200,8 @@ class SecretHitlerEngine:
         return [handler(s, command)]
 
     @staticmethod
-    def _stage(s: SecretHitlerState, *stages: str) -> None:
-        if s.reshuffle_due or s.stage not in stages:
+    def _in_phase(s: SecretHitlerState, *phases: str) -> None:
+        if s.reshuffle_due or s.phase not in phases:
             raise RuleError("sh.not_now")
 
     @staticmethod
@@ -255,14 +255,14 @@ class SecretHitlerEngine:
         return policy
 
     def _decide_confirm(self, s, command):
-        self._stage(s, "night")
+        self._in_phase(s, "night")
         seat = seat_of(command, s.players)
         if seat in s.confirmed:
             raise RuleError("sh.already_confirmed", player=seat)
         return {"type": "confirm", "seat": seat}
 
     def _decide_nominate(self, s, command):
-        self._stage(s, "nominate")
+        self._in_phase(s, "nominate")
         seat = seat_of(command, s.players)
         if seat != s.candidate:
             raise RuleError("sh.not_candidate", player=seat)
@@ -272,7 +272,7 @@ class SecretHitlerEngine:
         return {"type": "nominate", "seat": seat, "target": target}
 
     def _decide_ballot(self, s, command):
-        self._stage(s, "election")
+        self._in_phase(s, "election")
         votes = command.get("votes")
         if not isinstance(votes, list) or len(votes) != s.players:
             raise RuleError("sh.bad_ballot")
@@ -282,7 +282,7 @@ class SecretHitlerEngine:
         return {"type": "ballot", "votes": list(votes)}
 
     def _decide_reveal(self, s, command):
-        self._stage(s, "hitler_reveal", "execution_reveal")
+        self._in_phase(s, "hitler_reveal", "execution_reveal")
         seat = seat_of(command, s.players)
         if seat != s.reveal[0]:
             raise RuleError("sh.not_revealing", player=seat)
@@ -294,7 +294,7 @@ class SecretHitlerEngine:
         return {"type": "reveal", "seat": seat, "hitler": hitler}
 
     def _decide_discard(self, s, command):
-        self._stage(s, "president_discard")
+        self._in_phase(s, "president_discard")
         seat = self._president(s, command)
         policy = self._policy(command)
         if policy not in s.hand:
@@ -302,7 +302,7 @@ class SecretHitlerEngine:
         return {"type": "discard", "seat": seat, "policy": policy}
 
     def _decide_enact(self, s, command):
-        self._stage(s, "chancellor_enact", "legislative")
+        self._in_phase(s, "chancellor_enact", "legislative")
         seat = self._chancellor(s, command)
         policy = self._policy(command)
         if s.keeper and policy not in s.hand:
@@ -310,7 +310,7 @@ class SecretHitlerEngine:
         return {"type": "enact", "seat": seat, "policy": policy}
 
     def _decide_veto(self, s, command):
-        self._stage(s, "chancellor_enact", "legislative")
+        self._in_phase(s, "chancellor_enact", "legislative")
         seat = self._chancellor(s, command)
         refusal = self._veto_refusal(s)
         if refusal is not None:
@@ -318,7 +318,7 @@ class SecretHitlerEngine:
         return {"type": "veto", "seat": seat}
 
     def _decide_veto_response(self, s, command):
-        self._stage(s, "veto")
+        self._in_phase(s, "veto")
         seat = self._president(s, command)
         agree = command.get("agree")
         if type(agree) is not bool:
@@ -326,13 +326,13 @@ class SecretHitlerEngine:
         return {"type": "veto_response", "seat": seat, "agree": agree}
 
     def _decide_chaos(self, s, command):
-        self._stage(s, "chaos")
+        self._in_phase(s, "chaos")
         if s.keeper:
             raise RuleError("sh.app_turns_tile")
         return {"type": "chaos", "policy": self._policy(command)}
 
     def _decide_investigate(self, s, command):
-        self._stage(s, INVESTIGATE)
+        self._in_phase(s, INVESTIGATE)
         seat = self._president(s, command)
         target = self._target(s, command, seat)
         if s.investigated(target):
@@ -340,16 +340,16 @@ class SecretHitlerEngine:
         return {"type": INVESTIGATE, "seat": seat, "target": target}
 
     def _decide_special_election(self, s, command):
-        self._stage(s, SPECIAL_ELECTION)
+        self._in_phase(s, SPECIAL_ELECTION)
         seat = self._president(s, command)
         return {"type": SPECIAL_ELECTION, "seat": seat, "target": self._target(s, command, seat)}
 
     def _decide_peek(self, s, command):
-        self._stage(s, PEEK)
+        self._in_phase(s, PEEK)
         return {"type": PEEK, "seat": self._president(s, command)}
 
     def _decide_execute(self, s, command):
-        self._stage(s, EXECUTE)
+        self._in_phase(s, EXECUTE)
         seat = self._president(s, command)
         return {"type": EXECUTE, "seat": seat, "target": self._target(s, command, seat)}
 
@@ -357,9 +357,9 @@ class SecretHitlerEngine:
     def apply(self, s: SecretHitlerState, event: dict[str, Any]) -> None:
         self._apply[event["type"]](s, event)
         if s.winner is None and not s.reshuffle_due:
-            if s.stage == "new_round":
+            if s.phase == "new_round":
                 self._new_round(s)
-            elif s.stage == "session":
+            elif s.phase == "session":
                 self._begin_session(s)
 
     def _apply_started(self, s, e):
@@ -370,17 +370,17 @@ class SecretHitlerEngine:
             s.deck = [None] * len(DECK)
         s.candidate = s.rotation_base = e["first"]
         s.round = 1
-        s.stage = "night" if s.keeper else "nominate"
+        s.phase = "night" if s.keeper else "nominate"
 
     def _apply_confirm(self, s, e):
         s.confirmed.add(e["seat"])
         if len(s.confirmed) == s.players:
-            s.stage = "nominate"
+            s.phase = "nominate"
 
     def _apply_nominate(self, s, e):
         s.nominee = e["target"]
         s.ballots += 1
-        s.stage = "election"
+        s.phase = "election"
 
     def _apply_ballot(self, s, e):
         votes = e["votes"]
@@ -400,21 +400,21 @@ class SecretHitlerEngine:
             if s.fascist >= HITLER_ZONE and s.chancellor not in s.not_hitler:
                 if not s.keeper:
                     s.reveal = (s.chancellor, "elected")
-                    s.stage = "hitler_reveal"
+                    s.phase = "hitler_reveal"
                     return
                 if s.roles[s.chancellor] == HITLER:
                     self._win(s, FASCIST, "hitler_elected")
                     return
                 s.not_hitler.add(s.chancellor)
-            s.stage = "session"
+            s.phase = "session"
         else:
             s.nominee = None
             self._failed_government(s)
-            s.last_election.update(tracker=s.tracker, chaos=s.stage == "chaos")
+            s.last_election.update(tracker=s.tracker, chaos=s.phase == "chaos")
 
     def _failed_government(self, s: SecretHitlerState) -> None:
         s.tracker += 1
-        s.stage = "chaos" if s.tracker >= CHAOS_AT else "new_round"
+        s.phase = "chaos" if s.tracker >= CHAOS_AT else "new_round"
 
     def _apply_reveal(self, s, e):
         seat, why = s.reveal
@@ -424,26 +424,26 @@ class SecretHitlerEngine:
                 self._win(s, FASCIST, "hitler_elected")
                 return
             s.not_hitler.add(seat)
-            s.stage = "session"
+            s.phase = "session"
         else:
             if e["hitler"]:
                 self._win(s, LIBERAL, "hitler_executed")
                 return
-            s.stage = "new_round"
+            s.phase = "new_round"
 
     def _begin_session(self, s: SecretHitlerState) -> None:
         s.veto_refused = s.veto_requested = False
         if s.keeper:
             s.hand = s.deck[:HAND]
             del s.deck[:HAND]
-            s.stage = "president_discard"
+            s.phase = "president_discard"
         else:
-            s.stage = "legislative"
+            s.phase = "legislative"
 
     def _apply_discard(self, s, e):
         s.hand.remove(e["policy"])
         s.discard.append(e["policy"])
-        s.stage = "chancellor_enact"
+        s.phase = "chancellor_enact"
 
     def _apply_enact(self, s, e):
         policy = e["policy"]
@@ -458,13 +458,13 @@ class SecretHitlerEngine:
 
     def _apply_veto(self, s, e):
         s.veto_requested = True
-        s.stage = "veto"
+        s.phase = "veto"
 
     def _apply_veto_response(self, s, e):
         s.veto_requested = False
         if not e["agree"]:
             s.veto_refused = True
-            s.stage = "chancellor_enact" if s.keeper else "legislative"
+            s.phase = "chancellor_enact" if s.keeper else "legislative"
             return
         if s.keeper:
             s.discard.extend(s.hand)
@@ -506,7 +506,7 @@ class SecretHitlerEngine:
         if power == INVESTIGATE and not self._investigable(s):
             power = None  # nobody is left to investigate
         s.power = power
-        s.stage = power or "new_round"
+        s.phase = power or "new_round"
 
     def _apply_reshuffled(self, s, e):
         if s.keeper:
@@ -524,19 +524,19 @@ class SecretHitlerEngine:
                 {"kind": INVESTIGATE, "target": target, "party": party_of(s.roles[target])}
             )
         s.power = None
-        s.stage = "new_round"
+        s.phase = "new_round"
 
     def _apply_special_election(self, s, e):
         s.special_candidate = e["target"]
         s.special_caller = s.rotation_base = e["seat"]
         s.power = None
-        s.stage = "new_round"
+        s.phase = "new_round"
 
     def _apply_peek(self, s, e):
         if s.keeper:
             s.knowledge[e["seat"]].append({"kind": PEEK, "tiles": s.deck[:HAND]})
         s.power = None
-        s.stage = "new_round"
+        s.phase = "new_round"
 
     def _apply_execute(self, s, e):
         target = e["target"]
@@ -549,9 +549,9 @@ class SecretHitlerEngine:
         elif not s.keeper and target not in s.not_hitler:
             # The table asks whether they were Hitler, unless it already knows.
             s.reveal = (target, "executed")
-            s.stage = "execution_reveal"
+            s.phase = "execution_reveal"
         else:
-            s.stage = "new_round"
+            s.phase = "new_round"
 
     def _new_round(self, s: SecretHitlerState) -> None:
         s.president = s.chancellor = s.nominee = None
@@ -566,12 +566,12 @@ class SecretHitlerEngine:
             s.candidate = s.rotation_base = s.next_alive(s.rotation_base)
             s.special_caller = None
         s.round += 1
-        s.stage = "nominate"
+        s.phase = "nominate"
 
     @staticmethod
     def _win(s: SecretHitlerState, team: str, reason: str) -> None:
         s.winner, s.win_reason = team, reason
-        s.stage = "over"
+        s.phase = "over"
 
     # -- questions --------------------------------------------------------------
     @staticmethod
@@ -597,12 +597,13 @@ class SecretHitlerEngine:
         return [i for i in s.living if i != s.candidate and i not in limited]
 
     @staticmethod
-    def phase(s: SecretHitlerState) -> str:
+    def public_phase(s: SecretHitlerState) -> str:
+        """The phase the table sees (the views, the commands offered)."""
         if s.winner is not None:
             return "over"
         if s.reshuffle_due:
             return "reshuffle"
-        return s.stage
+        return s.phase
 
     def is_over(self, s: SecretHitlerState) -> bool:
         return s.winner is not None
@@ -624,12 +625,12 @@ class SecretHitlerEngine:
 
     def ballot(self, s: SecretHitlerState) -> dict[str, Any] | None:
         """The government vote: every living player, Ja or Nein."""
-        if s.stage != "election" or s.winner is not None:
+        if s.phase != "election" or s.winner is not None:
             return None
         return {"id": f"election-{s.ballots}", "eligible": s.living, "choices": (JA, NEIN)}
 
     def waiting_for(self, s: SecretHitlerState) -> list[int]:
-        phase = self.phase(s)
+        phase = self.public_phase(s)
         if phase == "night":
             return [i for i in range(s.players) if i not in s.confirmed]
         if phase == "nominate":
@@ -640,7 +641,7 @@ class SecretHitlerEngine:
         if phase in ("hitler_reveal", "execution_reveal"):
             assert s.reveal is not None
             return [s.reveal[0]]
-        if phase in ("president_discard", "veto") or phase in _POWER_STAGES:
+        if phase in ("president_discard", "veto") or phase in _POWER_PHASES:
             assert s.president is not None
             return [s.president]
         if phase in ("chancellor_enact", "legislative"):
@@ -651,7 +652,7 @@ class SecretHitlerEngine:
     def legal_commands(self, s: SecretHitlerState) -> tuple[dict[str, Any], ...]:
         """Every command the engine accepts now (votes go through the table's
         ballot and are not listed here)."""
-        phase = self.phase(s)
+        phase = self.public_phase(s)
         out: list[dict[str, Any]] = []
         if phase == "night":
             out = [{"type": "confirm", "seat": i} for i in range(s.players) if i not in s.confirmed]
@@ -703,7 +704,7 @@ class SecretHitlerEngine:
 
     # -- views ---------------------------------------------------------------------
     def public_view(self, s: SecretHitlerState) -> dict[str, Any]:
-        phase = self.phase(s)
+        phase = self.public_phase(s)
         limited = self.term_limited(s)
         over = phase == "over"
         powers = BOARDS[s.board]
@@ -776,7 +777,7 @@ class SecretHitlerEngine:
         view["role"] = role
         view["party"] = party_of(role)
         view["teammates"] = self._teammates(s, seat)
-        phase = self.phase(s)
+        phase = self.public_phase(s)
         if (phase == "president_discard" and seat == s.president) or (
             phase in ("chancellor_enact", "veto") and seat == s.chancellor
         ):

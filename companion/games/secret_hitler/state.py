@@ -22,7 +22,7 @@ class SecretHitlerState:
         "roles",
         "alive",
         "confirmed",
-        "stage",
+        "phase",
         "round",
         "ballots",
         "candidate",
@@ -65,7 +65,7 @@ class SecretHitlerState:
         # The living seats in seat order (kept by the engine as players die).
         self.living: tuple[int, ...] = tuple(range(players))
         self.confirmed: set[int] = set()  # night phase: seen their role
-        self.stage = "setup"
+        self.phase = "setup"
         self.round = 0
         self.ballots = 0  # elections held, names each ballot
         self.candidate: int | None = None  # presidential candidate
