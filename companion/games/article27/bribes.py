@@ -58,6 +58,14 @@ def _terms(s: Article27State, command: dict[str, Any], recipient: int) -> dict[s
     return {"amount": amount, "kind": kind, "issue": issue, "text": text}
 
 
+def covers(s: Article27State, seat: int, bribe: dict[str, Any], amount: int) -> bool:
+    """Whether ``seat`` may take ``amount`` on ``bribe``: its briber must
+    cover it with the influence behind the screen and what the bribe holds
+    in escrow already; its recipient pays nothing. (The one rule ``decide``
+    refuses by and the bribe's menu offers "accept" by.)"""
+    return seat != bribe["from"] or amount <= s.free(seat) + bribe["held"]
+
+
 def decide_offer(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
     seat = seat_of(command, s.players)
     if seat in s.offering:
@@ -107,7 +115,7 @@ def _answering(s: Article27State, command: dict[str, Any]) -> tuple[int, dict[st
 def decide_counter(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
     seat, bribe = _answering(s, command)
     terms = _terms(s, command, bribe["to"])
-    if seat == bribe["from"] and terms["amount"] > s.free(seat) + bribe["held"]:
+    if not covers(s, seat, bribe, terms["amount"]):
         raise RuleError("a27.not_enough_influence", amount=terms["amount"])
     return {"type": "counter", "bribe": bribe["id"], "seat": seat, **terms}
 
@@ -132,7 +140,7 @@ def _escrow(s: Article27State, bribe: dict[str, Any], amount: int) -> None:
 
 def decide_accept(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
     seat, bribe = _answering(s, command)
-    if seat == bribe["from"] and bribe["amount"] > s.free(seat) + bribe["held"]:
+    if not covers(s, seat, bribe, bribe["amount"]):
         raise RuleError("a27.not_enough_influence", amount=bribe["amount"])
     return {"type": "accept", "bribe": bribe["id"], "seat": seat, "number": s.accepted + 1}
 
@@ -241,7 +249,7 @@ def _refresh(s: Article27State, bribe: dict[str, Any]) -> None:
             ),
             FrozenCommand(type="withdraw", seat=bribe["from"], bribe=number),
         ]
-        if who != bribe["from"] or bribe["amount"] <= s.free(who) + bribe["held"]:
+        if covers(s, who, bribe, bribe["amount"]):
             answers.append(FrozenCommand(type="accept", seat=who, bribe=number))
     else:
         answers = [FrozenCommand(type="withdraw", seat=bribe["to"], bribe=number)]

@@ -291,14 +291,37 @@ class ClaimEngine:
         hooks = s.ruleset.hooks
         return 0 if hooks is None else hooks.fee(s, seat, character, counter)
 
+    # The predicates below are each one rule, which ``decide`` refuses by
+    # and ``legal_commands`` offers by.
+    def _pays_fee(
+        self, s: CoupState, seat: int, character: str | None, counter: bool = False, more: int = 0
+    ) -> bool:
+        """Whether ``seat`` can pay the fee for claiming ``character`` on top
+        of the ``more`` coins the claim costs itself."""
+        return self._fee(s, seat, character, counter) + more <= s.coins[seat]
+
     def _check_fee(
         self, s: CoupState, seat: int, character: str | None, counter: bool = False, more: int = 0
     ) -> None:
-        """Refuse a claim whose seat cannot pay the fee on top of the ``more``
-        coins the claim costs itself (which it can pay: checked first, so the
-        refusal names what is missing)."""
-        if self._fee(s, seat, character, counter) + more > s.coins[seat]:
+        """Refuse a claim whose seat cannot pay the fee (the ``more`` coins
+        are checked first, so the refusal names what is missing)."""
+        if not self._pays_fee(s, seat, character, counter, more):
             raise s.ruleset.hooks.unpaid(character)
+
+    def _may_join(self, s: CoupState, seat: int, action: Any) -> bool:
+        """Whether ``seat`` can join the action: pay its fee, or pay the fee
+        for claiming its character too."""
+        if action.join == "pay":
+            return s.coins[seat] >= action.join_fee
+        return self._pays_fee(s, seat, action.character)
+
+    def _forced_coup(self, s: CoupState, seat: int, coins: int) -> list[int]:
+        """Whom ``seat`` must Coup: with ``forced_coup_at`` coins at the start
+        of its turn (an extra action is not a turn's start), a Coup is its
+        only action. Empty: not forced, or nobody is in reach."""
+        if s.turn.again or coins < s.ruleset.forced_coup_at:
+            return []
+        return self._coup_targets(s, seat)
 
     @staticmethod
     def _pay_fee(s: CoupState, seat: int, character: str | None, counter: bool = False) -> None:
@@ -321,12 +344,7 @@ class ClaimEngine:
         coins = s.coins[seat]
         if t.again and action.again:
             raise RuleError("coup.again_twice", character=action.character)
-        if (
-            not t.again
-            and coins >= rules.forced_coup_at
-            and action.name != rules.coup_action
-            and self._coup_targets(s, seat)
-        ):
+        if action.name != rules.coup_action and self._forced_coup(s, seat, coins):
             raise RuleError("coup.must_coup", coins=coins)
         if coins < action.price:
             raise RuleError(
@@ -485,13 +503,12 @@ class ClaimEngine:
             raise RuleError("coup.not_now")
         seat = self._responder(s, command, window.eligible, window.passed)
         action = s.turn.action
-        if action.join == "pay":
-            if s.coins[seat] < action.join_fee:
+        if not self._may_join(s, seat, action):
+            if action.join == "pay":
                 raise RuleError(
                     "coup.cannot_afford", action="join", count=action.join_fee, coins=s.coins[seat]
                 )
-        else:
-            self._check_fee(s, seat, action.character)
+            raise s.ruleset.hooks.unpaid(action.character)
         return {"type": "join", "seat": seat}
 
     def _claimant(self, s: CoupState, command: dict[str, Any]) -> tuple[int, Claim]:
@@ -573,7 +590,7 @@ class ClaimEngine:
         open_now = rules.on_coup if reason == "coup" else rules.on_life
         if rules.hooks is None or rules.hooks.fee_key(s) is None:
             return open_now
-        return tuple([c for c in open_now if self._fee(s, seat, c, counter=True) <= s.coins[seat]])
+        return tuple([c for c in open_now if self._pays_fee(s, seat, c, counter=True)])
 
     def _decide_react(self, s, command):
         """Claim a reaction: on losing a life, or on another player's
@@ -1289,17 +1306,13 @@ class ClaimEngine:
                 if phase == "challenge":
                     out.append({"type": "challenge", "seat": i})
                 elif phase == "join":
-                    if (
-                        s.coins[i] >= action.join_fee
-                        if action.join == "pay"
-                        else self._fee(s, i, action.character) <= s.coins[i]
-                    ):
+                    if self._may_join(s, i, action):
                         out.append({"type": "join", "seat": i})
                 else:
                     out.extend(
                         {"type": verb, "seat": i, "character": c}
                         for c in key[2]
-                        if self._fee(s, i, c, counter=True) <= s.coins[i]
+                        if self._pays_fee(s, i, c, counter=True)
                     )
                 out.append({"type": "pass", "seat": i})
             out.append({"type": "proceed"})
@@ -1350,7 +1363,7 @@ class ClaimEngine:
             [
                 FrozenCommand(type="block", seat=seat, character=c)
                 for c in stoppers
-                if self._fee(s, seat, c, True) <= s.coins[seat]
+                if self._pays_fee(s, seat, c, counter=True)
             ]
         )
 
@@ -1362,12 +1375,11 @@ class ClaimEngine:
         from parts other sets have already made."""
         rules = s.ruleset
         t = s.turn
-        if coins >= rules.forced_coup_at and not t.again:
-            targets = self._coup_targets(s, seat)
-            if targets:
-                return tuple(
-                    [FrozenCommand(type=rules.coup_action, seat=seat, target=i) for i in targets]
-                )
+        targets = self._forced_coup(s, seat, coins)
+        if targets:
+            return tuple(
+                [FrozenCommand(type=rules.coup_action, seat=seat, target=i) for i in targets]
+            )
         out: list[FrozenCommand] = []
         parts = self._menu_parts
         plain = self._plain
@@ -1378,10 +1390,10 @@ class ClaimEngine:
         for action in rules.menu:
             if again and action.again:
                 continue
-            price = action.price
-            if fees is not None:
-                price += self._fee(s, seat, action.character)
-            if coins < price:
+            if coins < action.price or (
+                fees is not None
+                and not self._pays_fee(s, seat, action.character, more=action.price)
+            ):
                 continue
             if action.plain:
                 out.append(plain[action.name][seat])
