@@ -1047,20 +1047,7 @@ class ClaimEngine:
                 s.reacted = False
                 continue
             if s.probate:
-                window, s.window_after = s.window_after, None
-                if window is None:
-                    s.interrupt = Window(
-                        "elimination", s.others[s.probate[0]], s.ruleset.on_elimination
-                    )
-                    continue
-                # Back to the window a claim interrupted, unless everyone
-                # still in has answered.
-                window.eligible = tuple([i for i in window.eligible if s.hands[i]])
-                window.passed &= set(window.eligible)
-                if len(window.passed) < len(window.eligible):
-                    s.interrupt = window
-                else:
-                    s.probate.pop(0)
+                self._hold_elimination_window(s)
                 continue
             step = t.step
             if step == "claim":
@@ -1089,28 +1076,8 @@ class ClaimEngine:
                 s.phase = step
                 return
             elif step == "done":
-                another = (
-                    t.action is not None
-                    and t.action.again
-                    and t.resolved
-                    and not t.again
-                    and s.hands[t.actor]
-                )
-                hooks = s.ruleset.hooks
-                if hooks is not None and not another:
-                    stoppers = hooks.due(s, t.actor)
-                    if stoppers is not None:  # comes due at the end of the turn
-                        s.interrupt = Window(hooks.due_kind, (t.actor,), stoppers)
-                        continue
-                if s.eliminated:
-                    _settle_the_eliminated(s)
-                if another:
-                    s.turn = t = Turn(t.actor, again=True)
-                else:
-                    s.turn = t = Turn(s.after[t.actor])
-                    s.turn_no += 1
-                s.phase = "action"
-                return
+                if self._end_turn(s, t):
+                    return
             elif not s.hands[t.actor]:
                 # Out before declaring anything (what came due struck at the
                 # start of its turn): the turn ends.
@@ -1118,6 +1085,50 @@ class ClaimEngine:
             else:
                 s.phase = "action"
                 return
+
+    @staticmethod
+    def _hold_elimination_window(s: CoupState) -> None:
+        """The window for reactions to the elimination at the head of
+        ``probate``: opened, or back after a claim interrupted it, unless
+        everyone still in has answered."""
+        window, s.window_after = s.window_after, None
+        if window is None:
+            s.interrupt = Window("elimination", s.others[s.probate[0]], s.ruleset.on_elimination)
+            return
+        window.eligible = tuple([i for i in window.eligible if s.hands[i]])
+        window.passed &= set(window.eligible)
+        if len(window.passed) < len(window.eligible):
+            s.interrupt = window
+        else:
+            s.probate.pop(0)
+
+    @staticmethod
+    def _end_turn(s: CoupState, t: Turn) -> bool:
+        """The action is done: what comes due at the end of the turn opens
+        its window (False: the table waits on it); else the actor takes the
+        extra action its action gave, or the next living seat its turn."""
+        another = (
+            t.action is not None
+            and t.action.again
+            and t.resolved
+            and not t.again
+            and s.hands[t.actor]
+        )
+        hooks = s.ruleset.hooks
+        if hooks is not None and not another:
+            stoppers = hooks.due(s, t.actor)
+            if stoppers is not None:
+                s.interrupt = Window(hooks.due_kind, (t.actor,), stoppers)
+                return False
+        if s.eliminated:
+            _settle_the_eliminated(s)
+        if another:
+            s.turn = Turn(t.actor, again=True)
+        else:
+            s.turn = Turn(s.after[t.actor])
+            s.turn_no += 1
+        s.phase = "action"
+        return True
 
     # -- what may happen next ---------------------------------------------------------
     def is_over(self, s: CoupState) -> bool:
