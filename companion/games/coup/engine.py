@@ -284,21 +284,17 @@ class ClaimEngine:
             raise RuleError("coup.player_out", player=seat)
         return seat
 
-    @staticmethod
-    def _fee(s: CoupState, seat: int, character: str | None, counter: bool = False) -> int:
-        """What the ruleset charges ``seat`` to claim ``character``;
-        ``counter``: a block or a reaction, not an action."""
-        hooks = s.ruleset.hooks
-        return 0 if hooks is None else hooks.fee(s, seat, character, counter)
-
     # The predicates below are each one rule, which ``decide`` refuses by
     # and ``legal_commands`` offers by.
+    @staticmethod
     def _pays_fee(
-        self, s: CoupState, seat: int, character: str | None, counter: bool = False, more: int = 0
+        s: CoupState, seat: int, character: str | None, counter: bool = False, more: int = 0
     ) -> bool:
         """Whether ``seat`` can pay the fee for claiming ``character`` on top
         of the ``more`` coins the claim costs itself."""
-        return self._fee(s, seat, character, counter) + more <= s.coins[seat]
+        hooks = s.ruleset.hooks
+        fee = 0 if hooks is None else hooks.fee(s, seat, character, counter)
+        return fee + more <= s.coins[seat]
 
     def _check_fee(
         self, s: CoupState, seat: int, character: str | None, counter: bool = False, more: int = 0
@@ -344,14 +340,18 @@ class ClaimEngine:
         coins = s.coins[seat]
         if t.again and action.again:
             raise RuleError("coup.again_twice", character=action.character)
-        if action.name != rules.coup_action and self._forced_coup(s, seat, coins):
+        if (
+            coins >= rules.forced_coup_at  # (the cheap half of the rule first)
+            and action.name != rules.coup_action
+            and self._forced_coup(s, seat, coins)
+        ):
             raise RuleError("coup.must_coup", coins=coins)
         if coins < action.price:
             raise RuleError(
                 "coup.cannot_afford", action=action.name, count=action.price, coins=coins
             )
         hooks = rules.hooks
-        if hooks is not None:
+        if hooks is not None and hooks.fee_key(s) is not None:
             self._check_fee(s, seat, action.character, more=action.price)
         event = {"type": action.name, "seat": seat}
         if action.targeted:
@@ -1386,7 +1386,7 @@ class ClaimEngine:
         from parts other sets have already made."""
         rules = s.ruleset
         t = s.turn
-        targets = self._forced_coup(s, seat, coins)
+        targets = self._forced_coup(s, seat, coins) if coins >= rules.forced_coup_at else ()
         if targets:
             return tuple(
                 [FrozenCommand(type=rules.coup_action, seat=seat, target=i) for i in targets]

@@ -79,7 +79,7 @@ class TokenHooks(Hooks):
         return 0 if counter and s.options.get("tax_on") == "actions" else 1
 
     def pay_fee(self, s: CoupState, seat: int, character: str | None, counter: bool) -> None:
-        if self.fee(s, seat, character, counter):
+        if s.extras.tax is not None and self.fee(s, seat, character, counter):
             s.transfer(seat, s.extras.tax[0], 1)
 
     def unpaid(self, character: str | None) -> RuleError:
