@@ -229,6 +229,29 @@ def test_t10_left_in_place_both_are_settled_by_the_floor(store):
     assert statuses == {1: "returned", 2: "paid"}
 
 
+def test_a_deal_between_two_others_does_not_exist_for_a_third(store):
+    """Answering, withdrawing or reclaiming another pair's bribe is refused
+    exactly as a bribe that was never made, open or accepted: probing tells
+    a seat nothing about deals it is not part of."""
+    table = keeper4(store)
+    propose(table, PK, call_vote=False)
+    open_one = table.execute({"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "yes"})
+    accepted = table.execute({"type": "offer", "seat": A, "to": C, "amount": 1, "kind": "veto"})
+    table.execute({"type": "accept", "seat": C, "bribe": accepted[0]["bribe"]})
+    real = [open_one[0]["bribe"], accepted[0]["bribe"]]
+    never = max(real) + 50
+    for number in [*real, never]:
+        for kind in ("refuse", "accept", "withdraw", "reclaim"):
+            refused(table, {"type": kind, "seat": D, "bribe": number}, "a27.no_such_bribe")
+        refused(
+            table,
+            {"type": "counter", "seat": D, "bribe": number, "amount": 2, "kind": "yes"},
+            "a27.no_such_bribe",
+        )
+    # A party still hears why: B cannot answer its own offer.
+    refused(table, {"type": "accept", "seat": B, "bribe": real[0]}, "a27.not_your_answer")
+
+
 def test_offers_counter_offers_and_escrow(store):
     table = keeper4(store)
     propose(table, PK, call_vote=False)

@@ -15,8 +15,11 @@ Routes:
   a TV or spectators, with no secret in it;
 - ``GET /api/messages/<lang>``: the catalog the pages translate with;
 
-Every state carries a ``version`` (the number of events so far), so a page
-can tell a newer state from an older one.
+Every state carries a ``version``: how many times what that page receives
+has changed, so a page can tell a newer state from an older one. It is never
+a count of events, and nothing is sent to a page whose state did not change:
+a private deal between two seats reaches those two phones and nobody else,
+not even as a message or a number.
 - ``/static/``: the pages' script, style and font, served from the Pi itself.
 
 Every private request and socket is authorised by the seat cookie. Failed
@@ -103,8 +106,13 @@ class TableServer:
         self.sent: list[tuple[str, str]] | None = None  # (audience, text), when recording
         self._links_changes = 0  # claims and re-pairs so far: the phones' status
         self._public_cache: tuple[Any, dict[str, Any]] = (None, {})
+        self._public_version = 0  # changes of the public view so far
+        # By (seat, language): changes of what that seat's phones receive so
+        # far, and the last state (without its version).
+        self._seat_versions: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
         self._table_text_cache: tuple[Any, dict[str, str]] = (None, {})
         self._broadcasting: asyncio.Task | None = None
+        self._table_sent: dict[str, Any] | None = None  # the public state last broadcast
         self._notices: dict[int, RuleError] = {}  # a seat's refused press, for its phone
         table.subscribe(self._changed)
 
@@ -238,7 +246,6 @@ class TableServer:
         mine = table.phone_commands(seat)
         state = {
             "type": "state",
-            "version": len(table.log),
             "seat": seat,
             "game": table.setup.game,
             "lang": t.lang,
@@ -255,6 +262,11 @@ class TableServer:
         notice = self._notices.pop(seat, None)
         if notice is not None:
             state["notice"] = words.refusal(notice, public, t)
+        version, last = self._seat_versions.get((seat, t.lang), (0, None))
+        if state != last:
+            version += 1
+            self._seat_versions[seat, t.lang] = (version, state)
+        state = {**state, "version": version}
         if csrf is not None:
             state["csrf"] = csrf
         return state
@@ -264,8 +276,19 @@ class TableServer:
         (and per second, for a running timer) however many sockets take it."""
         key = self._public_key()
         if self._public_cache[0] != key:
-            self._public_cache = (key, self._with_phones(self.table.public_view()))
+            self._keep_public(key, self._with_phones(self.table.public_view()))
         return self._public_cache[1]
+
+    def _keep_public(self, key: tuple[Any, ...], public: dict[str, Any]) -> bool:
+        """Keep ``public`` as the table's public state. True if it differs
+        from the one before (its version goes up); else the one before stays,
+        the same object, so nothing is sent again."""
+        if public == self._public_cache[1]:
+            self._public_cache = (key, self._public_cache[1])
+            return False
+        self._public_cache = (key, public)
+        self._public_version += 1
+        return True
 
     def _public_key(self) -> tuple[Any, ...]:
         table = self.table
@@ -341,7 +364,7 @@ class TableServer:
         t = Messages(lang, table.names)
         return {
             "type": "state",
-            "version": len(table.log),
+            "version": self._public_version,
             "game": table.setup.game,
             "names": table.names,
             "public": public,
@@ -366,10 +389,10 @@ class TableServer:
     async def _broadcast(self) -> None:
         """Send the table's state to every table page: one text for all the
         pages of a language, in small batches so the kiosk's frames go on
-        between them; again if the state changed meanwhile."""
-        sent = None
-        while self._table_sockets and sent is not (public := self._public()):
-            sent = public
+        between them; again if the state changed meanwhile; never the same
+        state twice."""
+        while self._table_sockets and self._table_sent is not (public := self._public()):
+            self._table_sent = public
             for count, (socket, lang) in enumerate(list(self._table_sockets.items()), 1):
                 text = self._table_text(lang)
                 self._record("table", text)
@@ -419,17 +442,20 @@ class TableServer:
         closes or its seat is no longer this phone's."""
         wake = self._wake[socket] = asyncio.Event()
         reader = asyncio.ensure_future(socket.receive())
+        sent = None
         try:
             while not socket.closed:
                 if not still_valid():
                     await socket.close(code=4001, message=b"re-paired")
                     return
                 text = state()
-                self._record(audience, text)
-                try:
-                    await socket.send_str(text)
-                except ConnectionError:  # the phone went away mid-send
-                    return
+                if text != sent:  # what this phone sees changed
+                    sent = text
+                    self._record(audience, text)
+                    try:
+                        await socket.send_str(text)
+                    except ConnectionError:  # the phone went away mid-send
+                        return
                 waiter = asyncio.ensure_future(wake.wait())
                 done, _ = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
                 if reader in done:
@@ -452,13 +478,15 @@ class TableServer:
     def _changed(self, committed: Committed) -> None:
         if committed.table is not self.table:
             return
-        self._public_cache = (self._public_key(), self._with_phones(committed.view))
-        self._wake_phones()
+        public = self._keep_public(self._public_key(), self._with_phones(committed.view))
+        self._wake_phones(table_pages=public)
 
-    def _wake_phones(self) -> None:
+    def _wake_phones(self, table_pages: bool = True) -> None:
+        """Every phone works out its state again (and sends it only if it
+        changed); the table pages too, when the public view changed."""
         for wake in self._wake.values():
             wake.set()
-        if self._table_sockets and self._broadcasting is None:
+        if table_pages and self._table_sockets and self._broadcasting is None:
             self._broadcasting = asyncio.get_running_loop().create_task(self._broadcast())
 
     def _record(self, audience: str, text: str) -> None:

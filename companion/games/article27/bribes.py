@@ -27,11 +27,14 @@ OPEN = ("offered", "countered")
 MAX_TEXT = 200
 
 
-def find(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
-    """A live bribe (open or accepted) by its number."""
+def find(s: Article27State, command: dict[str, Any], party: int | None = None) -> dict[str, Any]:
+    """A live bribe (open or accepted) by its number. With ``party``: one of
+    that seat's own; to anyone else a bribe between two others does not
+    exist, so the refusal never tells a seat whether (or how many) deals it
+    is not part of were made."""
     number = command.get("bribe")
     bribe = s.bribes.get(number) if type(number) is int else None
-    if bribe is None:
+    if bribe is None or (party is not None and party not in (bribe["from"], bribe["to"])):
         raise RuleError("a27.no_such_bribe")
     return bribe
 
@@ -106,7 +109,7 @@ def apply_offer(s: Article27State, e: dict[str, Any]) -> None:
 def _answering(s: Article27State, command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """The seat whose turn it is to answer an open bribe, and the bribe."""
     seat = seat_of(command, s.players)
-    bribe = find(s, command)
+    bribe = find(s, command, party=seat)
     if bribe["status"] not in OPEN or bribe["awaiting"] != seat:
         raise RuleError("a27.not_your_answer")
     return seat, bribe
@@ -180,7 +183,7 @@ def decide_withdraw(s: Article27State, command: dict[str, Any]) -> dict[str, Any
     """The briber withdraws an open offer; the recipient backs out of an
     accepted one."""
     seat = seat_of(command, s.players)
-    bribe = find(s, command)
+    bribe = find(s, command, party=seat)
     if bribe["status"] in OPEN and seat == bribe["from"]:
         return {"type": "withdraw", "bribe": bribe["id"], "seat": seat}
     if bribe["status"] == "accepted" and seat == bribe["to"]:
@@ -191,7 +194,7 @@ def decide_withdraw(s: Article27State, command: dict[str, Any]) -> dict[str, Any
 
 def decide_reclaim(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
     seat = seat_of(command, s.players)
-    bribe = find(s, command)
+    bribe = find(s, command, party=seat)
     if bribe["status"] != "accepted" or seat != bribe["from"] or not bribe["conflicted"]:
         raise RuleError("a27.cannot_reclaim")
     return {"type": "reclaim", "bribe": bribe["id"], "seat": seat, "number": bribe["number"]}
