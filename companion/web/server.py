@@ -68,6 +68,7 @@ FAILED_JOINS = 10  # failed join attempts per address...
 FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
 SOCKET_HEARTBEAT = 20.0  # seconds: dead phones are noticed
 BROADCAST_BATCH = 16  # table pages sent to between two looks at the loop
+SEAT_SOCKETS = 3  # open sockets a seat keeps (its newest)
 
 
 def page_font() -> Path | None:
@@ -112,6 +113,7 @@ class TableServer:
         self._seat_versions: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
         self._table_text_cache: tuple[Any, dict[str, str]] = (None, {})
         self._broadcasting: asyncio.Task | None = None
+        self._closing: set[asyncio.Future] = set()  # sockets being closed
         self._table_sent: dict[str, Any] | None = None  # the public state last broadcast
         self._notices: dict[int, RuleError] = {}  # a seat's refused press, for its phone
         table.subscribe(self._changed)
@@ -330,6 +332,7 @@ class TableServer:
             raise web.HTTPUnauthorized()
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
         await socket.prepare(request)
+        self._make_room(phone.seat)
         self._seat_sockets[socket] = phone.seat
         try:
             lang = phone_language(request, self._seat_lang(phone.seat))
@@ -342,6 +345,17 @@ class TableServer:
         finally:
             self._seat_sockets.pop(socket, None)
         return socket
+
+    def _make_room(self, seat: int) -> None:
+        """A seat keeps its newest ``SEAT_SOCKETS`` sockets (a phone that
+        reopens its page, a second phone of the same player); older ones are
+        closed, so one cookie cannot make every change cost the loop more."""
+        mine = [socket for socket, holder in self._seat_sockets.items() if holder == seat]
+        for socket in mine[: max(0, len(mine) - SEAT_SOCKETS + 1)]:
+            self._seat_sockets.pop(socket, None)
+            closing = asyncio.ensure_future(socket.close(code=4002, message=b"newer page"))
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
 
     # -- the public table ------------------------------------------------------------------
     async def table_page(self, request: web.Request) -> web.StreamResponse:
@@ -456,20 +470,18 @@ class TableServer:
                         await socket.send_str(text)
                     except ConnectionError:  # the phone went away mid-send
                         return
+                # Wait for a change. A phone says nothing: whatever it sends
+                # is read and dropped, and costs no state.
                 waiter = asyncio.ensure_future(wake.wait())
-                done, _ = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
-                if reader in done:
-                    waiter.cancel()
-                    message = reader.result()
-                    if message.type in (
-                        WSMsgType.CLOSE,
-                        WSMsgType.CLOSING,
-                        WSMsgType.CLOSED,
-                        WSMsgType.ERROR,
-                    ):
-                        return
-                    reader = asyncio.ensure_future(socket.receive())  # phones say nothing
-                    continue
+                while not waiter.done():
+                    done, _ = await asyncio.wait(
+                        {waiter, reader}, return_when=asyncio.FIRST_COMPLETED
+                    )
+                    if reader in done:
+                        if reader.result().type in _CLOSED:
+                            waiter.cancel()
+                            return
+                        reader = asyncio.ensure_future(socket.receive())
                 wake.clear()
         finally:
             reader.cancel()
@@ -509,6 +521,9 @@ async def security_headers(request: web.Request, handler):
         "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
     )
     return response
+
+
+_CLOSED = (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR)
 
 
 def _text(state: dict[str, Any]) -> str:
