@@ -163,6 +163,11 @@ def test_commands_need_the_seats_csrf_token_and_this_sites_origin(store):
                 headers={CSRF_HEADER: csrf, "Origin": "http://evil.example"},
             )
             assert forged.status == 403
+            host = forged.url.host + ":" + str(forged.url.port)
+            other_scheme = await bob.post(
+                "/api/command", json=vote, headers={CSRF_HEADER: csrf, "Origin": f"https://{host}"}
+            )
+            assert other_scheme.status == 403, "the same host by another scheme is another site"
             # A phone acts for its own seat, whatever the command says.
             sent = await bob.post(
                 "/api/command",
@@ -253,7 +258,16 @@ def test_a_new_game_at_the_kiosk_retires_the_old_games_phones(store):
     run(scenario())
 
 
-@pytest.mark.parametrize("lang_header, expected", [("el-GR,el;q=0.9", "el"), ("", "en")])
+@pytest.mark.parametrize(
+    "lang_header, expected",
+    [
+        ("el-GR,el;q=0.9", "el"),
+        ("", "en"),
+        ("de;q=1.0, en;q=0.2, ru;q=0.8", "ru"),  # by q-value, not by order
+        ("fa;q=0, el", "el"),  # q=0: not this one
+        ("xx, fa;q=bad, en;q=0.5", "en"),
+    ],
+)
 def test_refusals_speak_the_phones_language_when_it_has_one(store, lang_header, expected):
     async def scenario():
         table = coup_keeper(store)

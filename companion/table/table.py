@@ -480,17 +480,28 @@ class Table:
         return any(self.engine.reveals_hidden(self.state, e) for n, e in self.log if n == target)
 
     def log_lines(self) -> list[tuple[str, dict[str, Any]]]:
-        """The public log: one translatable line per event, undone ones marked."""
+        """The public log: one translatable line per event, undone ones
+        marked. A seat's vote makes one line per ballot: a changed vote makes
+        none, so the log never tells the table that someone changed theirs."""
         lines: list[tuple[str, dict[str, Any]]] = []
+        voted: set[int] = set()  # seats with a vote standing in the open ballot
         for number, event in self.log:
             if event["type"] == UNDO:
                 lines.append(("log.undo", {}))
                 continue
             line: tuple[str, dict[str, Any]] | None
             if event["type"] == VOTE:  # who voted, never what
-                line = ("log.vote", {"player": event["seat"]})
-            elif event["type"] == ABORT:
-                line = ("log.ballot_abort", {})
+                seat = event["seat"]
+                line = None if seat in voted else ("log.vote", {"player": seat})
+                if number not in self.undone:
+                    voted.add(seat)
+            elif event["type"] in (ABORT, CLOSE):
+                voted.clear()
+                line = (
+                    ("log.ballot_abort", {})
+                    if event["type"] == ABORT
+                    else self.engine.describe(event)
+                )
             elif event["type"] == RENAME:
                 line = ("log.rename", {"was": event["was"], "name": event["name"]})
             else:

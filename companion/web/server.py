@@ -532,11 +532,12 @@ def _text(state: dict[str, Any]) -> str:
 
 def _same_origin(request: web.Request) -> bool:
     """A request a browser sends from this server's own page: its Origin (if
-    any) names this host."""
+    any) is this server's, scheme and host (``https://`` from a page of
+    another server on the same name is not)."""
     origin = request.headers.get("Origin")
     if origin is None:
         return True
-    return origin.split("://", 1)[-1] == request.host
+    return origin == f"{request.scheme}://{request.host}"
 
 
 def phone_language(request: web.Request, otherwise: str = "en") -> str:
@@ -545,11 +546,29 @@ def phone_language(request: web.Request, otherwise: str = "en") -> str:
     chosen = request.cookies.get(LANG_COOKIE)
     if chosen in LANGUAGES:
         return chosen
-    for part in request.headers.get("Accept-Language", "").split(","):
-        lang = part.split(";")[0].strip().split("-")[0].lower()
+    for lang in _preferred(request.headers.get("Accept-Language", "")):
         if lang in LANGUAGES:
             return lang
     return otherwise
+
+
+def _preferred(header: str) -> list[str]:
+    """The languages of an Accept-Language header, most wanted first (by
+    their q-values; equal ones in the header's order; q=0 means "not this")."""
+    weighted = []
+    for index, part in enumerate(header.split(",")):
+        lang, *params = part.strip().split(";")
+        q = 1.0
+        for param in params:
+            name, _, value = param.strip().partition("=")
+            if name == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if q > 0:
+            weighted.append((-q, index, lang.strip().split("-")[0].lower()))
+    return [lang for _, _, lang in sorted(weighted)]
 
 
 def _error(status: int, key: str, request: web.Request) -> web.Response:
