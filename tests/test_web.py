@@ -512,3 +512,27 @@ def test_a_presidents_phone_shows_the_same_buttons_whatever_the_tiles(tmp_path):
         assert phase == "chancellor_enact"
         hands.add(tuple(sorted(tiles)))
     assert len(hands) > 1, "the seeds deal different hands"
+
+
+def test_companion_serve_lets_time_act(store):
+    """A headless table: a claim nobody challenges stands when its countdown
+    ends, with no kiosk to tick, and the next player may act."""
+    import socket
+
+    from companion.web.serve import serve
+
+    setup = Setup(
+        game="coup",
+        seats=["A", "B", "C"],
+        mode="keeper",
+        options={"first": 0, "response_seconds": 1},
+    )
+    table = Table.start(store, setup, fate=Fate(seed=2))
+    table.execute({"type": "tax", "seat": 0})
+    assert table.public_view()["phase"] == "challenge"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert asyncio.run(serve(table, "127.0.0.1", port, exit_after=1.8)) == 0
+    assert table.log[-1][1]["type"] == "proceed", "nobody but the clock sent it"
+    assert table.public_view()["phase"] == "action" and table.public_view()["current"] != 0

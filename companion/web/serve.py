@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from aiohttp import web
 
-from ..table import Table
+from ..games.base import RuleError
+from ..table import StoreError, Table
 from .server import TableServer
+
+log = logging.getLogger(__name__)
+TICK = 0.25  # seconds between looks at the clock, as the kiosk's
 
 
 async def serve(
@@ -23,11 +28,25 @@ async def serve(
     if print_links:
         for seat, name in enumerate(table.names):
             print(f"  {name}: {address}/join/{server.links.token(table.game_id, seat)}", flush=True)
+    clock = asyncio.ensure_future(_let_time_act(server))
     try:
         if exit_after is None:
             await asyncio.Event().wait()
         else:
             await asyncio.sleep(exit_after)
     finally:
+        clock.cancel()
         await runner.cleanup()
     return 0
+
+
+async def _let_time_act(server: TableServer) -> None:
+    """What the kiosk does every quarter second: time acts at the table (a
+    claim's countdown running out, a negotiation's time up) with nobody
+    touching it."""
+    while True:
+        try:
+            server.table.tick()
+        except (RuleError, StoreError) as exc:
+            log.warning("the table could not act on time: %s", exc)
+        await asyncio.sleep(TICK)
