@@ -328,7 +328,9 @@ def test_the_table_page_words_the_game_in_its_own_language(store, phones, locale
         expect(page.locator("#log")).to_contain_text(claim)
         expect(page.locator("#players li").nth(1)).to_contain_text(t("ui.coins", count=2))
         expect(english.locator("#log")).to_contain_text("Ann claims the Duke")
-        table.execute({"type": "pass", "seat": 1})  # a change reaches both pages
+        # A change reaches both pages (made on the server's loop, as the
+        # kiosk and the phones make theirs).
+        base.on_loop(lambda: table.execute({"type": "pass", "seat": 1}))
         expect(page.locator("#log")).to_contain_text(t.log_line(*table.log_lines()[-1]))
         expect(english.locator("#log")).to_contain_text(
             Messages("en", table.names).log_line(*table.log_lines()[-1])

@@ -4,13 +4,20 @@ nothing, and one cookie cannot hold more than a few sockets open."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
+import os
+import socket
+import time
 
 from aiohttp import WSMsgType
 from web_helpers import join, served
 
 from companion.games.base import Fate, Setup
-from companion.table import Table
-from companion.web.server import SEAT_SOCKETS
+from companion.table import EventStore, Table
+from companion.web.server import SEAT_SOCKETS, SEND_WAIT
+
+MOVES = 400  # changes of the floor: far more than a stuck socket's buffers hold
 
 
 def _coup(store) -> Table:
@@ -74,3 +81,69 @@ def test_a_seat_keeps_only_its_newest_sockets(store):
     assert all(kind in (WSMsgType.CLOSE, WSMsgType.CLOSED) for kind in closed), answers
     assert [code for _, code in answers[:2]] == [4002, 4002], "closed as an older page"
     assert [kind for kind, _ in answers[2:]] == [WSMsgType.TEXT] * SEAT_SOCKETS
+
+
+def test_a_table_page_that_stops_reading_holds_up_no_other():
+    """A raw socket with a tiny receive buffer takes the table page's
+    socket and never reads again: the other table pages still get every
+    change at once, and the stuck one is dropped."""
+    from a27_helpers import PK, SM, keeper4, propose
+
+    async def scenario():
+        table = keeper4(EventStore(":memory:"))  # thousands of changes, quickly
+        propose(table, PK, call_vote=False)
+        async with served(table) as (server, phone):
+            client = await phone()
+            healthy = await client.ws_connect("/ws/table")
+            received = [await healthy.receive_json(timeout=2)]
+
+            async def read() -> None:
+                async for message in healthy:
+                    received.append(json.loads(message.data))
+
+            reading = asyncio.ensure_future(read())
+            url = client.make_url("/ws/table")
+            loop = asyncio.get_running_loop()
+            stuck = socket.socket()
+            stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+            stuck.setblocking(False)
+            await loop.sock_connect(stuck, (url.host, url.port))
+            key = base64.b64encode(os.urandom(16)).decode()
+            await loop.sock_sendall(
+                stuck,
+                (
+                    f"GET /ws/table HTTP/1.1\r\nHost: {url.host}:{url.port}\r\n"
+                    "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                    f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                ).encode(),
+            )
+            assert b" 101 " in await loop.sock_recv(stuck, 256)  # and never reads again
+            await asyncio.sleep(0.05)
+            assert len(server._table_sockets) == 2
+            # The Pi's side of it keeps little in flight too, as on a weak
+            # Wi-Fi link (kernel buffers would otherwise hold megabytes).
+            for page in server._table_sockets:
+                if page.get_extra_info("peername")[1] == stuck.getsockname()[1]:
+                    page.get_extra_info("socket").setsockopt(
+                        socket.SOL_SOCKET, socket.SO_SNDBUF, 4096
+                    )
+            for n in range(MOVES):
+                to = "floor" if n % 2 == 0 else "table"
+                table.execute({"type": "move", "issue": SM, "to": to})
+                await asyncio.sleep(0)
+            last = table.public_view()["floor"]
+            started = time.monotonic()
+            while received[-1]["public"]["floor"] != last and time.monotonic() - started < 2:
+                await asyncio.sleep(0.01)
+            caught_up = time.monotonic() - started
+            while len(server._table_sockets) > 1 and time.monotonic() - started < SEND_WAIT + 2:
+                await asyncio.sleep(0.05)
+            dropped = len(server._table_sockets) == 1
+            reading.cancel()
+            stuck.close()
+        return received, last, caught_up, dropped
+
+    received, last, caught_up, dropped = asyncio.run(scenario())
+    assert received[-1]["public"]["floor"] == last, "the healthy page has the latest state"
+    assert caught_up < 1.0, f"it came {caught_up:.2f} s after the last change"
+    assert dropped, "the page that stopped reading was dropped"

@@ -41,7 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from ..games.base import RuleError
 from ..i18n import LANGUAGES, Messages, catalog, direction, translate
@@ -67,7 +67,8 @@ COOKIE_MAX_AGE = 7 * 24 * 3600  # a week: a long evening, a paused game
 FAILED_JOINS = 10  # failed join attempts per address...
 FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
 SOCKET_HEARTBEAT = 20.0  # seconds: dead phones are noticed
-BROADCAST_BATCH = 16  # table pages sent to between two looks at the loop
+SEND_WAIT = 3.0  # seconds a page may take to accept a state before it is dropped
+WAKE_BATCH = 16  # sockets woken per turn of the loop
 SEAT_SOCKETS = 3  # open sockets a seat keeps (its newest)
 
 
@@ -112,9 +113,7 @@ class TableServer:
         # far, and the last state (without its version).
         self._seat_versions: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
         self._table_text_cache: tuple[Any, dict[str, str]] = (None, {})
-        self._broadcasting: asyncio.Task | None = None
         self._closing: set[asyncio.Future] = set()  # sockets being closed
-        self._table_sent: dict[str, Any] | None = None  # the public state last broadcast
         self._notices: dict[int, RuleError] = {}  # a seat's refused press, for its phone
         table.subscribe(self._changed)
 
@@ -281,16 +280,15 @@ class TableServer:
             self._keep_public(key, self._with_phones(self.table.public_view()))
         return self._public_cache[1]
 
-    def _keep_public(self, key: tuple[Any, ...], public: dict[str, Any]) -> bool:
-        """Keep ``public`` as the table's public state. True if it differs
-        from the one before (its version goes up); else the one before stays,
-        the same object, so nothing is sent again."""
+    def _keep_public(self, key: tuple[Any, ...], public: dict[str, Any]) -> None:
+        """Keep ``public`` as the table's public state. If it is the same as
+        the one before, that one stays (the same object, the same texts and
+        version, so nothing is sent again); else the version goes up."""
         if public == self._public_cache[1]:
             self._public_cache = (key, self._public_cache[1])
-            return False
+            return
         self._public_cache = (key, public)
         self._public_version += 1
-        return True
 
     def _public_key(self) -> tuple[Any, ...]:
         table = self.table
@@ -340,7 +338,8 @@ class TableServer:
                 socket,
                 lambda: _text(self._seat_state(phone.seat, lang)),
                 f"seat:{phone.seat}",
-                still_valid=lambda: self._phone(request) is not None,
+                lambda: self._phone(request) is not None,
+                request,
             )
         finally:
             self._seat_sockets.pop(socket, None)
@@ -389,34 +388,12 @@ class TableServer:
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
         await socket.prepare(request)
         lang = phone_language(request)
-        text = self._table_text(lang)
-        self._record("table", text)
-        await socket.send_str(text)
         self._table_sockets[socket] = lang
         try:
-            async for _ in socket:  # a table page says nothing
-                pass
+            await self._feed(socket, lambda: self._table_text(lang), "table", lambda: True, request)
         finally:
             self._table_sockets.pop(socket, None)
         return socket
-
-    async def _broadcast(self) -> None:
-        """Send the table's state to every table page: one text for all the
-        pages of a language, in small batches so the kiosk's frames go on
-        between them; again if the state changed meanwhile; never the same
-        state twice."""
-        while self._table_sockets and self._table_sent is not (public := self._public()):
-            self._table_sent = public
-            for count, (socket, lang) in enumerate(list(self._table_sockets.items()), 1):
-                text = self._table_text(lang)
-                self._record("table", text)
-                try:
-                    await socket.send_str(text)
-                except ConnectionError:
-                    self._table_sockets.pop(socket, None)
-                if count % BROADCAST_BATCH == 0:
-                    await asyncio.sleep(0)
-        self._broadcasting = None
 
     def _table_text(self, lang: str) -> str:
         """The table's state as sent: the same text for every table socket
@@ -450,15 +427,19 @@ class TableServer:
         state: Callable[[], str],
         audience: str,
         still_valid: Callable[[], bool],
+        request: web.Request,
     ) -> None:
         """Send the state now and after every change, always the latest one
         (a slow phone skips states, it never queues them), until the socket
-        closes or its seat is no longer this phone's."""
+        closes or its seat is no longer this phone's. Every socket is fed on
+        its own: one that stops reading holds up nobody else, and once it
+        has not taken a state for ``SEND_WAIT`` seconds it is dropped (its
+        page reconnects when it can)."""
         wake = self._wake[socket] = asyncio.Event()
-        reader = asyncio.ensure_future(socket.receive())
+        reader = asyncio.ensure_future(_drop_what_it_says(socket, wake))
         sent = None
         try:
-            while not socket.closed:
+            while not reader.done():
                 if not still_valid():
                     await socket.close(code=4001, message=b"re-paired")
                     return
@@ -467,21 +448,15 @@ class TableServer:
                     sent = text
                     self._record(audience, text)
                     try:
-                        await socket.send_str(text)
+                        async with asyncio.timeout(SEND_WAIT):
+                            await socket.send_str(text)
                     except ConnectionError:  # the phone went away mid-send
                         return
-                # Wait for a change. A phone says nothing: whatever it sends
-                # is read and dropped, and costs no state.
-                waiter = asyncio.ensure_future(wake.wait())
-                while not waiter.done():
-                    done, _ = await asyncio.wait(
-                        {waiter, reader}, return_when=asyncio.FIRST_COMPLETED
-                    )
-                    if reader in done:
-                        if reader.result().type in _CLOSED:
-                            waiter.cancel()
-                            return
-                        reader = asyncio.ensure_future(socket.receive())
+                    except TimeoutError:  # not reading: drop it
+                        if request.transport is not None:
+                            request.transport.abort()
+                        return
+                await wake.wait()  # a change, or the socket closed
                 wake.clear()
         finally:
             reader.cancel()
@@ -490,16 +465,23 @@ class TableServer:
     def _changed(self, committed: Committed) -> None:
         if committed.table is not self.table:
             return
-        public = self._keep_public(self._public_key(), self._with_phones(committed.view))
-        self._wake_phones(table_pages=public)
+        self._keep_public(self._public_key(), self._with_phones(committed.view))
+        self._wake_phones()
 
-    def _wake_phones(self, table_pages: bool = True) -> None:
-        """Every phone works out its state again (and sends it only if it
-        changed); the table pages too, when the public view changed."""
-        for wake in self._wake.values():
+    def _wake_phones(self) -> None:
+        """Every phone and table page works out its state again, and sends
+        it only if it changed: the seats' phones first, then the table
+        pages, a batch per turn of the loop so the kiosk's frames go on
+        between them."""
+        seats = [self._wake[s] for s in self._seat_sockets if s in self._wake]
+        pages = [self._wake[s] for s in self._table_sockets if s in self._wake]
+        self._wake_in_turn(seats + pages)
+
+    def _wake_in_turn(self, wakes: list[asyncio.Event]) -> None:
+        for wake in wakes[:WAKE_BATCH]:
             wake.set()
-        if table_pages and self._table_sockets and self._broadcasting is None:
-            self._broadcasting = asyncio.get_running_loop().create_task(self._broadcast())
+        if len(wakes) > WAKE_BATCH:
+            asyncio.get_running_loop().call_soon(self._wake_in_turn, wakes[WAKE_BATCH:])
 
     def _record(self, audience: str, text: str) -> None:
         if self.sent is not None:
@@ -523,7 +505,15 @@ async def security_headers(request: web.Request, handler):
     return response
 
 
-_CLOSED = (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR)
+async def _drop_what_it_says(socket: web.WebSocketResponse, wake: asyncio.Event) -> None:
+    """Read what a page sends and drop it unread (a page says nothing, and
+    what it says costs no state) until its socket closes; then wake its
+    feed, which ends."""
+    try:
+        async for _ in socket:
+            pass
+    finally:
+        wake.set()
 
 
 def _text(state: dict[str, Any]) -> str:
