@@ -153,12 +153,21 @@ class _Spectators:
 
 def _watch(base: str, pages: int, ready) -> None:
     async def watch() -> None:
-        async with aiohttp.ClientSession(
-            base_url=base, connector=aiohttp.TCPConnector(limit=0)
-        ) as session:
-            sockets = [await session.ws_connect("/ws/table") for _ in range(pages)]
+        # One device, one address: each page from its own loopback address
+        # (127.0.0.2, 127.0.0.3, ...), as the server caps sockets per address.
+        sessions = [
+            aiohttp.ClientSession(
+                base_url=base, connector=aiohttp.TCPConnector(local_addr=(f"127.0.0.{2 + n}", 0))
+            )
+            for n in range(pages)
+        ]
+        try:
+            sockets = [await session.ws_connect("/ws/table") for session in sessions]
             ready.set()
             await asyncio.gather(*(_drain(socket) for socket in sockets))
+        finally:
+            for session in sessions:
+                await session.close()
 
     asyncio.run(watch())
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from typing import TextIO
 
 LEVELS = ("debug", "info", "warning", "error")
@@ -38,6 +39,41 @@ class JournalFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         priority = _PRIORITIES.get(record.levelno, 6 if record.levelno < logging.WARNING else 3)
         return "\n".join(f"<{priority}>{line}" for line in super().format(record).splitlines())
+
+
+class RepeatLimit(logging.Filter):
+    """At most ``burst`` records of one kind (logger, level and message) per
+    ``window`` seconds; the rest are counted, and the first one let through
+    after the window says how many were held back. One error repeating in a
+    tight loop (every accept failing at the descriptor limit) thus writes a
+    few lines a minute to the journal, not millions."""
+
+    KINDS = 1000  # kinds remembered at most (then forgotten, all at once)
+
+    def __init__(
+        self, burst: int = 10, window: float = 60.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        super().__init__()
+        self.burst, self.window, self.clock = burst, window, clock
+        self._kinds: dict[tuple[str, int, str], list[float | int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, record.levelno, str(record.msg))
+        now = self.clock()
+        kind = self._kinds.get(key)
+        if kind is None or now - kind[0] >= self.window:
+            if len(self._kinds) >= self.KINDS:
+                self._kinds.clear()
+            held = 0 if kind is None else int(kind[2])
+            self._kinds[key] = [now, 1, 0]  # since, let through, held back
+            if held:
+                record.msg = f"{record.msg} [{held} more like this held back]"
+            return True
+        kind[1] += 1
+        if kind[1] <= self.burst:
+            return True
+        kind[2] += 1
+        return False
 
 
 class _CompanionHandler(logging.StreamHandler):
@@ -70,6 +106,7 @@ def configure_logging(
     for old in [h for h in root.handlers if isinstance(h, _CompanionHandler)]:
         root.removeHandler(old)
     handler = _CompanionHandler(stream)
+    handler.addFilter(RepeatLimit())
     if to_journal(stream, environ):
         handler.setFormatter(JournalFormatter())
     else:

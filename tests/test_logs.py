@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from companion.logs import JournalFormatter, configure_logging, to_journal
+from companion.logs import JournalFormatter, RepeatLimit, configure_logging, to_journal
 
 
 def kiosk(tmp_path, *args: str, journal: bool = False):
@@ -132,3 +132,32 @@ def test_the_journal_is_recognised_by_its_stream_only(tmp_path):
         assert not to_journal(a, {}) and not to_journal(a, {"JOURNAL_STREAM": "x:y"})
     with pytest.raises(ValueError):
         configure_logging("loud")
+
+
+def test_one_error_repeating_writes_a_few_lines_not_millions():
+    stream = io.StringIO()
+    handler = configure_logging("info", stream=stream, environ={})
+    try:
+        log = logging.getLogger("companion.test_flood")
+        for _ in range(100_000):
+            log.error("accept failed: %s", "too many open files")
+        log.warning("something else")
+        lines = stream.getvalue().splitlines()
+    finally:
+        logging.getLogger().removeHandler(handler)
+    assert len([line for line in lines if "accept failed" in line]) == 10
+    assert any("something else" in line for line in lines), "another message still gets through"
+
+
+def test_held_back_lines_are_counted_when_the_window_ends():
+    now = [0.0]
+    limit = RepeatLimit(burst=2, window=60.0, clock=lambda: now[0])
+
+    def record() -> logging.LogRecord:
+        return logging.LogRecord("companion.x", logging.ERROR, __file__, 1, "boom", (), None)
+
+    passed = [limit.filter(record()) for _ in range(5)]
+    assert passed == [True, True, False, False, False]
+    now[0] = 61.0
+    late = record()
+    assert limit.filter(late) and late.getMessage() == "boom [3 more like this held back]"

@@ -10,12 +10,13 @@ import os
 import socket
 import time
 
-from aiohttp import WSMsgType
+import aiohttp
+from aiohttp import WSMsgType, WSServerHandshakeError
 from web_helpers import join, served
 
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
-from companion.web.server import SEAT_SOCKETS, SEND_WAIT
+from companion.web.server import ADDRESS_SOCKETS, ALL_SOCKETS, SEAT_SOCKETS, SEND_WAIT
 
 MOVES = 400  # changes of the floor: far more than a stuck socket's buffers hold
 
@@ -147,3 +148,61 @@ def test_a_table_page_that_stops_reading_holds_up_no_other():
     assert received[-1]["public"]["floor"] == last, "the healthy page has the latest state"
     assert caught_up < 1.0, f"it came {caught_up:.2f} s after the last change"
     assert dropped, "the page that stopped reading was dropped"
+
+
+def test_sockets_are_capped_per_address_and_the_open_ones_stay(store):
+    """A flood of table pages from one address: past the cap each new one is
+    told to wait (503, in words), every socket already open keeps its
+    updates, and another address still gets in."""
+
+    async def scenario():
+        table = _coup(store)
+        async with served(table) as (server, phone):
+            client = await phone()
+            assert (await join(client, server.links.token(table.game_id, 0))).status == 303
+            seat = await client.ws_connect("/ws")
+            await seat.receive_json(timeout=2)
+            pages = []
+            for _ in range(ADDRESS_SOCKETS - 1):
+                page = await client.ws_connect("/ws/table")
+                await page.receive_json(timeout=2)
+                pages.append(page)
+            refused = []
+            for _ in range(5):
+                try:
+                    await client.ws_connect("/ws/table")
+                except WSServerHandshakeError as exc:
+                    refused.append(exc.status)
+            answer = await client.get("/ws/table", headers={"Upgrade": "websocket"})
+            busy = (answer.status, (await answer.json())["error"])
+            url = client.make_url("/ws/table")
+            other = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+            )
+            try:
+                elsewhere = await other.ws_connect(url)
+                first_elsewhere = await elsewhere.receive_json(timeout=2)
+                table.execute({"type": "income", "seat": 0})
+                updates = [await s.receive_json(timeout=2) for s in (seat, *pages, elsewhere)]
+                await elsewhere.close()
+            finally:
+                await other.close()
+            for s in (seat, *pages):
+                await s.close()
+        return refused, busy, first_elsewhere, updates
+
+    refused, busy, first_elsewhere, updates = asyncio.run(scenario())
+    assert refused == [503] * 5
+    assert busy == (503, "web.busy")
+    assert first_elsewhere["type"] == "state", "another address still gets in"
+    assert len(updates) == ADDRESS_SOCKETS + 1 and all(u["public"]["turn"] == 2 for u in updates)
+
+
+def test_the_service_has_far_more_descriptors_than_the_server_takes_sockets():
+    from deploy_helpers import REPO
+
+    unit = (REPO / "deploy" / "table-companion.service").read_text()
+    limit = int(
+        next(line for line in unit.splitlines() if line.startswith("LimitNOFILE=")).split("=")[1]
+    )
+    assert limit >= 8 * ALL_SOCKETS, "room for the store, the devices and the sockets' cap"

@@ -70,6 +70,11 @@ SOCKET_HEARTBEAT = 20.0  # seconds: dead phones are noticed
 SEND_WAIT = 3.0  # seconds a page may take to accept a state before it is dropped
 WAKE_BATCH = 16  # sockets woken per turn of the loop
 SEAT_SOCKETS = 3  # open sockets a seat keeps (its newest)
+# Open sockets one address may hold, and all together: far more than a
+# table's phones and screens, far fewer than the descriptors the service has
+# (LimitNOFILE in deploy/table-companion.service).
+ADDRESS_SOCKETS = 20
+ALL_SOCKETS = 512
 
 
 def page_font() -> Path | None:
@@ -114,6 +119,7 @@ class TableServer:
         self._seat_versions: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
         self._table_text_cache: tuple[Any, dict[str, str]] = (None, {})
         self._closing: set[asyncio.Future] = set()  # sockets being closed
+        self._open_by_address: dict[str, int] = defaultdict(int)
         self._notices: dict[int, RuleError] = {}  # a seat's refused press, for its phone
         table.subscribe(self._changed)
 
@@ -328,10 +334,13 @@ class TableServer:
         phone = self._phone(request)
         if phone is None or not _same_origin(request):
             raise web.HTTPUnauthorized()
+        if self._full(request):
+            return _error(503, "web.busy", request)
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
         await socket.prepare(request)
         self._make_room(phone.seat)
         self._seat_sockets[socket] = phone.seat
+        self._open_by_address[request.remote or ""] += 1
         try:
             lang = phone_language(request, self._seat_lang(phone.seat))
             await self._feed(
@@ -343,6 +352,7 @@ class TableServer:
             )
         finally:
             self._seat_sockets.pop(socket, None)
+            self._closed_from(request)
         return socket
 
     def _make_room(self, seat: int) -> None:
@@ -385,15 +395,33 @@ class TableServer:
         }
 
     async def table_socket(self, request: web.Request) -> web.StreamResponse:
+        if self._full(request):
+            return _error(503, "web.busy", request)
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
         await socket.prepare(request)
         lang = phone_language(request)
         self._table_sockets[socket] = lang
+        self._open_by_address[request.remote or ""] += 1
         try:
             await self._feed(socket, lambda: self._table_text(lang), "table", lambda: True, request)
         finally:
             self._table_sockets.pop(socket, None)
+            self._closed_from(request)
         return socket
+
+    def _full(self, request: web.Request) -> bool:
+        """Whether a new socket would pass the caps: ``ADDRESS_SOCKETS`` from
+        one address, ``ALL_SOCKETS`` in all. Past them the page is told to
+        wait (503), and every phone already open stays connected."""
+        open_now = len(self._seat_sockets) + len(self._table_sockets)
+        mine = self._open_by_address.get(request.remote or "", 0)
+        return open_now >= ALL_SOCKETS or mine >= ADDRESS_SOCKETS
+
+    def _closed_from(self, request: web.Request) -> None:
+        address = request.remote or ""
+        self._open_by_address[address] -= 1
+        if self._open_by_address[address] <= 0:
+            del self._open_by_address[address]
 
     def _table_text(self, lang: str) -> str:
         """The table's state as sent: the same text for every table socket
