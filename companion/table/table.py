@@ -517,10 +517,10 @@ def _check_storable(command: Any) -> None:
     if not isinstance(command, dict):
         raise RuleError("command.not_an_object")
     try:
-        text = json.dumps(command, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):
+        size = len(json.dumps(command, ensure_ascii=False).encode("utf-8"))
+    except (TypeError, ValueError, RecursionError):  # a lone surrogate is a ValueError
         raise RuleError("command.not_json") from None
-    if len(text.encode("utf-8")) > MAX_COMMAND_BYTES:
+    if size > MAX_COMMAND_BYTES:
         raise RuleError("command.too_large")
 
 

@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import dataclass
 
 from ..table import EventStore
 
 TOKEN_BYTES = 24  # 192 bits, at least the 128 the design asks for
+# A cookie as this server makes them: game and seat in ASCII digits (no
+# number SQLite cannot hold, no "²"), then a token_urlsafe secret.
+_COOKIE = re.compile(r"([0-9]{1,12})\.([0-9]{1,3})\.([A-Za-z0-9_-]{1,100})")
 
 
 class LinkError(Exception):
@@ -90,12 +94,10 @@ class SeatLinks:
 
     def phone(self, cookie: str | None) -> Phone | None:
         """The seat a cookie holds, if it still does."""
-        if not cookie:
+        match = _COOKIE.fullmatch(cookie) if cookie else None
+        if match is None:
             return None
-        parts = cookie.split(".", 2)
-        if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
-            return None
-        game_id, seat, secret = int(parts[0]), int(parts[1]), parts[2]
+        game_id, seat, secret = int(match[1]), int(match[2]), match[3]
         link = self.store.seat_link(game_id, seat)
         if link is None or link["device_hash"] is None:
             return None

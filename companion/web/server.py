@@ -314,7 +314,7 @@ class TableServer:
             return _error(403, "web.forged", request)
         try:
             command = await request.json()
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # nested past reading
             return _error(400, "command.not_json", request)
         if not isinstance(command, dict):
             return _error(400, "command.not_an_object", request)

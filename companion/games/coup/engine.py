@@ -608,8 +608,8 @@ class ClaimEngine:
         seat = seat_of(command, s.players)
         if seat != s.losses[0][0]:
             raise RuleError("coup.not_your_loss", player=seat)
-        if character not in self._reactions(s):
-            if character in s.ruleset.reactions:
+        if type(character) is not str or character not in self._reactions(s):
+            if type(character) is str and character in s.ruleset.reactions:
                 self._check_fee(s, seat, character, counter=True)
             raise RuleError("coup.not_a_reaction", character=str(character)[:20])
         event = {"type": "react", "seat": seat, "character": character}

@@ -1,0 +1,99 @@
+"""Requests that used to answer 500, through the real server: each now gets
+the usual 400 or 401 with its JSON error, and the table goes on."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from web_helpers import join, served, state
+
+from companion.games.base import Fate, Setup
+from companion.table import Table
+from companion.web.server import COOKIE, CSRF_HEADER
+
+
+def _coup(store) -> Table:
+    setup = Setup(game="coup", seats=["A", "B", "C"], mode="keeper", options={"first": 0})
+    return Table.start(store, setup, fate=Fate(seed=3))
+
+
+# The server reads header bytes as Latin-1, so "\u00b2" arrives as "²".
+@pytest.mark.parametrize(
+    "cookie",
+    [
+        "1.\u00b2.secret",  # a Unicode digit, "²"
+        "99999999999999999999999999.0.secret",  # more than SQLite's integers hold
+        "1." + "9" * 5000 + ".x",
+    ],
+    ids=["unicode-digit", "huge-number", "5000-digits"],
+)
+def test_a_cookie_that_is_no_seats_is_told_so(store, cookie):
+    async def scenario():
+        table = _coup(store)
+        async with served(table) as (_server, phone):
+            client = await phone()
+            header = {"Cookie": f"{COOKIE}={cookie}"}
+            api = await client.get("/api/seat", headers=header)
+            page = await client.get("/seat", headers=header)
+            sent = await client.post("/api/command", json={"type": "income"}, headers=header)
+            return api.status, (await api.json())["error"], page.status, sent.status
+
+    assert asyncio.run(scenario()) == (401, "web.no_seat", 401, 401)
+
+
+def _seated(server, phone, seat):
+    async def sit():
+        client = await phone()
+        await join(client, server.links.token(server.table.game_id, seat))
+        return client, (await state(client))["csrf"]
+
+    return sit()
+
+
+@pytest.mark.parametrize(
+    "body, error",
+    [
+        ('{"type": "income", "x": ' + "[" * 5000 + "]" * 5000 + "}", "command.not_json"),
+        ('{"type": "income", "note": "\\ud800"}', "command.not_json"),  # a lone surrogate
+    ],
+    ids=["nested-5000-deep", "lone-surrogate"],
+)
+def test_a_body_the_table_cannot_keep_is_refused_in_words(store, body, error):
+    async def scenario():
+        table = _coup(store)
+        async with served(table) as (server, phone):
+            client, csrf = await _seated(server, phone, 0)
+            answer = await client.post(
+                "/api/command",
+                data=body.encode(),
+                headers={CSRF_HEADER: csrf, "Content-Type": "application/json"},
+            )
+            reply = await answer.json()
+            after = await client.post(
+                "/api/command", json={"type": "income"}, headers={CSRF_HEADER: csrf}
+            )
+            return answer.status, reply, after.status
+
+    status, reply, after = asyncio.run(scenario())
+    assert (status, reply["error"]) == (400, error) and reply["message"]
+    assert after == 200, "the table goes on"
+
+
+def test_a_reaction_named_by_a_list_during_a_loss_is_refused(store):
+    async def scenario():
+        table = _coup(store)
+        table.execute({"type": "tax", "seat": 0})
+        table.execute({"type": "challenge", "seat": 1})
+        table.execute({"type": "concede", "seat": 0})  # A loses an influence
+        assert table.public_view()["phase"] == "lose"
+        async with served(table) as (server, phone):
+            client, csrf = await _seated(server, phone, 0)
+            answer = await client.post(
+                "/api/command",
+                json={"type": "react", "character": []},
+                headers={CSRF_HEADER: csrf},
+            )
+            return answer.status, (await answer.json())["error"]
+
+    assert asyncio.run(scenario()) == (400, "coup.not_a_reaction")
