@@ -84,6 +84,29 @@ def test_settings_survive_a_restart_and_bad_values_fall_back(tmp_path):
     assert garbled.default_pin and garbled.volume == 0.8, "the defaults, never a crash"
 
 
+GARBAGE = {
+    "no-section": b"pin = 1234\nvolume = 0.2\n",
+    "key-twice": b"[kiosk]\nvolume = 0.5\nvolume = 0.6\n",
+    "section-twice": b"[kiosk]\nlanguage = el\n[kiosk]\n",
+    "binary": bytes(range(256)) * 3,
+    "utf-16": "[kiosk]\nlanguage = el\n".encode("utf-16"),
+}
+
+
+@pytest.mark.parametrize("content", GARBAGE.values(), ids=GARBAGE.keys())
+def test_a_garbage_settings_file_is_set_aside_and_the_defaults_apply(tmp_path, content):
+    path = tmp_path / "kiosk.ini"
+    path.write_bytes(content)
+    settings = KioskSettings(path)
+    assert (settings.volume, settings.language, settings.rotation) == (0.8, "en", 0)
+    assert settings.default_pin and settings.log_level == "info"
+    assert settings.set_aside is not None and settings.set_aside.read_bytes() == content
+    assert not path.exists(), "moved aside, kept whole for support"
+    settings.volume = 0.3  # the next change writes a good file
+    again = KioskSettings(path)
+    assert again.volume == 0.3 and again.set_aside is None
+
+
 def kiosk_with_game(tmp_path):
     from companion.ui.kiosk import Kiosk
 
@@ -112,6 +135,7 @@ def test_the_settings_open_with_the_pin_and_act_on_the_kiosk(window, tmp_path):
     frames(2)
     [panel] = open_panels(window)
     assert panel.pin_warning.startswith("The PIN is still the default")
+    assert "could not be read" not in panel.pin_warning
     assert all(b.height >= 48 for b in (panel.ids.end_game, panel.ids.close, panel.ids.save_pin))
     assert fits_in_window(panel.ids.close, window)
     panel.children[0].export_to_png(str(SHOTS / "settings-800x480.png"))
@@ -169,3 +193,29 @@ def test_saved_language_and_rotation_apply_at_start_and_an_open_wifi_shows(windo
     panel = OperatorSettings(kiosk)
     assert (panel.ids.ssid.value, panel.ids.password.value) == ("Cafe Anna", "")
     assert kiosk.settings.wifi == ("Cafe Anna", None)
+
+
+def test_the_settings_screen_says_a_damaged_file_was_set_aside(window, tmp_path):
+    from companion.ui.kiosk import Kiosk
+    from companion.ui.settings_view import OperatorSettings
+
+    (tmp_path / "kiosk.ini").write_bytes(GARBAGE["key-twice"])
+    kiosk = show(
+        window,
+        Kiosk(
+            EventStore(tmp_path / "g.sqlite3"), None, settings=KioskSettings(tmp_path / "kiosk.ini")
+        ),
+        (800, 480),
+    )
+    frames(2)
+    panel = OperatorSettings(kiosk)
+    panel.open(animation=False)
+    frames(3)
+    name = kiosk.settings.set_aside.name
+    assert panel.pin_warning.splitlines() == [
+        f"The settings file could not be read: it is kept as {name}, and the defaults apply "
+        "until you change a setting.",
+        "The PIN is still the default, 0000: choose your own below.",
+    ]
+    panel.children[0].export_to_png(str(SHOTS / "settings-set-aside-800x480.png"))
+    panel.dismiss()

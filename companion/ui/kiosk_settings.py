@@ -47,16 +47,9 @@ class KioskSettings:
                 "wifi": {"ssid": "", "password": ""},
             }
         )
+        self.set_aside: Path | None = None  # a damaged file, kept for support
         if self.path.exists():
-            try:
-                self.config.read(self.path, encoding="utf-8")
-            except (configparser.Error, UnicodeDecodeError) as exc:
-                log.warning(
-                    "%s cannot be read (%s): the defaults apply, the PIN is "
-                    "0000, until a change in the settings writes it anew",
-                    self.path,
-                    exc,
-                )
+            self._read()
         self._wrong: list[float] = []
         stored = self.config.get("kiosk", "pin")
         if stored and not is_pin_hash(stored):
@@ -68,6 +61,34 @@ class KioskSettings:
                     "the settings could not be saved (%s): the PIN is hashed on the next change",
                     exc,
                 )
+
+    def _read(self) -> None:
+        """Take the file's settings, all or none. A file that cannot be read
+        whole (no section, a key or a section twice, binary, UTF-16: a
+        half-read one would leave broken values behind) is moved aside and
+        the defaults apply, the PIN 0000; the settings screen says so."""
+        found = configparser.RawConfigParser()
+        try:
+            found.read(self.path, encoding="utf-8")
+        except (configparser.Error, UnicodeError, ValueError) as exc:
+            aside = self.path.with_name(f"{self.path.name}.bad-{int(time.time())}")
+            try:
+                os.replace(self.path, aside)
+                self.set_aside = aside
+            except OSError as move:
+                log.warning("%s could not be moved aside (%s)", self.path, move)
+            log.warning(
+                "%s cannot be read (%s): set aside as %s; the defaults apply, the PIN is 0000",
+                self.path,
+                exc,
+                aside,
+            )
+            return
+        for section in found.sections():
+            for key, value in found.items(section):
+                if not self.config.has_section(section):
+                    self.config.add_section(section)
+                self.config.set(section, key, value)
 
     def _set(self, section: str, key: str, value: object) -> None:
         """Change one setting and save them all: a whole new file put in

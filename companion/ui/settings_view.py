@@ -106,7 +106,7 @@ class OperatorSettings(ModalView):
             t("settings.close_app"),
             t("settings.log_level"),
         ]
-        self.pin_warning = t("settings.default_pin") if self.settings.default_pin else ""
+        self.pin_warning = self._warnings()
         table = self.kiosk.table
         self.ids.end_game.disabled = table is None or table.is_over
         self.ids.phones.disabled = self.kiosk.open_phones is None
@@ -143,6 +143,17 @@ class OperatorSettings(ModalView):
         ssid, password = self.settings.wifi or ("", None)
         self.ids.ssid.value, self.ids.password.value = ssid, password or ""
         self.devices_text = "\n".join(self.kiosk.device_lines(t))
+
+    def _warnings(self) -> str:
+        """What the operator should know first: a settings file that could
+        not be read (kept aside for support), a PIN still the default."""
+        t, settings = self.t, self.settings
+        lines = []
+        if settings.set_aside is not None:
+            lines.append(t("settings.file_set_aside", name=settings.set_aside.name))
+        if settings.default_pin:
+            lines.append(t("settings.default_pin"))
+        return "\n".join(lines)
 
     def volume_text(self, volume: float) -> str:
         return self.t(
@@ -193,4 +204,4 @@ class OperatorSettings(ModalView):
             if self.settings.set_pin(pin)
             else self.t("settings.bad_pin")
         )
-        self.pin_warning = self.t("settings.default_pin") if self.settings.default_pin else ""
+        self.pin_warning = self._warnings()
