@@ -110,7 +110,7 @@ def test_t6_a_veto_needs_five_influence_behind_the_screen(store):
     table.execute({"type": "gavel"})
     with pytest.raises(RuleError) as err:
         table.execute({"type": "vote", "seat": D, "choice": "veto"})
-    assert err.value.key == "ballot.choice_not_allowed"
+    assert err.value.key == "a27.veto_needs"  # told why (only the voter hears it)
     assert view(table)["ballot"]["voted"] == []
     assert {c["choice"] for c in table.legal_commands() if c.get("seat") == D} == {"yes", "abstain"}
 
@@ -141,7 +141,7 @@ def test_a_keeper_veto_comes_only_from_the_voter_so_a_refusal_stays_private(stor
     refused(
         table,
         {"type": "vote", "seat": D, "choice": "veto"},
-        "ballot.choice_not_allowed",
+        "a27.veto_needs",
         source=seat_source(D),
     )
     table.execute({"type": "vote", "seat": A, "choice": "veto"}, source=seat_source(A))

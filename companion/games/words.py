@@ -101,7 +101,19 @@ class Words:
     def phone_actions(
         self, commands: list[Command], view: View, t: Messages, private: View
     ) -> list[dict[str, Any]]:
-        """The seat's private actions with their labels."""
+        """The seat's private actions with their labels. A seat that may
+        vote is offered every choice of the ballot, allowed or not: which
+        choices it may take can rest on what only it knows (Article 27's
+        Veto needs 5 influence behind the screen), and a missing button
+        would show that at a glance. The table refuses a choice not allowed,
+        on this phone only."""
+        votes = [c for c in commands if c["type"] == "vote"]
+        if votes and view.get("ballot"):
+            seat = votes[0]["seat"]
+            commands = [
+                *({"type": "vote", "seat": seat, "choice": c} for c in view["ballot"]["choices"]),
+                *(c for c in commands if c["type"] != "vote"),
+            ]
         return [
             {"command": dict(c), "label": self.phone_label(c, view, t, private)} for c in commands
         ]

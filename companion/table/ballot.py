@@ -81,8 +81,10 @@ class BallotBox:
         if choice not in spec["choices"]:
             raise RuleError("ballot.bad_choice", choice=str(choice)[:20])
         if choice not in spec.get("allowed", {}).get(seat, spec["choices"]):
-            # Said only to the voter: it may reflect what only they know.
-            raise RuleError("ballot.choice_not_allowed", choice=choice)
+            # Said only to the voter: it may reflect what only they know. The
+            # game may say why (``why_not``: choice -> (key, arguments)).
+            key, args = spec.get("why_not", {}).get(choice, ("ballot.choice_not_allowed", {}))
+            raise RuleError(key, **{"choice": choice, **args})
         # The same choice again is taken like a change, so nobody at the
         # seat's buttons can tell a repeat from a change.
         return {"type": VOTE, "ballot": spec["id"], "seat": seat, "choice": choice, "by": source}

@@ -294,6 +294,7 @@ class Article27Engine:
             spec["allowed"] = {
                 seat: (YES, ABSTAIN) for seat in range(s.players) if s.free(seat) < VETO_COST
             }
+            spec["why_not"] = {VETO: ("a27.veto_needs", {"amount": VETO_COST})}
         return spec
 
     def deadline(self, s: Article27State) -> float | None:

@@ -160,10 +160,10 @@ class ClaimWords(Words):
         kind = command["type"]
         if kind == "vote":
             return super().phone_label(command, view, t, private)
-        if (
-            "hand" in private
-            and kind in ("lose", "react", "keep")
-            and (kind != "react" or "card" in command)
+        if "hand" in private and (
+            kind in ("lose", "keep")
+            or (kind == "react" and "card" in command)
+            or (kind == "choose" and view["pending"]["choice"]["cards"])
         ):
             return _by_number(command, t, private)
         return command_label(command, view, t)
@@ -220,6 +220,8 @@ def _by_number(command: dict[str, Any], t: Messages, private: dict[str, Any]) ->
     kind = command["type"]
     if kind == "lose":
         return t("phone.lose", number=_number_of(private, command["card"]))
+    if kind == "choose":  # a card of the hand, handed over
+        return t("phone.hand_over", number=_number_of(private, command["option"]))
     if kind == "react":
         return t(
             "phone.react",
