@@ -201,3 +201,40 @@ def test_a_response_countdown_replays_with_waits():
     done = companion("replay", "-", stdin="\n".join(lines + [json.dumps({"wait": 0.1})]) + "\n")
     public = json.loads(done.stdout)["public"]
     assert public["phase"] == "action" and public["players"][0]["coins"] == 5
+
+
+@pytest.mark.parametrize(
+    "args, stdin, code, says",
+    [
+        (
+            ["replay", "-"],
+            '{"game": "coup", "seats": ["A", "B"], "seed": ' + "1" * 5000 + "}\n",
+            1,
+            "line 1: not valid JSON",
+        ),
+        (
+            ["replay", "-"],
+            '{"game": "coup", "seats": ["A", "B"]}\n'
+            '{"type": "income", "seat": 0, "x": "\\ud800"}\n',
+            1,
+            "line 2: The command holds something that is not plain JSON.",
+        ),
+    ],
+    ids=["integer-of-5000-digits", "lone-surrogate-in-a-command"],
+)
+def test_what_python_cannot_read_is_a_clear_error_not_a_traceback(args, stdin, code, says):
+    done = companion(*args, stdin=stdin)
+    assert done.returncode == code and says in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_zero_length_store_or_a_pin_map_nested_past_reading_is_a_clear_error(tmp_path):
+    empty = tmp_path / "companion.sqlite3"
+    empty.touch()
+    status = companion("status", "--db", str(empty))
+    assert status.returncode == 2 and "holds no game store" in status.stderr, status.stderr
+    deep = tmp_path / "pins.toml"
+    deep.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n")
+    doctor = companion("doctor", "--pins", str(deep))
+    assert doctor.returncode != 0 and "nested too deeply" in doctor.stderr, doctor.stderr
+    assert "Traceback" not in status.stderr + doctor.stderr

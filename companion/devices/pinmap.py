@@ -143,6 +143,8 @@ def parse_pinmap(text: str, source: str = "") -> PinMap:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PinMapError("pinmap.not_toml", path=source, detail=str(exc)) from None
+    except RecursionError:  # arrays or tables nested past reading
+        raise PinMapError("pinmap.not_toml", path=source, detail="nested too deeply") from None
     _no_unknown_keys(data, _TOP_KEYS, "")
     seats_data = data.get("seats", {})
     if not isinstance(seats_data, dict):

@@ -67,6 +67,8 @@ def _parse(number: int, text: str) -> dict[str, Any]:
         raise ReplayError(number, f"not valid JSON ({exc.msg})") from None
     except RecursionError:
         raise ReplayError(number, "not valid JSON (nested too deeply)") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python reads
+        raise ReplayError(number, f"not valid JSON ({str(exc).split(':')[0]})") from None
     if not isinstance(value, dict):
         raise ReplayError(number, "each line must be a JSON object")
     return value

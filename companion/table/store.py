@@ -111,6 +111,8 @@ class EventStore:
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise StoreError(f"{self.path} was written by a newer version (schema {version})")
+            if read_only and version == 0:  # nothing written: an empty file, or not a store
+                raise StoreError(f"{self.path} holds no game store (empty, or another file)")
             if not read_only:
                 self.db.executescript(_SCHEMA)
                 self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
