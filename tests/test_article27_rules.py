@@ -252,6 +252,30 @@ def test_a_deal_between_two_others_does_not_exist_for_a_third(store):
     refused(table, {"type": "accept", "seat": B, "bribe": real[0]}, "a27.not_your_answer")
 
 
+def test_a_bribes_number_counts_only_its_own_pairs_offers(store):
+    """The first offer D receives says nothing of the deals A, B and C made
+    among themselves; the second offer between the same two players is
+    their second, and D's phone calls them #1 and #2."""
+    table = keeper4(store)
+    propose(table, PK, call_vote=False)
+    for briber, recipient in [(B, C), (C, B)]:  # one open offer per briber
+        table.execute(
+            {"type": "offer", "seat": briber, "to": recipient, "amount": 1, "kind": "yes"}
+        )
+    first = table.execute({"type": "offer", "seat": A, "to": D, "amount": 1, "kind": "yes"})
+    quiet = keeper4(EventStore(":memory:"))
+    propose(quiet, PK, call_vote=False)
+    alone = quiet.execute({"type": "offer", "seat": A, "to": D, "amount": 1, "kind": "yes"})
+    assert first[0]["bribe"] == alone[0]["bribe"], "the same number with or without other deals"
+    table.execute({"type": "withdraw", "seat": A, "bribe": first[0]["bribe"]})
+    second = table.execute({"type": "offer", "seat": A, "to": D, "amount": 2, "kind": "veto"})
+    mine = table.private_view(D)["bribes"]
+    assert [(b["id"], b["pair_number"]) for b in mine] == [
+        (first[0]["bribe"], 1),
+        (second[0]["bribe"], 2),
+    ]
+
+
 def test_offers_counter_offers_and_escrow(store):
     table = keeper4(store)
     propose(table, PK, call_vote=False)
@@ -335,7 +359,7 @@ def test_nothing_public_shows_an_offer_that_was_never_accepted():
         [{"type": "offer", "seat": C, "to": D, "amount": 3, "kind": "veto"}],
         [
             {"type": "offer", "seat": C, "to": D, "amount": 3, "kind": "veto"},
-            {"type": "withdraw", "seat": C, "bribe": 1},
+            {"type": "withdraw", "seat": C, "bribe": 123},  # C's first offer to D
         ],
     ],
 )

@@ -189,7 +189,7 @@ def test_an_article_27_bribe_is_offered_from_the_phone(store, phones):
         assert [(b["to"], b["amount"], b["kind"]) for b in bribes] == [(0, 3, "yes")]
         hold(ben, "#secrets")
         expect(ben.locator("#secret-lines")).to_contain_text("behind your screen")
-        number = bribes[0]["id"]
+        number = bribes[0]["pair_number"]
         expect(ben.locator("#secret-lines")).to_contain_text(
             f"Bribe #{number}: B to A, 3 influence to vote Yes: waiting for an answer"
         )

@@ -15,10 +15,10 @@ from companion.table import seat_source
 A, B, C, D = range(4)
 PRIVATE = [
     {"type": "offer", "seat": B, "to": C, "amount": 2, "kind": "yes"},
-    {"type": "counter", "seat": C, "bribe": 1, "amount": 3, "kind": "yes"},
-    {"type": "withdraw", "seat": B, "bribe": 1},
+    {"type": "counter", "seat": C, "bribe": 112, "amount": 3, "kind": "yes"},  # B's 1st to C
+    {"type": "withdraw", "seat": B, "bribe": 112},
     {"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "veto"},
-    {"type": "refuse", "seat": C, "bribe": 2},
+    {"type": "refuse", "seat": C, "bribe": 212},
 ]
 
 
@@ -49,7 +49,7 @@ def test_private_offers_send_nothing_to_anyone_but_their_two_seats(store):
                 {"type": "offer", "seat": B, "to": C, "amount": 1, "kind": "yes"},
                 source=seat_source(B),
             )
-            table.execute({"type": "accept", "seat": C, "bribe": 3}, source=seat_source(C))
+            table.execute({"type": "accept", "seat": C, "bribe": 312}, source=seat_source(C))
             await asyncio.sleep(0.05)
             public = list(server.sent)
             for socket in sockets:

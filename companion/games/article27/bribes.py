@@ -25,6 +25,20 @@ from .state import Article27State
 
 OPEN = ("offered", "countered")
 MAX_TEXT = 200
+PAIRS = 100  # seat pairs a bribe's number makes room for (seats are 0-9)
+
+
+def bribe_id(briber: int, recipient: int, count: int) -> int:
+    """A bribe's number: the pair's ``count``-th offer, briber first. It
+    tells its two players only what they know (how many offers they have
+    made each other), never how many deals others made: a game-wide counter
+    would, with the first offer a seat receives."""
+    return count * PAIRS + briber * 10 + recipient
+
+
+def pair_number(bribe: dict[str, Any]) -> int:
+    """Which of its pair's offers a bribe is (1, 2, ...), as its phones say."""
+    return bribe["id"] // PAIRS
 
 
 def find(s: Article27State, command: dict[str, Any], party: int | None = None) -> dict[str, Any]:
@@ -80,7 +94,9 @@ def decide_offer(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
     terms = _terms(s, command, recipient)
     if terms["amount"] > s.free(seat):
         raise RuleError("a27.not_enough_influence", amount=terms["amount"])
-    return {"type": "offer", "bribe": s.next_bribe, "seat": seat, "to": recipient, **terms}
+    count = s.offers_made.get((seat, recipient), 0) + 1
+    number = bribe_id(seat, recipient, count)
+    return {"type": "offer", "bribe": number, "seat": seat, "to": recipient, **terms}
 
 
 def apply_offer(s: Article27State, e: dict[str, Any]) -> None:
@@ -102,7 +118,8 @@ def apply_offer(s: Article27State, e: dict[str, Any]) -> None:
         "confirmed": {},
         "number": None,
     }
-    s.next_bribe = e["bribe"] + 1
+    pair = (e["seat"], e["to"])
+    s.offers_made[pair] = s.offers_made.get(pair, 0) + 1
     _refresh(s, bribe)
 
 

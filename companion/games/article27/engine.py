@@ -936,7 +936,13 @@ class Article27Engine:
             view["slots"] = [{"value": v, "issue": i} for v, i in zip(SLOT_VALUES, s.slots[seat])]
             view["if_passed"] = scoring.issue_score(s.slots[seat], s.floor)
         view["bribes"] = [
-            {"id": b["id"], **bribes.public(b), "awaiting": b["awaiting"], "held": b["held"]}
+            {
+                "id": b["id"],
+                "pair_number": bribes.pair_number(b),
+                **bribes.public(b),
+                "awaiting": b["awaiting"],
+                "held": b["held"],
+            }
             for b in bribes.this_round(s)
             if seat in (b["from"], b["to"])
         ]

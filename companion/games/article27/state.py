@@ -42,7 +42,7 @@ class Article27State:
         "outcome",
         "vetoers",
         "bribes",
-        "next_bribe",
+        "offers_made",
         "accepted",
         "track",
         "passed_as_sg",
@@ -90,7 +90,9 @@ class Article27State:
         # and the players whose offer is waiting for an answer.
         self.answers: dict[int, tuple[dict[str, Any], ...]] = {}
         self.offering: set[int] = set()
-        self.next_bribe = 1
+        # Offers made so far this game, by (briber, recipient): a bribe's
+        # number counts only its own pair's (see bribes.bribe_id).
+        self.offers_made: dict[tuple[int, int], int] = {}
         self.accepted = 0  # bribes accepted (public numbers given)
         self.track = {agenda: {"up": 0, "down": 0} for agenda in AGENDAS}
         self.passed_as_sg: set[int] = set()

@@ -286,7 +286,7 @@ class Article27Words(Words):
             lines.append(
                 t(
                     "phone.bribe",
-                    id=bribe["id"],
+                    id=bribe["pair_number"],
                     player=bribe["from"],
                     target=bribe["to"],
                     amount=bribe["amount"],
