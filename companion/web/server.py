@@ -509,7 +509,13 @@ class TableServer:
         for wake in wakes[:WAKE_BATCH]:
             wake.set()
         if len(wakes) > WAKE_BATCH:
-            asyncio.get_running_loop().call_soon(self._wake_in_turn, wakes[WAKE_BATCH:])
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # told from outside the loop (a tool): all at once
+                for wake in wakes[WAKE_BATCH:]:
+                    wake.set()
+                return
+            loop.call_soon(self._wake_in_turn, wakes[WAKE_BATCH:])
 
     def _record(self, audience: str, text: str) -> None:
         if self.sent is not None:
