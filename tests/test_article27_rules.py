@@ -270,7 +270,7 @@ def test_a_bribes_number_counts_only_its_own_pairs_offers(store):
     table.execute({"type": "withdraw", "seat": A, "bribe": first[0]["bribe"]})
     second = table.execute({"type": "offer", "seat": A, "to": D, "amount": 2, "kind": "veto"})
     mine = table.private_view(D)["bribes"]
-    assert [(b["id"], b["pair_number"]) for b in mine] == [
+    assert [(b["id"], b["mine"]) for b in mine] == [
         (first[0]["bribe"], 1),
         (second[0]["bribe"], 2),
     ]

@@ -189,10 +189,12 @@ def test_an_article_27_bribe_is_offered_from_the_phone(store, phones):
         assert [(b["to"], b["amount"], b["kind"]) for b in bribes] == [(0, 3, "yes")]
         hold(ben, "#secrets")
         expect(ben.locator("#secret-lines")).to_contain_text("behind your screen")
-        number = bribes[0]["pair_number"]
+        number = bribes[0]["mine"]
         expect(ben.locator("#secret-lines")).to_contain_text(
             f"Bribe #{number}: B to A, 3 influence to vote Yes: waiting for an answer"
         )
+        # Its button calls it the same way (not by the number it carries).
+        expect(ben.locator("#actions button")).to_have_text([f"Withdraw bribe #{number}"])
         shot(ben, "a27-secrets-with-bribe")
         ben.mouse.up()
 

@@ -36,11 +36,6 @@ def bribe_id(briber: int, recipient: int, count: int) -> int:
     return count * PAIRS + briber * 10 + recipient
 
 
-def pair_number(bribe: dict[str, Any]) -> int:
-    """Which of its pair's offers a bribe is (1, 2, ...), as its phones say."""
-    return bribe["id"] // PAIRS
-
-
 def find(s: Article27State, command: dict[str, Any], party: int | None = None) -> dict[str, Any]:
     """A live bribe (open or accepted) by its number. With ``party``: one of
     that seat's own; to anyone else a bribe between two others does not

@@ -935,16 +935,19 @@ class Article27Engine:
         if s.slots is not None:
             view["slots"] = [{"value": v, "issue": i} for v, i in zip(SLOT_VALUES, s.slots[seat])]
             view["if_passed"] = scoring.issue_score(s.slots[seat], s.floor)
+        # "mine": what this seat's phone calls the bribe, its own 1, 2, ...
+        # this round (one name per phone, whoever the other party is).
         view["bribes"] = [
             {
                 "id": b["id"],
-                "pair_number": bribes.pair_number(b),
+                "mine": n,
                 **bribes.public(b),
                 "awaiting": b["awaiting"],
                 "held": b["held"],
             }
-            for b in bribes.this_round(s)
-            if seat in (b["from"], b["to"])
+            for n, b in enumerate(
+                (b for b in bribes.this_round(s) if seat in (b["from"], b["to"])), 1
+            )
         ]
         return view
 

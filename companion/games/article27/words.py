@@ -286,7 +286,7 @@ class Article27Words(Words):
             lines.append(
                 t(
                     "phone.bribe",
-                    id=bribe["pair_number"],
+                    id=bribe["mine"],
                     player=bribe["from"],
                     target=bribe["to"],
                     amount=bribe["amount"],
@@ -295,6 +295,16 @@ class Article27Words(Words):
                 )
             )
         return lines
+
+    def phone_label(
+        self, command: dict[str, Any], view: dict[str, Any], t: Messages, private: dict[str, Any]
+    ) -> str:
+        """A bribe's button calls it as the seat's secrets do (#1, #2: the
+        seat's own), never by the number its commands carry."""
+        mine = {b["id"]: b["mine"] for b in private.get("bribes", [])}
+        if command.get("bribe") in mine:
+            command = {**command, "bribe": mine[command["bribe"]]}
+        return super().phone_label(command, view, t, private)
 
     def phone_actions(
         self,
