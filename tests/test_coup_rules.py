@@ -558,3 +558,31 @@ def test_unknown_and_malformed_commands_change_nothing(store):
     with pytest.raises(RuleError) as err:
         table.execute(["income"])
     assert err.value.key == "command.not_an_object"
+
+
+def test_a_ruleset_that_charges_a_fee_has_it_refused_in_words():
+    """The claim machinery's own refusal for a fee a ruleset charges but does
+    not name: a claim its seat cannot pay for is refused, and nothing moves."""
+    from dataclasses import replace
+
+    from companion.games.base import Fate, Setup
+    from companion.games.coup.engine import ClaimEngine
+    from companion.games.coup.rules import COUP, Hooks
+
+    class DukeFee(Hooks):
+        def fee_key(self, s):
+            return "duke"
+
+        def fee(self, s, seat, character, counter):
+            return 9 if character == "duke" else 0
+
+    rules = replace(COUP, hooks=DukeFee())
+    engine = ClaimEngine("coup", rules, lambda options: rules, defaults={"first": 0})
+    setup = Setup(game="coup", seats=["A", "B"], mode="keeper", options={"first": 0})
+    state = engine.new_state(setup)
+    engine.apply(state, engine.chance(state, Fate(seed=1)))
+    with pytest.raises(RuleError) as err:
+        engine.decide(state, {"type": "tax", "seat": 0})
+    assert (err.value.key, err.value.args_) == ("coup.fee_unpaid", {"character": "duke"})
+    assert {"type": "tax", "seat": 0} not in engine.legal_commands(state)
+    assert state.coins == [2, 2]

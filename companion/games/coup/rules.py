@@ -97,8 +97,8 @@ class Hooks:
 
     def unpaid(self, character: str | None) -> RuleError:
         """The refusal of a claim whose seat cannot pay its fee (a ruleset
-        that charges one says it)."""
-        raise NotImplementedError
+        may name its fee in its own words)."""
+        return RuleError("coup.fee_unpaid", character=character)
 
     # -- who an action cannot reach -----------------------------------------
     def reach_key(self, s: CoupState) -> Any:
