@@ -50,6 +50,12 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (game_id, seq),
     FOREIGN KEY (game_id, command) REFERENCES commands(game_id, number)
 );
+-- A game's time (see companion/table/game_clock.py) as a running timer last
+-- saved it; a command's body holds the time it was carried out.
+CREATE TABLE IF NOT EXISTS game_times (
+    game_id     INTEGER PRIMARY KEY REFERENCES games(id),
+    played      REAL NOT NULL
+);
 -- Phones: each seat's join link (a random token) and the phone that claimed
 -- it (a hash of the secret in its cookie). Re-pairing replaces the token and
 -- forgets the phone. Not part of the game's log: nothing here is public.
@@ -216,6 +222,15 @@ class EventStore:
                 self.db.execute("ROLLBACK")
             raise StoreError(str(exc)) from exc
 
+    def save_game_time(self, game_id: int, played: float) -> None:
+        """Keep a game's time while a timer runs (see :meth:`game_time`)."""
+        with self._lock, self._transaction():
+            self.db.execute(
+                "INSERT INTO game_times VALUES (?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET played=excluded.played",
+                (game_id, played),
+            )
+
     # -- phones --------------------------------------------------------------
     def seat_link(self, game_id: int, seat: int) -> dict[str, Any] | None:
         with self._lock:
@@ -307,6 +322,33 @@ class EventStore:
                 "SELECT command, body FROM events WHERE game_id=? ORDER BY seq", (game_id,)
             ).fetchall()
         return [(number, json.loads(body)) for number, body in rows]
+
+    def game_time(self, game_id: int) -> float:
+        """The latest time of a game the store holds: the later of the last
+        saved while a timer ran and the last command's (0 for a game with
+        no timed command yet)."""
+        saved = (
+            "SELECT played AS t FROM game_times WHERE game_id=:game UNION ALL "
+            if self._has_table("game_times")  # not in a store opened read-only from before it
+            else ""
+        )
+        try:
+            with self._lock:
+                row = self.db.execute(
+                    f"SELECT MAX(t) FROM ({saved}"
+                    "SELECT json_extract(body, '$.at') AS t FROM commands WHERE game_id=:game)",
+                    {"game": game_id},
+                ).fetchone()
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read the time of game {game_id}: {exc}") from exc
+        return float(row[0] or 0.0)
+
+    def _has_table(self, name: str) -> bool:
+        with self._lock:
+            row = self.db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)
+            ).fetchone()
+        return row is not None
 
     def commands(self, game_id: int) -> list[dict[str, Any]]:
         with self._lock:

@@ -27,6 +27,7 @@ from ..games import spec_for
 from ..games.base import KEEPER, Engine, Fate, RuleError, Setup
 from ..games.spec import GameSpec
 from .ballot import ABORT, CLOSE, VOTE, BallotBox
+from .game_clock import SAVE_EVERY, GameClock
 from .seats import clean_name, normalise_seats, seat_names
 from .settings import normalise_table_settings
 from .store import EventStore, GameRecord
@@ -78,8 +79,9 @@ class Table:
         game_id: int,
         setup: Setup,
         engine: Engine,
-        fate: Fate | None = None,
-        clock: Callable[[], float] = time.time,
+        fate: Fate | None,
+        clock: GameClock,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.game_id = game_id
@@ -87,6 +89,8 @@ class Table:
         self.engine = engine
         self.fate = fate or Fate()
         self.clock = clock
+        self.wall = wall  # the store's timestamps, shown in the history
+        self._saved_time = self.clock()
         self.log: list[tuple[int, dict[str, Any]]] = []
         self.undone: set[int] = set()
         self.next_command = 0
@@ -102,10 +106,12 @@ class Table:
         store: EventStore,
         setup: Setup,
         fate: Fate | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = time.monotonic,
         source: str = LOCAL,
+        wall: Callable[[], float] = time.time,
     ) -> Table:
-        """Create a new game (any unfinished one is kept as abandoned)."""
+        """Create a new game (any unfinished one is kept as abandoned). Its
+        time (see :mod:`.game_clock`) moves with ``clock``."""
         engine = spec_for(setup.game).engine
         normalise_seats(setup)
         normalise_table_settings(setup)
@@ -113,8 +119,8 @@ class Table:
         fate = fate or Fate()
         events = _run_chance(engine, state, fate, [])
         command = {"type": "start"}
-        game_id = store.create_game(setup.to_json(), command, source, events, clock())
-        table = cls(store, game_id, setup, engine, fate, clock)
+        game_id = store.create_game(setup.to_json(), command, source, events, wall())
+        table = cls(store, game_id, setup, engine, fate, GameClock(clock(), clock), wall)
         table.state = state
         table.log = [(0, e) for e in events]
         table.next_command = 1
@@ -131,7 +137,9 @@ class Table:
             options=self.engine.next_game_options(self.state),
             table=dict(self.setup.table),
         )
-        return Table.start(self.store, setup, fate=fate, clock=self.clock, source=source)
+        return Table.start(
+            self.store, setup, fate=fate, clock=self.clock.elapsed, source=source, wall=self.wall
+        )
 
     @classmethod
     def resume(
@@ -139,13 +147,14 @@ class Table:
         store: EventStore,
         game_id: int | None = None,
         fate: Fate | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> Table | None:
         """Rebuild a game from its events: the given one, or the unfinished one."""
         record = store.game(game_id) if game_id is not None else store.active_game()
         if record is None:
             return None
-        return cls.from_record(store, record, fate, clock)
+        return cls.from_record(store, record, fate, clock, wall)
 
     @classmethod
     def from_record(
@@ -153,11 +162,15 @@ class Table:
         store: EventStore,
         record: GameRecord,
         fate: Fate | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> Table:
+        """Rebuild a stored game; its time goes on from the latest the store
+        holds for it (downtime does not count, see :mod:`.game_clock`)."""
         setup = Setup.from_json(record.setup)
         normalise_table_settings(setup)  # games stored before a setting existed
-        table = cls(store, record.id, setup, spec_for(setup.game).engine, fate, clock)
+        start = GameClock(store.game_time(record.id), clock)
+        table = cls(store, record.id, setup, spec_for(setup.game).engine, fate, start, wall)
         table.log = store.events(record.id)
         table.next_command = 1 + max((n for n, _ in table.log), default=0)
         table.undone = {e["command"] for _, e in table.log if e["type"] == UNDO}
@@ -218,10 +231,11 @@ class Table:
             # Refused before the engine looks at the hand, so the refusal
             # itself tells the table nothing.
             raise RuleError("command.private_choice")
-        if kind == UNDO:
-            return self._undo(command, source)
-        if kind == RENAME:
-            return self._rename(command, source)
+        if kind in (UNDO, RENAME):
+            # Stored with the table's time, never a sender's: the store's
+            # latest time is where the game's time resumes.
+            command = {**command, "at": self.clock()}
+            return (self._undo if kind == UNDO else self._rename)(command, source)
         if source != CLOCK:
             self.tick()
         # Time comes from the table's clock, never from whoever sent the command.
@@ -328,7 +342,7 @@ class Table:
             command,
             source,
             events,
-            self.clock(),
+            self.wall(),
             status="finished" if over else "active",
             result=self.engine.result(self.state) if over else None,
             setup=self.setup.to_json() if renamed else None,
@@ -345,17 +359,31 @@ class Table:
         running out), carry it out. The kiosk calls this every second, every
         command calls it first; tests and replays call it after moving their
         clock."""
-        command = None if self.ended else self.engine.due(self.state, self.clock())
+        if self.ended:
+            return []
+        now = self.clock()
+        command = self.engine.due(self.state, now)
         if command is None:
+            self._save_running_time(now)
             return []
         return self.execute(command, source=CLOCK)
+
+    def _save_running_time(self, now: float) -> None:
+        """While a timer runs, the game's time is saved every SAVE_EVERY
+        seconds, so a power cut costs the timer at most that much."""
+        if now - self._saved_time < SAVE_EVERY:
+            return
+        timer = self.engine.timer(self.state, now)
+        if timer is not None and timer.get("running") and not self.is_over:
+            self.store.save_game_time(self.game_id, now)
+            self._saved_time = now
 
     def end(self) -> None:
         """The operator ends the game unfinished: the store keeps it in the
         history as abandoned, and nothing (a press, a phone, the clock) can
         act on it again."""
         if not self.is_over:
-            self.store.abandon(self.game_id, time.time())
+            self.store.abandon(self.game_id, self.wall())
         self.ended = True
 
     # -- what leaves the table --------------------------------------------------

@@ -1160,11 +1160,12 @@ class ClaimEngine:
         deadline = self._response_deadline(s)
         if deadline is None:
             return None
+        seconds = s.options["response_seconds"]
         return {
             "kind": "response",
             "running": True,
-            "remaining": max(0.0, deadline - now),
-            "seconds": s.options["response_seconds"],
+            "remaining": max(0.0, min(float(seconds), deadline - now)),
+            "seconds": seconds,
         }
 
     def due(self, s: CoupState, now: float) -> dict[str, Any] | None:
