@@ -98,6 +98,28 @@ def test_a_phone_joins_sees_its_role_votes_and_sees_the_reveal(store, phones):
         shot(bob, "sh-seat-after-vote")
 
 
+def test_a_phone_s_vote_takes_as_many_bytes_ja_as_nein(store, phones):
+    """What a page sends is padded (seat.js: COMMAND_BYTES): someone who
+    sees the Wi-Fi's frames but not what they carry cannot tell a "Ja!"
+    from a "Nein" by its length."""
+    table = election(store)
+    server = TableServer(table)
+    sent = []
+
+    def keep(request) -> None:
+        if request.method == "POST":
+            sent.append(len(request.post_data_buffer))
+
+    with serve_in_thread(server.app()) as base:
+        for seat, button in ((1, 0), (3, 1)):
+            page, _ = seated(phones, base, server, seat)
+            page.on("request", keep)
+            page.locator("#actions button").nth(button).click()
+            expect(page.locator("#message")).to_have_text("Sent.")
+    assert sent == [512, 512]
+    assert [table.private_view(seat)["ballot_vote"] for seat in (1, 3)] == ["ja", "nein"]
+
+
 def test_a_second_phone_is_refused_with_a_clear_message(store, phones):
     table = election(store)
     server = TableServer(table)

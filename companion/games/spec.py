@@ -52,6 +52,16 @@ class GameSpec:
     game on the home screen. ``catalogs`` is a directory of ``<lang>.json``
     files with the game's own texts, for a game whose texts are not in the
     companion's catalogs.
+
+    ``private_bytes`` is the length a seat's own part of its phone's state
+    (its secrets and its choices, worded) is padded to, so that every seat's
+    state is as long as any other's whatever they hold: someone who sees the
+    Wi-Fi's frames but not what they carry learns nothing from their lengths
+    (``companion.web.server.padded``). It must be more than that part takes
+    in any phase and language with the longest names, as
+    tests/test_web_lengths.py plays it out: a part that outgrows it takes
+    twice as many bytes (or four times...), and shows that it did. 2048
+    covers Coup's, G54's and Secret Hitler's (1.2 kB, 1.2 kB, 1.5 kB at most).
     """
 
     name: str
@@ -62,6 +72,7 @@ class GameSpec:
     variants: tuple[Variant, ...] = ()
     traits: Traits = field(default_factory=Traits)
     catalogs: Path | None = None
+    private_bytes: int = 2048
 
     @cached_property
     def engine(self) -> Engine:

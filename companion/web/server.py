@@ -22,6 +22,11 @@ a private deal between two seats reaches those two phones and nobody else,
 not even as a message or a number.
 - ``/static/``: the pages' script, style and font, served from the Pi itself.
 
+What a seat's phone is sent is never compressed, and its own part (its
+secrets and choices) is padded to its game's ``private_bytes``: the length
+of a state tells only public things (:func:`padded`). A command's answer is
+padded too, as the page pads the command (``seat.js``).
+
 Every private request and socket is authorised by the seat cookie. Failed
 join attempts are rate-limited per address. On the Pi's own access point,
 requests for any other host are redirected to the public address
@@ -75,6 +80,11 @@ SEAT_SOCKETS = 3  # open sockets a seat keeps (its newest)
 # (LimitNOFILE in deploy/table-companion.service).
 ADDRESS_SOCKETS = 20
 ALL_SOCKETS = 512
+# The fields of a seat's state that are the seat's own (its secrets and its
+# choices); the rest of it is public or the page's own.
+PRIVATE_FIELDS = ("private", "secrets", "actions", "offer", "notice")
+PAD = "pad"  # the spaces a message is padded with (a page ignores them)
+ANSWER_BYTES = 1024  # a command's answer, taken or refused (the longest: 0.4 kB)
 
 
 def page_font() -> Path | None:
@@ -223,7 +233,8 @@ class TableServer:
                 text=json.dumps({"error": "web.no_seat"}), content_type="application/json"
             )
         lang = phone_language(request, self._seat_lang(phone.seat))
-        return web.json_response(self._seat_state(phone.seat, lang, csrf_token(phone)))
+        text = self._seat_text(phone.seat, lang, csrf_token(phone))
+        return web.Response(text=text, content_type="application/json")
 
     def _seat_lang(self, seat: int) -> str:
         """The seat's language at set-up: a phone that says nothing reads it."""
@@ -240,6 +251,12 @@ class TableServer:
         for socket, holder in self._seat_sockets.items():
             if holder == seat and socket in self._wake:
                 self._wake[socket].set()
+
+    def _seat_text(self, seat: int, lang: str, csrf: str | None = None) -> str:
+        """The seat's state as sent, on its socket or as ``/api/seat``: as
+        long as any other seat's would be at this point of the game,
+        whatever their secrets (see :func:`padded`)."""
+        return padded(self._seat_state(seat, lang, csrf), self.table.spec.private_bytes)
 
     def _seat_state(self, seat: int, lang: str, csrf: str | None = None) -> dict[str, Any]:
         """What the seat's phone shows: the public view, and the seat's own
@@ -318,17 +335,18 @@ class TableServer:
             return _error(400, "command.not_json", request)
         if not isinstance(command, dict):
             return _error(400, "command.not_an_object", request)
+        command.pop(PAD, None)  # the page's padding (see seat.js)
         command["seat"] = phone.seat  # a phone acts for its own seat only
         try:
             events = self.table.execute(command, source=seat_source(phone.seat))
         except RuleError as exc:
             t = Messages(phone_language(request), self.table.names)
             message = self.table.spec.words.refusal(exc, self._public(), t)
-            return web.json_response({"error": exc.key, "message": message}, status=400)
+            return answer({"error": exc.key, "message": message}, status=400)
         except StoreError:
             log.exception("the store refused a phone's command")
             return _error(503, "web.not_stored", request)
-        return web.json_response({"ok": True, "events": len(events)})
+        return answer({"ok": True, "events": len(events)})
 
     async def seat_socket(self, request: web.Request) -> web.StreamResponse:
         phone = self._phone(request)
@@ -336,7 +354,8 @@ class TableServer:
             raise web.HTTPUnauthorized()
         if self._full(request):
             return _error(503, "web.busy", request)
-        socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
+        # Never compressed: how well a state compresses would tell its secrets.
+        socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT, compress=False)
         await socket.prepare(request)
         self._make_room(phone.seat)
         self._seat_sockets[socket] = phone.seat
@@ -345,7 +364,7 @@ class TableServer:
             lang = phone_language(request, self._seat_lang(phone.seat))
             await self._feed(
                 socket,
-                lambda: _text(self._seat_state(phone.seat, lang)),
+                lambda: self._seat_text(phone.seat, lang),
                 f"seat:{phone.seat}",
                 lambda: self._phone(request) is not None,
                 request,
@@ -397,6 +416,8 @@ class TableServer:
     async def table_socket(self, request: web.Request) -> web.StreamResponse:
         if self._full(request):
             return _error(503, "web.busy", request)
+        # Compressed if the page asks: what it carries is public, and so is
+        # how well that compresses.
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
         await socket.prepare(request)
         lang = phone_language(request)
@@ -552,6 +573,36 @@ async def _drop_what_it_says(socket: web.WebSocketResponse, wake: asyncio.Event)
 
 def _text(state: dict[str, Any]) -> str:
     return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+
+
+def padded(message: dict[str, Any], size: int, private: tuple[str, ...] = PRIVATE_FIELDS) -> str:
+    """``message`` as sent, with a ``pad`` of spaces that makes its
+    ``private`` fields and the pad take ``size`` bytes together, whatever
+    those fields say: the message is then as long as its other fields make
+    it, plus a constant. Fields that outgrow ``size`` cannot hide that they
+    did: they take 2, 4, 8... times ``size``, the fewest that hold them,
+    which tells no more than that power of two."""
+    taken = private_bytes(message, private)
+    budget = size
+    while budget < taken:
+        budget *= 2
+    return _text({**message, PAD: " " * (budget - taken)})
+
+
+def private_bytes(message: dict[str, Any], private: tuple[str, ...] = PRIVATE_FIELDS) -> int:
+    """The bytes the ``private`` fields of ``message`` take with an empty
+    pad, written as an object of their own. In the message they take as
+    many, less the braces, plus a comma before each one not first there."""
+    own = {key: message[key] for key in private if key in message}
+    return len(_text({**own, PAD: ""}).encode())
+
+
+def answer(body: dict[str, Any], status: int = 200) -> web.Response:
+    """A seat's command answered, taken or refused: its body is
+    ``ANSWER_BYTES`` long whatever it says. (Its status line still tells
+    taken from refused.)"""
+    text = padded(body, ANSWER_BYTES, private=tuple(body))
+    return web.Response(text=text, status=status, content_type="application/json")
 
 
 def _same_origin(request: web.Request) -> bool:

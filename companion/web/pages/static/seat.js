@@ -3,6 +3,10 @@
 
 const REVEAL_LIMIT_MS = 10000;      // secrets hide again by themselves
 const SECRET_SIZES_REM = [1.3, 1.15, 1.0, 0.9, 0.8];   // largest first
+// Every command this page sends takes this many bytes, so that its length
+// does not tell which it is ("ja" from "nein"): more than the longest, an
+// offer with its 80 characters of text (a longer one takes a multiple).
+const COMMAND_BYTES = 512;
 let csrf = "";
 let revealTimer = null;
 
@@ -93,13 +97,20 @@ function offerCommand() {
   return command;
 }
 
+// The command as sent, padded with spaces the server drops.
+function padded(command) {
+  const taken = new TextEncoder().encode(JSON.stringify({ ...command, pad: "" })).length;
+  const spaces = (COMMAND_BYTES - (taken % COMMAND_BYTES)) % COMMAND_BYTES;
+  return JSON.stringify({ ...command, pad: " ".repeat(spaces) });
+}
+
 async function send(command, messageId = "message") {
   const message = byId(messageId);
   message.textContent = "";
   const response = await fetch("/api/command", {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-Companion-CSRF": csrf },
-    body: JSON.stringify(command),
+    body: padded(command),
     credentials: "same-origin",
   });
   const answer = await response.json().catch(() => ({}));
