@@ -10,6 +10,7 @@ from . import (
     press_latency,
     rebuild,
     secret_hitler_playouts,
+    store_check,
 )
 
 for bench in (
@@ -18,6 +19,7 @@ for bench in (
     secret_hitler_playouts,
     article27_playouts,
     rebuild,
+    store_check,
     press_latency,
     pad_link,
     phone_push,

@@ -6,6 +6,7 @@ import argparse
 import json
 import logging
 import os
+import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ from .ui.app import TOUCH_SOURCES  # importing it does not import Kivy
 
 if TYPE_CHECKING:
     from .table import EventStore, Table
+    from .table.damage import StoreDamage
 
 log = logging.getLogger(__name__)
 
@@ -152,8 +154,9 @@ def _parser() -> argparse.ArgumentParser:
     status = sub.add_parser(
         "status",
         parents=[common],
-        help="say whether a game is in progress (exit status 3 if one is, 0 if none, 2 if "
-        "the store cannot be read): the installer asks before an upgrade",
+        help="say whether a game is in progress (exit status 3 if one is, 0 if none or it "
+        "cannot be read, 2 if the store cannot be looked at): the installer asks before an "
+        "upgrade",
     )
     status.add_argument(
         "--db", type=Path, default=None, help=f"game store (default: ${DB_ENV} or the XDG data dir)"
@@ -164,7 +167,8 @@ def _parser() -> argparse.ArgumentParser:
         "export",
         parents=[common],
         help="write one zip for support: a consistent copy of the game store, the settings "
-        "without the PIN, the service's journal",
+        "without the PIN, the service's journal (exit status 1: written, but some games or "
+        "the store could not be read)",
     )
     export.add_argument(
         "--db", type=Path, default=None, help=f"game store (default: ${DB_ENV} or the XDG data dir)"
@@ -303,10 +307,14 @@ GAME_IN_PROGRESS = 3  # `companion status`: its exit status when a game is unfin
 
 
 def _status(args: argparse.Namespace) -> int:
+    """0: no game can be resumed (none unfinished; or the store, or the
+    unfinished game, cannot be read, and the kiosk sets it aside), 3: one is
+    in progress, 2: the store cannot be looked at (see the parser's help)."""
     from datetime import datetime
 
     from .i18n import Messages
-    from .table import EventStore, StoreError
+    from .table import EventStore, StoreError, Table
+    from .table.store import DamagedGame, DamagedStoreError
 
     t = Messages(args.lang)
     db = args.db or default_db()
@@ -315,19 +323,33 @@ def _status(args: argparse.Namespace) -> int:
         return 0
     try:
         store = EventStore(db, read_only=True)
+    except DamagedStoreError as exc:
+        print(t("status.store_damaged", reason=str(exc.__cause__ or exc)))
+        return 0
     except StoreError as exc:
         print(f"companion status: {exc}", file=sys.stderr)
         return 2
-    active = store.active_game()
-    store.close()
-    if active is None:
-        print(t("status.none"))
+    try:
+        active = store.active_game()
+        if active is None:
+            print(t("status.none"))
+            return 0
+        players = Table.from_record(store, active).setup.players
+    except DamagedGame as exc:
+        print(t("status.game_damaged", number=exc.game_id))
         return 0
+    except sqlite3.DatabaseError as exc:
+        print(t("status.store_damaged", reason=str(exc)))
+        return 0
+    finally:
+        store.close()
     started = datetime.fromtimestamp(active.created_at).strftime("%Y-%m-%d %H:%M")
-    print(
-        t("status.in_progress", game=active.game, count=len(active.setup["seats"]), started=started)
-    )
+    print(t("status.in_progress", game=active.game, count=players, started=started))
     return GAME_IN_PROGRESS
+
+
+# `companion export`: written, but the store or some of its games could not be read
+PARTIAL_EXPORT = 1
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -335,6 +357,7 @@ def _export(args: argparse.Namespace) -> int:
 
     from .export import ExportError, export
     from .i18n import Messages
+    from .table.damage import game_numbers
 
     t = Messages(args.lang)
     output = args.output or Path(
@@ -348,7 +371,15 @@ def _export(args: argparse.Namespace) -> int:
     print(t("export.written", path=str(done.path), count=done.games))
     if done.journal_missing is not None:
         print(t("export.no_journal", reason=done.journal_missing))
-    return 0
+    if done.store_damaged is not None:
+        print(t("export.store_damaged", reason=done.store_damaged))
+    if done.damaged_files:
+        print(t("export.damaged_files", names=t.join(done.damaged_files)))
+    if len(done.unreadable) == 1:
+        print(t("export.game_unreadable", number=done.unreadable[0]))
+    elif done.unreadable:
+        print(t("export.games_unreadable", games=game_numbers(done.unreadable, t)))
+    return PARTIAL_EXPORT if done.store_damaged is not None or done.unreadable else 0
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -463,18 +494,24 @@ def _devices(args: argparse.Namespace) -> tuple[list, object, object] | None:
     return openers, pinmap, (None if simulated is None else factory)
 
 
-def _open_table(args: argparse.Namespace) -> tuple[EventStore, Table | None] | None:
-    """(store, table): the unfinished game (unless --new), or a new one from
-    the arguments; the table is None when no game is named and none is
-    unfinished (the kiosk then opens at home). None after reporting why the
-    table cannot be opened."""
+def _open_table(args: argparse.Namespace) -> tuple[EventStore, Table | None, StoreDamage] | None:
+    """(store, table, damage): the unfinished game (unless --new), or a new
+    one from the arguments; the table is None when no game is named and none
+    is unfinished (the kiosk then opens at home). A damaged store opens on
+    what can still be read, and ``damage`` says what was set aside
+    (companion/table/damage.py). None after reporting why the table cannot
+    be opened."""
     from .games.base import RuleError, Setup
     from .i18n import Messages
-    from .table import OPERATOR, EventStore, StoreError, Table
+    from .table import OPERATOR, StoreError, Table
+    from .table.damage import open_store, resume_active
 
     try:
-        store = EventStore(args.db or default_db())
-        table = None if args.new else Table.resume(store)
+        store, damage = open_store(args.db or default_db())
+        table = None
+        if not args.new:
+            table, set_aside = resume_active(store)
+            damage = damage.and_set_aside(set_aside)
         if table is None and args.game is not None:
             names = [n for n in args.players.split(",") if n.strip()]
             setup = Setup(
@@ -491,7 +528,7 @@ def _open_table(args: argparse.Namespace) -> tuple[EventStore, Table | None] | N
     except RuleError as exc:
         print(f"companion {args.command}: {Messages(args.lang).error(exc)}", file=sys.stderr)
         return None
-    return store, table
+    return store, table, damage
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -522,8 +559,11 @@ def _run(args: argparse.Namespace) -> int:
             None if args.wifi is None else (args.wifi, args.wifi_password),
             captive=args.captive,
         )
+    store, table, damage = opened
     return run_kiosk(
-        *opened,
+        store,
+        table,
+        damage=damage,
         lang=args.lang,
         size=(width, height),
         devices=openers,

@@ -15,7 +15,16 @@ It holds:
   ``journalctl`` can read it (as root, or as a member of ``adm`` or
   ``systemd-journal``);
 - ``about.json``: versions, the time of the export, and why the journal is
-  missing, if it is.
+  missing, if it is;
+- ``damaged/``: store files SQLite cannot read whole, as they were: the
+  store itself when it is damaged (the copy then holds the games that could
+  still be read from it), and those the kiosk moved aside before
+  (``companion.sqlite3.damaged-<time>``). They are copied as they are, join
+  links included (links the kiosk no longer knows, once it has moved the
+  file aside).
+
+A game that cannot be read (set aside by the kiosk, or whose rows do not
+read) is reported, and its rows are in the zip as they were stored.
 """
 
 from __future__ import annotations
@@ -35,7 +44,9 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
-from .table import EventStore, StoreError
+from .table import EventStore, StoreError, Table
+from .table.damage import salvage, set_aside_files
+from .table.store import DAMAGED, DamagedGame, DamagedStoreError, GameRecord, check_pages
 
 UNIT = "table-companion.service"
 JOURNAL_LINES = 20000
@@ -51,6 +62,18 @@ class Exported:
     path: Path
     games: int
     journal_missing: str | None  # why the journal is not in it, or None
+    store_damaged: str | None = None  # why SQLite cannot read the store, or None
+    damaged_files: tuple[str, ...] = ()  # in damaged/, as they were
+    unreadable: tuple[int, ...] = ()  # games that could not be read
+
+
+@dataclass(frozen=True)
+class _Copy:
+    """The store's copy: its games, and what could not be read."""
+
+    games: list[dict]
+    store_damaged: str | None
+    unreadable: tuple[int, ...]
 
 
 def export(db: Path, output: Path, unit: str = UNIT) -> Exported:
@@ -60,7 +83,10 @@ def export(db: Path, output: Path, unit: str = UNIT) -> Exported:
         raise ExportError(f"no game store at {db}")
     with tempfile.TemporaryDirectory(prefix="companion-export-") as scratch:
         copy = Path(scratch) / "companion.sqlite3"
-        games = _copy_store(db, copy)
+        copied = _copy_store(db, copy)
+        damaged = set_aside_files(db)
+        if copied.store_damaged is not None:
+            damaged += [f for f in (db, Path(f"{db}-wal")) if f.is_file()]
         journal, missing = read_journal(unit)
         about = {
             "version": _version(),
@@ -69,31 +95,73 @@ def export(db: Path, output: Path, unit: str = UNIT) -> Exported:
             "platform": platform.platform(),
             "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "store": str(db),
-            "games": len(games),
+            "games": len(copied.games),
             "unit": unit,
             "journal": "journal.txt" if missing is None else f"missing: {missing}",
+            "store_damaged": copied.store_damaged,
+            "damaged_files": [f.name for f in damaged],
+            "unreadable_games": list(copied.unreadable),
         }
         partial = output.with_name(output.name + ".partial")
         try:
             with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
                 archive.write(copy, "companion.sqlite3")
-                archive.writestr("games.json", _json(games))
+                archive.writestr("games.json", _json(copied.games))
                 settings = _settings_without_secrets(db.with_name("kiosk.ini"))
                 if settings is not None:
                     archive.writestr("kiosk.ini", settings)
                 if journal is not None:
                     archive.writestr("journal.txt", journal)
+                for file in damaged:
+                    archive.write(file, f"damaged/{file.name}")
                 archive.writestr("about.json", _json(about))
             os.replace(partial, output)
         except OSError as exc:
             partial.unlink(missing_ok=True)
             raise ExportError(f"cannot write {output}: {exc.strerror or exc}") from exc
-    return Exported(output, len(games), missing)
+    return Exported(
+        output,
+        len(copied.games),
+        missing,
+        copied.store_damaged,
+        tuple(f.name for f in damaged),
+        copied.unreadable,
+    )
 
 
-def _copy_store(db: Path, copy: Path) -> list[dict]:
-    """Back ``db`` up into ``copy`` (one self-contained file, join links
-    removed) and return its games."""
+def _copy_store(db: Path, copy: Path) -> _Copy:
+    """Copy ``db`` into ``copy``: one self-contained file, join links
+    removed. A store SQLite cannot read whole is not copied page by page:
+    the copy gets the games that can still be read from it."""
+    try:
+        check_pages(db)
+        _back_up(db, copy)
+        damaged, lost = None, []
+    except DamagedStoreError as exc:
+        damaged = str(exc)
+        lost = _salvage_into(db, copy)
+    try:
+        store = EventStore(copy)
+    except StoreError as exc:
+        raise ExportError(str(exc)) from exc
+    records = store.history()
+    reasons = {record.id: _unreadable(store, record) for record in records}
+    store.close()
+    games = [_game(record, reasons[record.id]) for record in records]
+    unreadable = sorted(lost + [id_ for id_, reason in reasons.items() if reason is not None])
+    target = sqlite3.connect(copy, isolation_level=None)
+    try:
+        target.execute("DELETE FROM seat_links")
+        target.execute("PRAGMA journal_mode=DELETE")  # one file, no -wal beside it
+        target.execute("VACUUM")  # and no deleted pages in it
+    finally:
+        target.close()
+    return _Copy(games, damaged, tuple(unreadable))
+
+
+def _back_up(db: Path, copy: Path) -> None:
+    """A consistent copy through SQLite's backup API, while the kiosk may
+    be writing (a plain file copy would miss what is still in its log)."""
     try:
         source = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
         try:
@@ -103,28 +171,50 @@ def _copy_store(db: Path, copy: Path) -> list[dict]:
             source.close()
     except sqlite3.Error as exc:
         raise ExportError(f"cannot read {db}: {exc}") from exc
+
+
+def _salvage_into(db: Path, copy: Path) -> list[int]:
+    """The games of the damaged ``db`` that can still be read, copied into
+    a new store at ``copy``: the games that could not be."""
+    store = EventStore(copy)
     try:
-        store = EventStore(copy)
-    except StoreError as exc:
-        raise ExportError(str(exc)) from exc
-    games = [_game(record) for record in store.history()]
-    store.close()
-    target = sqlite3.connect(copy, isolation_level=None)
-    try:
-        target.execute("DELETE FROM seat_links")
-        target.execute("PRAGMA journal_mode=DELETE")  # one file, no -wal beside it
-        target.execute("VACUUM")  # and no deleted pages in it
+        return salvage(db, store)[1]
     finally:
-        target.close()
-    return games
+        store.close()
 
 
-def _game(record) -> dict:
+def _unreadable(store: EventStore, record: GameRecord) -> str | None:
+    """Why a game cannot be read, or None. Only the unfinished game is
+    rebuilt from its events, as the kiosk would on start; the others need
+    only their row to be listed."""
+    if record.status == DAMAGED:
+        return "set aside by the kiosk: its rows do not rebuild it"
+    if record.setup is None:
+        return "its set-up or result is not JSON"
+    if record.status != "active":
+        return None
+    try:
+        Table.from_record(store, record)
+    except DamagedGame as exc:
+        return exc.reason
+    return None
+
+
+def _game(record: GameRecord, unreadable: str | None) -> dict:
     game = dataclasses.asdict(record)
     for key in ("created_at", "ended_at"):
-        if game[key] is not None:
-            game[key] = datetime.fromtimestamp(game[key], UTC).isoformat(timespec="seconds")
+        game[key] = _moment(game[key])
+    if unreadable is not None:
+        game["unreadable"] = unreadable
     return game
+
+
+def _moment(stamp: object) -> object:
+    """A stored time as ISO 8601; one that is no time (a damaged row) as it is."""
+    try:
+        return datetime.fromtimestamp(stamp, UTC).isoformat(timespec="seconds")  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError, OSError):
+        return stamp
 
 
 def read_journal(unit: str) -> tuple[str | None, str | None]:

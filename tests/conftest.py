@@ -28,6 +28,7 @@ pytest.register_assert_rewrite(
     "a27_helpers",
     "a27_kiosk_helpers",
     "claim_playouts",
+    "damage_helpers",
     "deploy_helpers",
     "g54_helpers",
     "helpers",

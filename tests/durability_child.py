@@ -5,10 +5,14 @@ into a SQLite store, resuming wherever the store says it stopped, and prints
 from __future__ import annotations
 
 import json
+import os
 import sys
 
-from companion.games.base import Fate, Setup
-from companion.table import EventStore, Table
+# The code under test, not whichever copy the interpreter finds installed.
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from companion.games.base import Fate, Setup  # noqa: E402
+from companion.table import EventStore, Table  # noqa: E402
 
 
 def main(db: str, script_path: str) -> int:

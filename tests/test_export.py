@@ -156,4 +156,7 @@ def test_status_tells_whether_a_game_is_in_progress(tmp_path):
     assert (done.returncode, done.stdout.strip()) == (0, "No game is in progress.")
     db.write_bytes(b"not a database at all, not even close" * 40)
     done = companion("status", "--db", str(db))
-    assert done.returncode == 2 and "Traceback" not in done.stderr
+    # No game can be resumed from it: the kiosk keeps it aside and starts anew.
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert done.stdout.startswith("The game store cannot be read (file is not a database)")
+    assert db.read_bytes().startswith(b"not a database")  # asking moves nothing

@@ -279,3 +279,94 @@ def test_each_game_starts_from_home_by_touch(window, tmp_path, game, title, scre
     assert kiosk.current == "table" and kiosk.table.setup.game == title
     assert type(kiosk.table_screen).__name__ == screen
     assert kiosk.table.names[0] == "Player 1"
+
+
+# -- a damaged store (issue 18, item 11) ------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("size", [*SIZES, PORTRAIT], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_home_tells_of_a_damaged_store_readably(window, tmp_path, size, lang):
+    """The longest telling: the file moved aside, the games that read copied
+    into a new store, those that did not named. The unfinished game plays on;
+    home says what happened whenever it is shown, until a game starts."""
+    from damage_helpers import leaf_pages, many_games, zero_pages
+    from kiosk_helpers import assert_readable_layout
+
+    from companion.table.damage import open_store, resume_active
+    from companion.ui.kiosk import Kiosk
+
+    path = tmp_path / "companion.sqlite3"
+    many_games(path, 40)
+    pages = leaf_pages(path, "events")
+    zero_pages(path, pages[len(pages) // 2])
+    store, damage = open_store(path)
+    table, _ = resume_active(store)
+    kiosk = show(window, Kiosk(store, table, lang=lang, damage=damage), size)
+    assert kiosk.current == "table"
+    kiosk.go_home()
+    frames(2)
+    home = kiosk.home
+    lines = home.notice_text.splitlines()
+    assert len(lines) == 2 and damage.moved_to.name in lines[0]
+    if lang == "en":
+        assert lines[0].startswith("The game store was damaged: it is kept for support as ")
+        assert lines[0].endswith(
+            f"and the {damage.copied} games that could still be read were copied into a new one."
+        )
+        numbers = ", ".join(str(n) for n in damage.set_aside)
+        assert lines[1] == (
+            f"Games {numbers} could not be read and were set aside; they are kept for support."
+        )
+    screenshot(window, f"home-damaged-store-{lang}-{size[0]}x{size[1]}")
+    assert_readable_layout(
+        home,
+        window,
+        [home.ids.start, home.ids.history, home.ids.settings, home.ids.resume],
+        scrolled=home.ids.scroll,
+    )
+    home.ids.notice.texture_update()
+    assert home.ids.notice.height >= home.ids.notice.texture_size[1]
+    store.close()
+
+
+def test_resuming_a_game_whose_rows_cannot_be_read_sets_it_aside_and_home_says_so(window, tmp_path):
+    """A kiosk on a store the command line did not check (``--new`` without
+    a game leaves the unfinished one to home): Resume finds the damage."""
+    from damage_helpers import BAD_EVENTS, BAD_SETUPS, UNFINISHED, three_games, write
+
+    path = tmp_path / "companion.sqlite3"
+    three_games(path)
+    write(path, "UPDATE events SET body=? WHERE game_id=3 AND seq=4", BAD_EVENTS["not JSON"])
+    store = EventStore(path)
+    kiosk = show(window, kiosk_on(store), (800, 480))
+    home = kiosk.home
+    assert home.resume_text == "Resume Coup: Fay, Gus, Hal" and home.notice_text == ""
+    tap(home.ids.resume)
+    assert kiosk.current == "home" and kiosk.table is None
+    assert home.notice_text == "Game 3 could not be read and was set aside; it is kept for support."
+    assert home.resume_text == "" and store.game(UNFINISHED).status == "damaged"
+    view = home.open_history()
+    frames(3)
+    assert view.lines[0].endswith("· Coup · Fay, Gus, Hal · could not be read; kept for support")
+    assert [line.split(" · ")[2] for line in view.lines[1:]] == ["Cy, Dee, Eve", "Ann, Ben"]
+    view.dismiss(animation=False)
+    tap(home.ids.start)  # nothing unfinished now: no PIN asked
+    assert kiosk.current == "table"
+    kiosk.go_home()
+    assert home.notice_text == "", "told until a game starts"
+    store.close()
+
+    write(path, "UPDATE games SET setup=? WHERE id=4", BAD_SETUPS["not JSON"])
+    store = EventStore(path)
+    kiosk = show(window, kiosk_on(store), (800, 480))
+    home = kiosk.home
+    assert home.resume_text == "Resume game 4"
+    assert home.choice.names == ["Fay", "Gus", "Hal"], "the latest game that reads"
+    tap(home.ids.resume)
+    assert home.notice_text.startswith("Game 4 could not be read")
+    view = home.open_history()
+    frames(3)
+    assert view.lines[0].endswith("· game 4 · could not be read; kept for support")
+    view.dismiss(animation=False)
+    store.close()

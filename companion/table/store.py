@@ -8,11 +8,17 @@ Durability rules (see docs/durability.md):
 * a command and all the events it produced are written in one transaction,
   committed before the caller shows anyone their effect;
 * nothing is ever updated in place except a game's status: undo is an event.
+
+A store can still be damaged (a card that loses pages, a bad row): a game
+whose rows cannot be read is set aside with the status ``damaged`` (its rows
+kept), and a file SQLite cannot read is moved aside whole; see
+``companion/table/damage.py``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -21,19 +27,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: a game's status may be 'damaged'
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
+# A game set aside because its rows cannot be read: they stay as they were.
+DAMAGED = "damaged"
+
+_GAMES = """
+CREATE TABLE {exists} {name} (
     id          INTEGER PRIMARY KEY,
     game        TEXT NOT NULL,
     setup       TEXT NOT NULL,
     status      TEXT NOT NULL DEFAULT 'active'
-                CHECK (status IN ('active', 'finished', 'abandoned')),
+                CHECK (status IN ('active', 'finished', 'abandoned', 'damaged')),
     created_at  REAL NOT NULL,
     ended_at    REAL,
     result      TEXT
 );
+"""
+
+_SCHEMA = (
+    _GAMES.format(exists="IF NOT EXISTS", name="games")
+    + """
 CREATE TABLE IF NOT EXISTS commands (
     game_id     INTEGER NOT NULL REFERENCES games(id),
     number      INTEGER NOT NULL,
@@ -68,17 +82,80 @@ CREATE TABLE IF NOT EXISTS seat_links (
     PRIMARY KEY (game_id, seat)
 );
 """
+)
+
+# SQLite's primary result codes for a damaged file: pages that do not read
+# as a database's ("database disk image is malformed"), or a file that is
+# not a database at all.
+_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26
 
 
 class StoreError(Exception):
     """The store could not be opened or written (disk full, unreadable file)."""
 
 
+class DamagedStoreError(StoreError):
+    """SQLite cannot read the file: it is not a database, or pages of it are
+    damaged (zeroed or overwritten)."""
+
+
+class DamagedGame(StoreError):
+    """A game's stored rows do not read as a game (a row that is not JSON,
+    an event the engine cannot fold, a set-up that is not one)."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__(f"game {game_id} cannot be read: {reason}")
+        self.game_id = game_id
+        self.reason = reason
+
+
+def is_damage(exc: sqlite3.Error) -> bool:
+    """Whether SQLite failed because the file itself is damaged."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+
+
+def read_only_connection(path: str | Path) -> sqlite3.Connection:
+    """A connection that only reads ``path``: it never writes the file, not
+    even the checkpoint a writing connection makes when it closes."""
+    return sqlite3.connect(
+        f"{Path(path).resolve().as_uri()}?mode=ro",
+        uri=True,
+        isolation_level=None,
+        check_same_thread=False,
+    )
+
+
+def check_pages(path: str | Path) -> None:
+    """Raise DamagedStoreError, in SQLite's words, if its ``quick_check``
+    finds the file at ``path`` damaged. It reads every page (a year of a
+    busy table, 60 MB, in about half a second: docs/benchmarks.md), and only
+    reads, so a damaged file stays exactly as it was. A missing or empty
+    file is a new store: nothing to check. Other failures (no permission, a
+    directory) are left for the store to report."""
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return
+    try:
+        db = read_only_connection(path)
+    except sqlite3.Error:
+        return
+    try:
+        problems = [row[0] for row in db.execute("PRAGMA quick_check")]
+    except sqlite3.Error as exc:
+        if is_damage(exc):
+            raise DamagedStoreError(str(exc)) from exc
+        return
+    finally:
+        db.close()
+    if problems != ["ok"]:
+        raise DamagedStoreError("; ".join(problems[:3]))
+
+
 @dataclass(frozen=True)
 class GameRecord:
     id: int
     game: str
-    setup: dict[str, Any]
+    setup: dict[str, Any] | None  # None: the row does not read (not JSON)
     status: str
     created_at: float
     ended_at: float | None
@@ -93,37 +170,60 @@ class EventStore:
     def __init__(self, path: str | Path, read_only: bool = False) -> None:
         """Open (or create) the store at ``path``. ``read_only`` only looks
         (``companion status``, the export): the file must exist, and nothing
-        in it is written, not even the schema."""
+        in it is written, not even the schema. A file SQLite cannot read is
+        a DamagedStoreError; any other failure a StoreError."""
         self.path = str(path)
         if self.path != ":memory:" and not read_only:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         try:
             if read_only:
-                self.db = sqlite3.connect(
-                    f"{Path(self.path).resolve().as_uri()}?mode=ro",
-                    uri=True,
-                    isolation_level=None,
-                    check_same_thread=False,
-                )
+                self.db = read_only_connection(self.path)
             else:
                 self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            if self.path != ":memory:" and not read_only:
-                self.db.execute("PRAGMA journal_mode=WAL")
-                self.db.execute("PRAGMA journal_size_limit=4194304")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.execute("PRAGMA busy_timeout=5000")
-            version = self.db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path} was written by a newer version (schema {version})")
-            if read_only and version == 0:  # nothing written: an empty file, or not a store
-                raise StoreError(f"{self.path} holds no game store (empty, or another file)")
-            if not read_only:
-                self.db.executescript(_SCHEMA)
-                self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {self.path}: {exc}") from exc
+        try:
+            self._prepare(read_only)
+        except sqlite3.Error as exc:
+            self.db.close()
+            error = DamagedStoreError if is_damage(exc) else StoreError
+            raise error(f"cannot open {self.path}: {exc}") from exc
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _prepare(self, read_only: bool) -> None:
+        """The connection's settings, then the schema (unless read-only)."""
+        if self.path != ":memory:" and not read_only:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA journal_size_limit=4194304")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.execute("PRAGMA busy_timeout=5000")
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer version (schema {version})")
+        if read_only and version == 0:  # nothing written: an empty file, or not a store
+            raise StoreError(f"{self.path} holds no game store (empty, or another file)")
+        if not read_only:
+            self.db.executescript(_SCHEMA)
+            if 0 < version < 3:
+                self._allow_damaged_status()
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _allow_damaged_status(self) -> None:
+        """Schema 3: the games table again, with 'damaged' among the statuses
+        its CHECK allows (SQLite cannot change a CHECK in place). Every row
+        is copied as it was, in one transaction."""
+        self.db.execute("PRAGMA foreign_keys=OFF")  # the commands' references wait
+        with self._transaction():
+            self.db.execute(_GAMES.format(exists="", name="games_v3"))
+            self.db.execute("INSERT INTO games_v3 SELECT * FROM games")
+            self.db.execute("DROP TABLE games")
+            self.db.execute("ALTER TABLE games_v3 RENAME TO games")
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self.db.execute("PRAGMA foreign_keys=ON")
 
     def close(self) -> None:
         with self._lock:
@@ -161,6 +261,23 @@ class EventStore:
                 (at, game_id),
             )
 
+    def set_aside(self, game_id: int) -> None:
+        """A game whose rows cannot be read leaves play: only its status
+        changes (to 'damaged'), its rows stay as they are, for support."""
+        with self._lock, self._transaction():
+            self.db.execute("UPDATE games SET status=? WHERE id=?", (DAMAGED, game_id))
+
+    def copy_game(
+        self, game: tuple[Any, ...], commands: list[tuple[Any, ...]], events: list[tuple[Any, ...]]
+    ) -> None:
+        """Put one game's rows, as another store held them, into this one,
+        under the same id, in one transaction (a damaged file's games that
+        can still be read; see damage.salvage)."""
+        with self._lock, self._transaction():
+            self.db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)", game)
+            self.db.executemany("INSERT INTO commands VALUES (?, ?, ?, ?, ?)", commands)
+            self.db.executemany("INSERT INTO events VALUES (?, ?, ?, ?)", events)
+
     def append(
         self,
         game_id: int,
@@ -179,9 +296,10 @@ class EventStore:
         in the same transaction."""
         with self._lock, self._transaction():
             row = self.db.execute("SELECT status FROM games WHERE id=?", (game_id,)).fetchone()
-            if row is None or row[0] == "abandoned":
+            if row is None or row[0] in ("abandoned", DAMAGED):
                 # An abandoned game takes nothing more (a Table left behind
-                # by a kiosk that ended it must not bring it back).
+                # by a kiosk that ended it must not bring it back), nor one
+                # set aside.
                 raise StoreError(f"game {game_id} is not open")
             self._insert(game_id, number, first_seq, command, source, events, at)
             if status is not None:
@@ -220,7 +338,7 @@ class EventStore:
         except sqlite3.Error as exc:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
-            raise StoreError(str(exc)) from exc
+            raise (DamagedStoreError if is_damage(exc) else StoreError)(str(exc)) from exc
 
     def save_game_time(self, game_id: int, played: float) -> None:
         """Keep a game's time while a timer runs (see :meth:`game_time`)."""
@@ -283,14 +401,23 @@ class EventStore:
 
     # -- reading -------------------------------------------------------------
     def _record(self, row) -> GameRecord:
+        """A games row as a record; one whose set-up or result is not JSON
+        (or whose set-up is not an object) has neither: ``setup`` is None."""
+        try:
+            setup = json.loads(row[2])
+            result = None if row[6] is None else json.loads(row[6])
+        except (TypeError, ValueError, RecursionError):
+            setup = result = None
+        if not isinstance(setup, dict):
+            setup = result = None
         return GameRecord(
             id=row[0],
             game=row[1],
-            setup=json.loads(row[2]),
+            setup=setup,
             status=row[3],
             created_at=row[4],
             ended_at=row[5],
-            result=None if row[6] is None else json.loads(row[6]),
+            result=result,
         )
 
     def game(self, game_id: int) -> GameRecord | None:
@@ -316,12 +443,22 @@ class EventStore:
         return [self._record(r) for r in rows]
 
     def events(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
-        """Every event of a game in order, with the number of its command."""
+        """Every event of a game in order, with the number of its command;
+        DamagedGame if one is not a JSON object."""
         with self._lock:
             rows = self.db.execute(
-                "SELECT command, body FROM events WHERE game_id=? ORDER BY seq", (game_id,)
+                "SELECT seq, command, body FROM events WHERE game_id=? ORDER BY seq", (game_id,)
             ).fetchall()
-        return [(number, json.loads(body)) for number, body in rows]
+        events = []
+        for seq, number, body in rows:
+            try:
+                event = json.loads(body)
+            except (TypeError, ValueError, RecursionError):
+                event = None
+            if not isinstance(event, dict):
+                raise DamagedGame(game_id, f"event {seq} is not a JSON object")
+            events.append((number, event))
+        return events
 
     def game_time(self, game_id: int) -> float:
         """The latest time of a game the store holds: the later of the last

@@ -30,7 +30,7 @@ from .ballot import ABORT, CLOSE, VOTE, BallotBox
 from .game_clock import SAVE_EVERY, GameClock
 from .seats import clean_name, normalise_seats, seat_names
 from .settings import normalise_table_settings
-from .store import EventStore, GameRecord
+from .store import DamagedGame, EventStore, GameRecord, StoreError
 
 if TYPE_CHECKING:
     from ..games.base import BuzzerEngine, GavelEngine
@@ -150,7 +150,8 @@ class Table:
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
     ) -> Table | None:
-        """Rebuild a game from its events: the given one, or the unfinished one."""
+        """Rebuild a game from its events: the given one, or the unfinished
+        one. DamagedGame if its rows do not rebuild it."""
         record = store.game(game_id) if game_id is not None else store.active_game()
         if record is None:
             return None
@@ -165,16 +166,29 @@ class Table:
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
     ) -> Table:
-        """Rebuild a stored game; its time goes on from the latest the store
-        holds for it (downtime does not count, see :mod:`.game_clock`)."""
-        setup = Setup.from_json(record.setup)
-        normalise_table_settings(setup)  # games stored before a setting existed
-        start = GameClock(store.game_time(record.id), clock)
+        """The game rebuilt from its stored rows, and shown once, as a screen
+        would. Rows that do not fold, whatever the engine raises on them (a
+        missing field, an unknown event), are a DamagedGame: the game cannot
+        be played on, and nothing else is wrong. Its time goes on from the
+        latest the store holds for it (downtime does not count, see
+        :mod:`.game_clock`)."""
+        setup = stored_setup(record)
+        try:
+            start = GameClock(store.game_time(record.id), clock)
+        except StoreError as exc:
+            raise DamagedGame(record.id, f"its commands do not give its time ({exc})") from exc
         table = cls(store, record.id, setup, spec_for(setup.game).engine, fate, start, wall)
-        table.log = store.events(record.id)
-        table.next_command = 1 + max((n for n, _ in table.log), default=0)
-        table.undone = {e["command"] for _, e in table.log if e["type"] == UNDO}
-        table._rebuild()
+        try:
+            table.log = store.events(record.id)
+            table.next_command = 1 + max((n for n, _ in table.log), default=0)
+            table.undone = {e["command"] for _, e in table.log if e["type"] == UNDO}
+            table._rebuild()
+            table.public_view()
+            table.legal_commands()
+        except DamagedGame:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure of the engine on these rows
+            raise DamagedGame(record.id, f"its events do not rebuild it ({exc!r})") from exc
         return table
 
     def _rebuild(self) -> None:
@@ -538,6 +552,23 @@ class Table:
                 key, args = line
                 lines.append((key, {**args, "undone": number in self.undone}))
         return lines
+
+
+def stored_setup(record: GameRecord) -> Setup:
+    """The set-up a game was stored with, checked as a new game's seats and
+    table settings are (a game stored before a setting existed gets its
+    default); DamagedGame when the row does not read as a set-up of a game
+    this version knows."""
+    try:
+        if record.setup is None:
+            raise ValueError("its set-up or result is not JSON")
+        setup = Setup.from_json(record.setup)
+        spec_for(setup.game)
+        normalise_seats(setup)
+        normalise_table_settings(setup)
+    except (KeyError, TypeError, ValueError, RuleError) as exc:
+        raise DamagedGame(record.id, f"its set-up does not read ({exc!r})") from exc
+    return setup
 
 
 def _check_storable(command: Any) -> None:

@@ -16,6 +16,7 @@ from ..devices.press import Deliver, SeatFeedback
 from ..games.base import RuleError
 from ..sd_notify import notify, watchdog_interval
 from ..table import Committed, EventStore, Table
+from ..table.damage import StoreDamage
 
 log = logging.getLogger(__name__)
 
@@ -167,6 +168,7 @@ def run_kiosk(
     fullscreen: bool = False,
     touch: str = "sdl",
     dim_after: float = 0,
+    damage: StoreDamage | None = None,
 ) -> int:
     """Open the kiosk window on ``table`` (None: on the home screen) and run
     until it is closed (or for ``exit_after`` seconds: a smoke test of the
@@ -175,18 +177,24 @@ def run_kiosk(
     mock pins standing in for a header this machine lacks) become on-screen
     seat buttons. ``fullscreen`` fills the display at its own mode;
     ``touch`` names the touch source (:func:`configure_kivy`); ``dim_after``
-    seconds without a touch dim the screen (0: never)."""
+    seconds without a touch dim the screen (0: never). Home tells the table
+    what ``damage`` opening the store found."""
     configure_kivy(size, fullscreen=fullscreen, touch=touch)
-    app = kiosk_app(store, table, lang=lang, dim_after=dim_after)
+    app = kiosk_app(store, table, lang=lang, dim_after=dim_after, damage=damage)
     header = None if pinmap is None else (pinmap, simulated_pins)
     return asyncio.run(_serve(app, list(devices), exit_after, web, header))
 
 
 def kiosk_app(
-    store: EventStore, table: Table | None, lang: str | None = None, dim_after: float = 0
+    store: EventStore,
+    table: Table | None,
+    lang: str | None = None,
+    dim_after: float = 0,
+    damage: StoreDamage | None = None,
 ) -> Any:
     """The kiosk's Kivy App, locked down (:mod:`.lockdown`): built on
-    ``table`` (None: at home), dimming after ``dim_after`` idle seconds."""
+    ``table`` (None: at home, which tells of the store's ``damage``),
+    dimming after ``dim_after`` idle seconds."""
     from kivy.app import App
     from kivy.core.window import Window
 
@@ -202,7 +210,7 @@ def kiosk_app(
 
         def build(self):
             use_dejavu()
-            self.kiosk = Kiosk(store, table, lang=lang)
+            self.kiosk = Kiosk(store, table, lang=lang, damage=damage)
             self.kiosk.close_app = self.stop
             self.title = translate("app.title", self.kiosk.lang)
             return self.kiosk

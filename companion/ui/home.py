@@ -19,8 +19,11 @@ from ..games import spec_for
 from ..games.base import RuleError, Setup
 from ..i18n import Messages
 from ..table import OPERATOR, EventStore, Table
+from ..table.damage import StoreDamage
 from ..table.new_game import MODES, NewGame, game_order, player_limits
-from ..table.store import GameRecord, StoreError
+from ..table.seats import seat_names
+from ..table.store import DAMAGED, DamagedGame, GameRecord, StoreError
+from ..table.table import stored_setup
 from .buttons import fill_choices
 from .direction import Row, writing
 from .fonts import kiosk_languages
@@ -42,6 +45,7 @@ class HomeScreen(BoxLayout):
     resume_text = StringProperty("")  # empty: no unfinished game
     players_text = StringProperty("")
     message_text = StringProperty("")
+    notice_text = StringProperty("")  # what was found damaged in the store
     labels = ListProperty([])  # section titles, in kv order
 
     def __init__(
@@ -53,20 +57,20 @@ class HomeScreen(BoxLayout):
         on_settings: Callable[[], Any],
         on_language: Callable[[str], None],
         with_pin: Callable[[Callable[[], Any]], Any],
+        damage: StoreDamage | None = None,
         **kwargs: Any,
     ) -> None:
         writing.use(lang)  # before the kv rules lay the screen out
         super().__init__(**kwargs)
         self.store = store
+        self.damage = damage or StoreDamage()  # told until a game starts
         self.on_table = on_table
         self.on_resume = on_resume
         self.on_settings = on_settings
         self.on_language = on_language
         self.with_pin = with_pin
-        latest = store.history()
-        self.choice = (
-            NewGame.like(Setup.from_json(latest[0].setup)) if latest else NewGame(lang=lang)
-        )
+        latest = _latest_setup(store.history())
+        self.choice = NewGame(lang=lang) if latest is None else NewGame.like(latest)
         self.choice.lang = lang
         self.refresh()
 
@@ -125,6 +129,7 @@ class HomeScreen(BoxLayout):
             self.message_text = self.t("error.unexpected")
             return None
         self.message_text = ""
+        self.damage = StoreDamage()
         self.on_table(table)
         return table
 
@@ -145,16 +150,8 @@ class HomeScreen(BoxLayout):
     def refresh(self) -> None:
         t, choice = self.t, self.choice
         self.title_text = t("app.title")
-        active = self.store.active_game()
-        self.resume_text = (
-            ""
-            if active is None
-            else t(
-                "home.resume",
-                game=active.game,
-                players=t.join(s["name"] for s in active.setup["seats"]),
-            )
-        )
+        self.resume_text = _resume_text(self.store.active_game(), t)
+        self.notice_text = "\n".join(self.damage.describe(t))
         low, high = player_limits(choice.game)
         self.players_text = t("home.players", count=len(choice.names), low=low, high=high)
         self.labels = [
@@ -218,10 +215,36 @@ class HomeScreen(BoxLayout):
         self.choice.names[seat] = text
 
 
+def _latest_setup(history: list[GameRecord]) -> Setup | None:
+    """The set-up of the latest game that reads as one: the next game's
+    choices start from it."""
+    for record in history:
+        try:
+            return stored_setup(record)
+        except DamagedGame:
+            continue
+    return None
+
+
+def _resume_text(active: GameRecord | None, t: Messages) -> str:
+    """The resume button's words ("": no unfinished game to resume)."""
+    if active is None:
+        return ""
+    try:
+        setup = stored_setup(active)
+    except DamagedGame:  # Resume finds the damage and sets the game aside
+        return t("home.resume_number", number=active.id)
+    return t("home.resume", game=active.game, players=t.join(seat_names(setup)))
+
+
 def history_line(record: GameRecord, t: Messages) -> str:
-    """A finished or abandoned game in one line: when, what, who, how it ended."""
+    """A finished or abandoned game in one line: when, what, who, how it
+    ended. A game whose rows cannot be read says so, with what can be."""
     when = t.date_time(datetime.fromtimestamp(record.created_at))
-    names = [s["name"] for s in record.setup["seats"]]
+    try:
+        names = seat_names(stored_setup(record))
+    except DamagedGame:
+        return t("home.history_unreadable", when=when, number=record.id)
     return t(
         "home.history_line",
         when=when,
@@ -233,6 +256,8 @@ def history_line(record: GameRecord, t: Messages) -> str:
 
 def _outcome(record: GameRecord, names: list[str], t: Messages) -> str:
     result = record.result or {}
+    if record.status == DAMAGED:
+        return t("home.outcome.damaged")
     if record.status == "abandoned" or not result:
         return t("home.outcome.abandoned")
     if "ranking" in result:  # Article 27: the best total wins

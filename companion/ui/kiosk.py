@@ -16,6 +16,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from ..i18n import Messages
 from ..paths import cache_dir
 from ..table import EventStore, Table
+from ..table.damage import StoreDamage, resume_active
 from .direction import writing
 from .fonts import kiosk_languages
 from .kiosk_settings import KioskSettings, settings_path
@@ -39,10 +40,12 @@ class Kiosk(ScreenManager):
         lang: str | None = None,
         settings: KioskSettings | None = None,
         sounds_dir: Path | None = None,
+        damage: StoreDamage | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(transition=NoTransition(), **kwargs)
         self.store = store
+        self.damage = damage or StoreDamage()  # what opening the store found: home tells
         self.settings = settings or KioskSettings(settings_path(store.path))
         self.lang = lang if lang in kiosk_languages() else self.settings.language
         writing.use(self.lang)
@@ -73,6 +76,7 @@ class Kiosk(ScreenManager):
             self._home = HomeScreen(
                 self.store,
                 self.lang,
+                damage=self.damage,
                 on_table=self.show_table,
                 on_resume=self.resume,
                 on_settings=self.open_settings,
@@ -112,16 +116,17 @@ class Kiosk(ScreenManager):
 
     def resume(self) -> None:
         """Back to the unfinished game: the one on the table screen if that is
-        it (one Table per game, never two), else rebuilt from the store."""
+        it (one Table per game, never two), else rebuilt from the store; one
+        that cannot be rebuilt is set aside, and home says so."""
         active = self.store.active_game()
-        if active is None:
-            self.go_home()
-            return
-        if self.table is not None and self.table.game_id == active.id:
+        if self.table is not None and active is not None and self.table.game_id == active.id:
             self.current = TABLE
             return
-        table = Table.resume(self.store)
-        assert table is not None  # the active game just found
+        table, set_aside = resume_active(self.store)
+        if table is None:
+            self.home.damage = self.home.damage.and_set_aside(set_aside)
+            self.go_home()
+            return
         self.show_table(table)
 
     def tick(self) -> None:
