@@ -147,15 +147,29 @@ class Publishing:
     its publisher (threads started) and its reporter (on this thread)."""
 
     def __init__(
-        self, table: Any, broker: Mosquitto, name: str = "t1", clock=time.monotonic, **options: Any
+        self,
+        table: Any,
+        broker: Mosquitto,
+        name: str = "t1",
+        clock=time.monotonic,
+        user: tuple[str, str] | None = None,
+        **options: Any,
     ) -> None:
         from companion.fleet import Broker, StatusPublisher, TableReporter
 
         options.setdefault("reconnect", (1, 1))
-        self.publisher = StatusPublisher(Broker.from_url(broker.url), name, **options)
+        address = Broker.from_url(broker.url, *(user or ()))
+        self.publisher = StatusPublisher(address, name, **options)
         self.reporter = TableReporter(self.publisher, name, clock=clock)
         self.publisher.start()
         self.reporter.follow(table)
+
+    def settle(self, timeout: float = 5.0) -> None:
+        """Wait until the newest status is at the broker."""
+        deadline = time.monotonic() + timeout
+        while not self.publisher.idle():
+            assert time.monotonic() < deadline, "the status never reached the broker"
+            time.sleep(0.001)
 
     def close(self) -> None:
         self.publisher.close()

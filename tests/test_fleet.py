@@ -184,3 +184,20 @@ def test_the_last_will_marks_a_killed_table_offline(tmp_path):
         recorder.close()
         broker.stop()
     assert b"Traceback" not in table.stderr.read()
+
+
+def test_a_broker_that_refuses_the_table_never_stops_it(store, tmp_path, caplog):
+    broker = Mosquitto(tmp_path, users={"t1": "right", "console": "c"})
+    broker.start()
+    recorder = Recorder(broker.port, user=("console", "c"))
+    table = coup_table(store)
+    try:
+        with Publishing(table, broker, user=("t1", "wrong")):
+            took = play(table, 10)
+            time.sleep(0.3)
+        assert max(took) < 0.25
+        assert "the broker refused the table" in caplog.text
+        assert recorder.messages == []
+    finally:
+        recorder.close()
+        broker.stop()

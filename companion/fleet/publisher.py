@@ -110,6 +110,12 @@ class StatusPublisher:
             self._unsent = True
             self._wake.notify()
 
+    def idle(self) -> bool:
+        """Whether the newest status went out and the broker acknowledged it
+        (tests and the benchmark wait for this)."""
+        with self._wake:
+            return not self._unsent and self._in_flight is None
+
     def close(self) -> None:
         """Say the table is offline and disconnect (blocks up to
         ``GOODBYE_SECONDS``: call it off the loop, when stopping)."""
