@@ -98,7 +98,7 @@ def test_no_published_status_holds_a_secret(store, broker, game, players, option
         hidden.update(k for p in privates for k, v in p.items() if v and k not in view)
 
     try:
-        with Publishing(table, broker, name=name, clock=clock) as fleet:
+        with Publishing(table, broker, name=name, clock=clock, min_interval=0) as fleet:
             note()
             for _ in range(STEPS):
                 if table.is_over:

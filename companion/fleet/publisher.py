@@ -7,8 +7,9 @@ The sender thread adds the machine's health, turns it into JSON and hands
 it to paho, whose network loop runs on a thread of its own (``loop_start``)
 and connects, reconnects and keeps the connection alive there.
 
-At most one status is in flight (QoS 1, retained): the next goes when the
-broker has acknowledged it, so a slow broker makes statuses coalesce here
+At most one status is in flight (QoS 1, retained), and one every
+``MIN_INTERVAL`` at most: the next goes when the broker has acknowledged
+the last, so a slow broker makes statuses coalesce here
 rather than queue up in paho, and after a reconnect paho's resent older one
 can never land after a newer one. On every connect the table says it is
 online and sends its newest status again. The last will, kept by the broker,
@@ -38,6 +39,10 @@ QOS = 1
 KEEPALIVE = 30  # seconds: the broker gives the last will after 1.5 times this of silence
 RECONNECT = (1, 30)  # seconds between tries after a drop: the first, the longest
 HEALTH_EVERY = 30.0  # seconds between looks at the machine's health
+# Seconds between two statuses at least: a console needs no more, and a
+# burst of commits then wakes this thread (and takes the GIL from the
+# table's loop) a few times, not once per commit.
+MIN_INTERVAL = 0.2
 GOODBYE_SECONDS = 2.0  # how long closing waits for the broker to take "offline"
 ONLINE = json.dumps({"online": True})
 OFFLINE = json.dumps({"online": False})
@@ -55,11 +60,13 @@ class StatusPublisher:
         keepalive: int = KEEPALIVE,
         reconnect: tuple[int, int] = RECONNECT,
         health_every: float = HEALTH_EVERY,
+        min_interval: float = MIN_INTERVAL,
     ) -> None:
         self.broker = broker
         self.topics = Topics(table_name)
         self._health = health
         self._health_every = health_every
+        self._min_interval = min_interval
         self._keepalive = keepalive
         self._wake = threading.Condition()
         # All below are guarded by _wake.
@@ -107,8 +114,9 @@ class StatusPublisher:
         """The newest status, from the loop. It must not be changed after."""
         with self._wake:
             self._latest = status
-            self._unsent = True
-            self._wake.notify()
+            if not self._unsent:  # else the sender knows, and waits for its turn
+                self._unsent = True
+                self._wake.notify()
 
     def idle(self) -> bool:
         """Whether the newest status went out and the broker acknowledged it
@@ -137,23 +145,27 @@ class StatusPublisher:
     # -- the sender thread -----------------------------------------------------------
     def _send_newest(self) -> None:
         health: dict[str, Any] = {}
-        health_at = float("-inf")
+        health_at = sent_at = float("-inf")
         last_payload: str | None = None
         while True:
             with self._wake:
-                self._wake.wait_for(
-                    lambda: self._closing or self._ready(),
-                    timeout=max(0.0, health_at + self._health_every - time.monotonic()),
-                )
+                while not self._closing:
+                    now = time.monotonic()
+                    due = [health_at + self._health_every]
+                    if self._ready():
+                        due.append(sent_at + self._min_interval)
+                    if now >= min(due):
+                        break
+                    self._wake.wait(min(due) - now)
                 if self._closing:
                     return
-                status, ready = self._latest, self._ready()
+                status = self._latest
             if time.monotonic() - health_at >= self._health_every:
                 health, health_at = self._read_health(), time.monotonic()
                 with self._wake:
                     self._unsent = self._unsent or self._latest is not None
                 continue
-            if not ready or status is None:
+            if status is None:
                 continue
             payload = json.dumps({**status, "health": {**status["health"], **health}})
             with self._wake:
@@ -176,7 +188,7 @@ class StatusPublisher:
                 # before the newest: it is in flight either way.
                 self._in_flight = None if info.mid in self._early_acks else info.mid
                 self.sent += 1
-                last_payload = payload
+                last_payload, sent_at = payload, time.monotonic()
 
     def _ready(self) -> bool:
         return self._unsent and self._connected and self._in_flight is None

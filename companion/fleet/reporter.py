@@ -51,20 +51,21 @@ class TableReporter:
     def follow(self, table: Table | None) -> None:
         """Report on ``table`` from now on (None: no game, the kiosk at home)."""
         if self.table is not None:
-            self.table.unsubscribe(self._committed)
+            self.table.unsubscribe(self.committed)
         self.table = table
         if table is None:
             self._offer(idle_status(self.table_name))
             return
         self._started_at = started_at(table)
-        table.subscribe(self._committed)
+        table.subscribe(self.committed)
         self._offer(
             game_status(
                 self.table_name, table, table.public_view(), self._started_at, self.phones()
             )
         )
 
-    def _committed(self, committed: Committed) -> None:
+    def committed(self, committed: Committed) -> None:
+        """The table's listener: the status after this commit, handed over."""
         self._offer(
             game_status(
                 self.table_name, committed.table, committed.view, self._started_at, self.phones()
