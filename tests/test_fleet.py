@@ -5,6 +5,7 @@ it is back."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import statistics
@@ -15,8 +16,10 @@ import time
 import pytest
 from a27_helpers import FakeClock
 from mqtt_helpers import Mosquitto, Publishing, Recorder, free_port
+from web_helpers import join, served
 
 from companion import __version__
+from companion.fleet.reporter import QUIET_REFRESH
 from companion.games.base import Fate, Setup
 from companion.table import Table
 
@@ -201,3 +204,41 @@ def test_a_broker_that_refuses_the_table_never_stops_it(store, tmp_path, caplog)
     finally:
         recorder.close()
         broker.stop()
+
+
+def test_the_status_says_which_seats_have_a_phone_open(store, broker, recorder):
+    clock = FakeClock()
+    table = coup_table(store)
+
+    async def scenario():
+        async with served(table) as (server, phone):
+            with Publishing(table, broker, clock=clock) as fleet:
+                fleet.reporter.phones = server.connected_seats
+                recorder.wait_for(STATUS, lambda s: s["health"]["phones"] == [])
+                client = await phone()
+                assert (await join(client, server.links.token(table.game_id, 1))).status == 303
+                socket = await client.ws_connect("/ws")
+                await socket.receive()  # its first state: the seat's page is open
+                clock.advance(QUIET_REFRESH)
+                fleet.reporter.tick()  # no commit: the loop's tick looks again
+                recorder.wait_for(STATUS, lambda s: s["health"]["phones"] == [1])
+                await socket.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_the_kiosk_publishes_its_table_and_says_goodbye_when_it_closes(tmp_path, broker, recorder):
+    done = subprocess.run(
+        [
+            sys.executable, "-m", "companion", "run", "--db", str(tmp_path / "games.sqlite3"),
+            "--game", "coup", "--new", "--mock-pins", "--pad", "none", "--web-port", "0",
+            "--exit-after", "3", "--fleet", broker.url, "--table-name", "kiosk-1",
+        ],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    status = recorder.latest("companion/kiosk-1/status")
+    assert status is not None and status["game"] == "coup" and status["state"] == "playing"
+    assert recorder.latest("companion/kiosk-1/online") == {"online": False}
+    assert ("companion/kiosk-1/online", '{"online": true}', False) in recorder.messages
