@@ -30,13 +30,6 @@ async def serve(
     """Serve ``table``'s phones until stopped; with ``fleet``, publish its
     status there too."""
     server = TableServer(table)
-    reporter = None
-    if fleet is not None:
-        from ..fleet import TableReporter
-
-        reporter = TableReporter(fleet, fleet.topics.table, phones=server.connected_seats)
-        fleet.start()
-        reporter.follow(table)
     runner = web.AppRunner(server.app())
     await runner.setup()
     site = web.TCPSite(runner, host, port)
@@ -46,6 +39,13 @@ async def serve(
     if print_links:
         for seat, name in enumerate(table.names):
             print(f"  {name}: {address}/join/{server.links.token(table.game_id, seat)}", flush=True)
+    reporter = None
+    if fleet is not None:  # once the port is ours: a table that cannot serve never goes online
+        from ..fleet import TableReporter
+
+        reporter = TableReporter(fleet, fleet.topics.table, phones=server.connected_seats)
+        fleet.start()
+        reporter.follow(table)
     clock = asyncio.ensure_future(_let_time_act(server, reporter))
     try:
         if exit_after is None:
