@@ -183,6 +183,7 @@ class StatusPublisher:
                 if info.rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):
                     log.warning("fleet: paho refused the status: %s", mqtt.error_string(info.rc))
                     self._in_flight, self._unsent = None, True
+                    sent_at = time.monotonic()  # try again after the interval, not at once
                     continue
                 # Without a connection paho keeps it and sends it on reconnect,
                 # before the newest: it is in flight either way.
