@@ -3,6 +3,7 @@
 from . import (
     article27_playouts,
     coup_playouts,
+    fleet_publish,
     g54_playouts,
     kiosk_start,
     pad_link,
@@ -23,6 +24,7 @@ for bench in (
     press_latency,
     pad_link,
     phone_push,
+    fleet_publish,
     kiosk_start,
 ):
     bench.main()

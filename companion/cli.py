@@ -19,6 +19,7 @@ from .paths import DB_ENV, default_db
 from .ui.app import TOUCH_SOURCES  # importing it does not import Kivy
 
 if TYPE_CHECKING:
+    from .fleet import StatusPublisher
     from .table import EventStore, Table
     from .table.damage import StoreDamage
 
@@ -127,6 +128,7 @@ def _parser() -> argparse.ArgumentParser:
         help="answer a phone asking for any other host name with a redirect "
         "to --public-url (the Pi's own access point)",
     )
+    _fleet_arguments(run)
 
     serve = sub.add_parser(
         "serve",
@@ -150,6 +152,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="stop after this many seconds (a smoke test)",
     )
+    _fleet_arguments(serve)
 
     status = sub.add_parser(
         "status",
@@ -284,6 +287,50 @@ def _game_arguments(parser: argparse.ArgumentParser, modes: list[str]) -> None:
     )
     parser.add_argument(
         "--new", action="store_true", help="start a new game even if one is unfinished"
+    )
+
+
+def _fleet_arguments(parser: argparse.ArgumentParser) -> None:
+    """The café fleet: where this table publishes its public status."""
+    parser.add_argument(
+        "--fleet",
+        default=None,
+        metavar="mqtt://HOST:PORT",
+        help="publish this table's public status (never a secret) to the café's "
+        "MQTT broker, retained, with a last will (docs/cafe.md)",
+    )
+    parser.add_argument("--fleet-user", default=None, help="the table's user name on the broker")
+    parser.add_argument(
+        "--fleet-password-file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a file whose first line is that user's password (never on the "
+        "command line, which every user of the machine can read)",
+    )
+    parser.add_argument(
+        "--table-name",
+        default=None,
+        help="this table's name in the fleet's topics, companion/<name>/... "
+        "(default: the host name)",
+    )
+
+
+def _fleet(args: argparse.Namespace, store: EventStore) -> StatusPublisher | None:
+    """The publisher --fleet asks for (not started), or None; BrokerError
+    for an address, name or password file it cannot use."""
+    if args.fleet is None:
+        return None
+    from .fleet import Broker, StatusPublisher, default_table_name, read_password_file
+    from .fleet.health import system_health
+
+    password = None
+    if args.fleet_password_file is not None:
+        password = read_password_file(args.fleet_password_file)
+    broker = Broker.from_url(args.fleet, args.fleet_user, password)
+    data_dir = Path(store.path).parent
+    return StatusPublisher(
+        broker, args.table_name or default_table_name(), health=lambda: system_health(data_dir)
     )
 
 
@@ -548,6 +595,13 @@ def _run(args: argparse.Namespace) -> int:
     if devices is None:
         return 2
     openers, pinmap, simulated_pins = devices
+    from .fleet import BrokerError
+
+    try:
+        fleet = _fleet(args, opened[0])
+    except BrokerError as exc:
+        print(f"companion run: {exc}", file=sys.stderr)
+        return 2
     from .ui.app import WebConfig, run_kiosk
 
     web = None
@@ -574,6 +628,7 @@ def _run(args: argparse.Namespace) -> int:
         fullscreen=args.fullscreen,
         touch=args.touch,
         dim_after=args.dim_after,
+        fleet=fleet,
     )
 
 
@@ -596,8 +651,21 @@ def _serve(args: argparse.Namespace) -> int:
     if table is None:
         print("companion serve: no unfinished game; name one with --game", file=sys.stderr)
         return 2
+    from .fleet import BrokerError
     from .web.serve import serve
 
+    try:
+        fleet = _fleet(args, opened[0])
+    except BrokerError as exc:
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return 2
     return asyncio.run(
-        serve(table, args.host, args.port, print_links=args.print_links, exit_after=args.exit_after)
+        serve(
+            table,
+            args.host,
+            args.port,
+            print_links=args.print_links,
+            exit_after=args.exit_after,
+            fleet=fleet,
+        )
     )

@@ -5,6 +5,7 @@
 #   systemd   systemd-analyze, which verifies the kiosk's unit (deploy/)
 #   libfribidi0  FriBiDi, which Pillow loads to lay out Persian on the kiosk
 #   faketime  libfaketime, which steps a process's wall clock for the timer tests
+#   mosquitto  the MQTT broker the fleet's tests start on loopback (never its service)
 # Does nothing once they are there. Never fails the test run: without a
 # package its tests skip or fail, and say what is missing.
 set -uo pipefail
@@ -12,7 +13,8 @@ set -uo pipefail
 # "file the package provides" "package" "the tests that need it"
 NEEDED=("/usr/bin/chromium" "chromium" "the browser tests"
         "/usr/bin/systemd-analyze" "systemd" "the unit's check"
-        "/usr/bin/faketime" "faketime" "the wall-clock step tests")
+        "/usr/bin/faketime" "faketime" "the wall-clock step tests"
+        "/usr/sbin/mosquitto" "mosquitto" "the fleet's tests")
 
 missing=()
 needs=()

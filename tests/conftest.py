@@ -33,6 +33,7 @@ pytest.register_assert_rewrite(
     "g54_helpers",
     "helpers",
     "kiosk_helpers",
+    "mqtt_helpers",
     "sh_helpers",
     "sh_kiosk_helpers",
     "ui_helpers",

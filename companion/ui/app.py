@@ -10,13 +10,16 @@ import os
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..devices.press import Deliver, SeatFeedback
 from ..games.base import RuleError
 from ..sd_notify import notify, watchdog_interval
 from ..table import Committed, EventStore, Table
 from ..table.damage import StoreDamage
+
+if TYPE_CHECKING:
+    from ..fleet import StatusPublisher, TableReporter
 
 log = logging.getLogger(__name__)
 
@@ -169,6 +172,7 @@ def run_kiosk(
     touch: str = "sdl",
     dim_after: float = 0,
     damage: StoreDamage | None = None,
+    fleet: StatusPublisher | None = None,
 ) -> int:
     """Open the kiosk window on ``table`` (None: on the home screen) and run
     until it is closed (or for ``exit_after`` seconds: a smoke test of the
@@ -178,11 +182,12 @@ def run_kiosk(
     seat buttons. ``fullscreen`` fills the display at its own mode;
     ``touch`` names the touch source (:func:`configure_kivy`); ``dim_after``
     seconds without a touch dim the screen (0: never). Home tells the table
-    what ``damage`` opening the store found."""
+    what ``damage`` opening the store found. With ``fleet``, the table's
+    public status goes to the café's broker."""
     configure_kivy(size, fullscreen=fullscreen, touch=touch)
     app = kiosk_app(store, table, lang=lang, dim_after=dim_after, damage=damage)
     header = None if pinmap is None else (pinmap, simulated_pins)
-    return asyncio.run(_serve(app, list(devices), exit_after, web, header))
+    return asyncio.run(_serve(app, list(devices), exit_after, web, header, fleet))
 
 
 def kiosk_app(
@@ -266,12 +271,20 @@ async def _serve(
     exit_after: float | None,
     web: WebConfig | None = None,
     header: tuple[Any, Any] | None = None,
+    fleet: StatusPublisher | None = None,
 ) -> int:
     from ..devices.controls import Controls
     from ..devices.press import loop_delivery
 
     loop = asyncio.get_running_loop()
     phones = None
+    reporter = None
+    if fleet is not None:
+        from ..fleet import TableReporter
+
+        reporter = TableReporter(fleet, fleet.topics.table)
+        fleet.start()
+        reporter.follow(None)  # idle until the kiosk has a table
     devices: list[Device] = []
     # systemctl stop (SIGTERM), or Ctrl+C in a desktop's terminal: close the
     # window and the devices as Close would. (Left to SDL, either would be a
@@ -308,18 +321,30 @@ async def _serve(
             if web is not None:
                 phones = await _start_phones(kiosk.table, web)
                 _offer_phones(kiosk, phones[0], web)
+            if reporter is not None:
+                _report_to_fleet(kiosk, reporter, None if phones is None else phones[0])
             devices.extend(open_devices(openers, loop_delivery(loop, controls.handle), controls))
             if header is not None:
                 kiosk.pinmap = header[0]
                 if header[1] is not None:
                     _offer_seat_buttons(kiosk, *header)
-            group.create_task(_watch(kiosk, devices, ui))
+            group.create_task(_watch(kiosk, devices, ui, reporter))
     finally:
         for device in devices:
             device.close()
         if phones is not None:
             await phones[1].cleanup()
+        if fleet is not None:
+            await asyncio.to_thread(fleet.close)
     return 0
+
+
+def _report_to_fleet(kiosk: Any, reporter: TableReporter, phones: Any) -> None:
+    """The fleet follows the kiosk's games, with the phones connected."""
+    if phones is not None:
+        reporter.phones = phones.connected_seats
+    kiosk.bind(table=lambda _kiosk, new: reporter.follow(new))
+    reporter.follow(kiosk.table)
 
 
 def open_devices(openers: Sequence[DeviceOpener], deliver: Any, controls: Any) -> list[Device]:
@@ -384,12 +409,16 @@ def _offer_seat_buttons(kiosk: Any, pinmap: Any, factory: Any) -> None:
     kiosk.open_buttons = lambda: SeatButtons(pinmap, factory, kiosk.table, kiosk.lang).open()
 
 
-async def _watch(kiosk: Any, devices: list[Device], ui: asyncio.Task) -> None:
+async def _watch(
+    kiosk: Any, devices: list[Device], ui: asyncio.Task, reporter: TableReporter | None = None
+) -> None:
     """Let time act at the table (a claim's countdown running out) and keep
-    the screen's view of time and devices current."""
+    the screen's view of time and devices, and the fleet's of time, current."""
     while not ui.done():
         kiosk.tick()
         kiosk.show_devices([device.status() for device in devices if hasattr(device, "status")])
+        if reporter is not None:
+            reporter.tick()
         await asyncio.sleep(WATCH_STEP)
 
 

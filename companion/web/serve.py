@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
@@ -11,13 +12,23 @@ from ..games.base import RuleError
 from ..table import StoreError, Table
 from .server import TableServer
 
+if TYPE_CHECKING:
+    from ..fleet import StatusPublisher, TableReporter
+
 log = logging.getLogger(__name__)
 TICK = 0.25  # seconds between looks at the clock, as the kiosk's
 
 
 async def serve(
-    table: Table, host: str, port: int, print_links: bool = False, exit_after: float | None = None
+    table: Table,
+    host: str,
+    port: int,
+    print_links: bool = False,
+    exit_after: float | None = None,
+    fleet: StatusPublisher | None = None,
 ) -> int:
+    """Serve ``table``'s phones until stopped; with ``fleet``, publish its
+    status there too."""
     server = TableServer(table)
     runner = web.AppRunner(server.app())
     await runner.setup()
@@ -28,7 +39,14 @@ async def serve(
     if print_links:
         for seat, name in enumerate(table.names):
             print(f"  {name}: {address}/join/{server.links.token(table.game_id, seat)}", flush=True)
-    clock = asyncio.ensure_future(_let_time_act(server))
+    reporter = None
+    if fleet is not None:  # once the port is ours: a table that cannot serve never goes online
+        from ..fleet import TableReporter
+
+        reporter = TableReporter(fleet, fleet.topics.table, phones=server.connected_seats)
+        fleet.start()
+        reporter.follow(table)
+    clock = asyncio.ensure_future(_let_time_act(server, reporter))
     try:
         if exit_after is None:
             await asyncio.Event().wait()
@@ -37,16 +55,20 @@ async def serve(
     finally:
         clock.cancel()
         await runner.cleanup()
+        if fleet is not None:
+            await asyncio.to_thread(fleet.close)
     return 0
 
 
-async def _let_time_act(server: TableServer) -> None:
+async def _let_time_act(server: TableServer, reporter: TableReporter | None) -> None:
     """What the kiosk does every quarter second: time acts at the table (a
     claim's countdown running out, a negotiation's time up) with nobody
-    touching it."""
+    touching it, and the fleet hears of the time left."""
     while True:
         try:
             server.table.tick()
         except (RuleError, StoreError) as exc:
             log.warning("the table could not act on time: %s", exc)
+        if reporter is not None:
+            reporter.tick()
         await asyncio.sleep(TICK)

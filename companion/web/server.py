@@ -139,6 +139,11 @@ class TableServer:
         table.subscribe(self._changed)
         self._wake_phones()
 
+    def connected_seats(self) -> list[int]:
+        """The seats with a phone's page open now (public: the table sees
+        who holds a phone)."""
+        return sorted(set(self._seat_sockets.values()))
+
     def repair(self, seat: int) -> str:
         """Re-pair a seat (from the kiosk): a new join token; the old link,
         cookie and open socket no longer reach the seat. Returns the token."""

@@ -1,0 +1,142 @@
+"""What publishing to the café's broker costs the table's loop: the fleet's
+listener (the status built from the commit's public view and handed to the
+publisher's thread), timed on every commit of a Secret Hitler table of 10
+keeper-mode seats, with a real Mosquitto on 127.0.0.1 taking the statuses.
+
+- ``fleet.listener_per_commit.{p50,p99}``: the broker up (target: p99 at
+  most 1 ms);
+- ``fleet.listener_per_commit_broker_hung.{p50,p99}``: the broker stopped
+  with SIGSTOP, its connection open and nothing answered: the same cost, as
+  the loop never waits on the network.
+
+Skipped, with a message, where Debian's mosquitto is not installed.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from companion.fleet import Broker, StatusPublisher, TableReporter
+from companion.games.base import Fate, Setup
+from companion.table import Committed, EventStore, Table, seat_source
+
+from .report import latency_figures
+
+MOSQUITTO = Path("/usr/sbin/mosquitto")
+SEATS = 10
+COMMITS = 1000
+
+
+@contextmanager
+def mosquitto(directory: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """A broker of our own on a free loopback port (never the system's service)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = directory / "mosquitto.conf"
+    config.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    broker = subprocess.Popen([str(MOSQUITTO), "-c", str(config)], stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                broker.kill()
+                raise RuntimeError("mosquitto did not open its port") from None
+            time.sleep(0.02)
+    try:
+        yield broker, port
+    finally:
+        broker.send_signal(signal.SIGCONT)
+        broker.terminate()
+        broker.wait(5)
+
+
+def _table(directory: Path) -> Table:
+    setup = Setup(
+        game="secret_hitler",
+        seats=[f"P{i}" for i in range(SEATS)],
+        mode="keeper",
+        options={"first": 0},
+    )
+    table = Table.start(EventStore(directory / "fleet.sqlite3"), setup, fate=Fate(seed=1))
+    for seat in range(SEATS):
+        table.execute({"type": "confirm", "seat": seat})
+    return table
+
+
+def _next_change(table: Table) -> None:
+    """The next seat's Nein, or a nomination, or what the game asks (a
+    power the president uses): elections mostly fail and play goes on."""
+    ballot = table.public_view()["ballot"]
+    if ballot is None:
+        commands = table.legal_commands()
+        table.execute(dict(next((c for c in commands if c["type"] == "nominate"), commands[0])))
+        return
+    seat = next(s for s in ballot["eligible"] if s not in ballot["voted"])
+    table.execute({"type": "vote", "seat": seat, "choice": "nein"}, source=seat_source(seat))
+
+
+def _timed(listener: Callable[[Committed], None], took: list[float]) -> Callable[[Committed], None]:
+    def timed(committed: Committed) -> None:
+        start = time.perf_counter()
+        listener(committed)
+        took.append(time.perf_counter() - start)
+
+    return timed
+
+
+def listener_times(
+    directory: Path, broker: subprocess.Popen[bytes], port: int, hang: bool
+) -> list[float]:
+    table = _table(directory)
+    publisher = StatusPublisher(Broker("127.0.0.1", port), "bench")
+    reporter = TableReporter(publisher, "bench")
+    publisher.start()
+    reporter.follow(table)
+    deadline = time.monotonic() + 10
+    while not publisher.idle():  # connected, the first status at the broker
+        if time.monotonic() > deadline:
+            raise RuntimeError("the publisher never reached the broker")
+        time.sleep(0.01)
+    if hang:
+        broker.send_signal(signal.SIGSTOP)
+    took: list[float] = []
+    table.unsubscribe(reporter.committed)
+    table.subscribe(_timed(reporter.committed, took))
+    while len(took) < COMMITS:
+        if table.is_over:
+            table = table.next_game()
+            reporter.follow(table)
+            table.unsubscribe(reporter.committed)
+            table.subscribe(_timed(reporter.committed, took))
+        _next_change(table)
+    broker.send_signal(signal.SIGCONT)
+    publisher.close()
+    return took
+
+
+def main() -> None:
+    if not MOSQUITTO.exists():
+        print(
+            f"fleet_publish: skipped, {MOSQUITTO} is missing (Debian's mosquitto)", file=sys.stderr
+        )
+        return
+    for name, hang in (("", False), ("_broker_hung", True)):
+        with tempfile.TemporaryDirectory() as tmp, mosquitto(Path(tmp)) as (broker, port):
+            took = listener_times(Path(tmp), broker, port, hang)
+        latency_figures(f"fleet.listener_per_commit{name}", took)
+
+
+if __name__ == "__main__":
+    main()

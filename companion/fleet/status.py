@@ -1,0 +1,105 @@
+"""A table's public status, as the fleet publishes it (docs/cafe.md).
+
+Built only from the public view a commit carries and from public table facts
+(the game, its mode, the seats' names, whether it is over, when it began):
+never from a private view, a ballot's votes or the engine's state, so nothing
+in it can be a seat's secret. Each status is a new dict that nobody changes
+once made: the publisher's thread reads it while the loop makes the next.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from .. import __version__
+
+if TYPE_CHECKING:
+    from ..table import Table
+
+PLAYING, FINISHED, IDLE = "playing", "finished", "idle"
+# How far a game has come, in the words its public view uses: each key is
+# published when the view has it as a number or a word (a game that counts
+# turns has "turn", one that counts rounds "round" and perhaps "rounds").
+PROGRESS = ("phase", "round", "rounds", "turn")
+
+
+def idle_status(table_name: str) -> dict[str, Any]:
+    """No game at the table: the kiosk is at home, or the game was ended."""
+    return {
+        "table": table_name,
+        "version": __version__,
+        "state": IDLE,
+        "game": None,
+        "mode": None,
+        "game_id": None,
+        "started_at": None,
+        "players": {"count": 0, "names": []},
+        "timer": None,
+        "health": {"phones": []},
+    }
+
+
+def game_status(
+    table_name: str,
+    table: Table,
+    view: dict[str, Any],
+    started_at: str | None,
+    phones: list[int],
+) -> dict[str, Any]:
+    """The status after a commit: ``view`` is the public view it carries;
+    ``phones``, the seats with a phone connected. The publisher adds the
+    machine's health to ``health``."""
+    if table.ended:
+        return idle_status(table_name)
+    names = [str(player["name"]) for player in view["players"]]
+    return {
+        "table": table_name,
+        "version": __version__,
+        "state": FINISHED if table.is_over else PLAYING,
+        "game": table.setup.game,
+        "mode": table.setup.mode,
+        "game_id": table.game_id,
+        "started_at": started_at,
+        **progress(view),
+        "players": {"count": len(names), "names": names},
+        "timer": public_timer(view.get("timer")),
+        "health": {"phones": phones},
+    }
+
+
+def refreshed(status: dict[str, Any], table: Table | None, phones: list[int]) -> dict[str, Any]:
+    """``status`` with what changes between commits: the time left, the
+    phones connected, a game the operator ended."""
+    if table is None or table.ended:
+        return idle_status(status["table"])
+    return {**status, "timer": public_timer(table.timer()), "health": {"phones": phones}}
+
+
+def progress(view: dict[str, Any]) -> dict[str, Any]:
+    return {
+        key: view[key]
+        for key in PROGRESS
+        if isinstance(view.get(key), int | str) and not isinstance(view.get(key), bool)
+    }
+
+
+def public_timer(timer: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The game's timer as the table shows it: running or not, seconds left."""
+    if timer is None:
+        return None
+    return {"running": bool(timer.get("running")), "remaining": round(timer["remaining"], 1)}
+
+
+def timer_running(status: dict[str, Any]) -> bool:
+    timer = status.get("timer")
+    return bool(timer and timer["running"])
+
+
+def started_at(table: Table) -> str | None:
+    """When the game began, by the wall clock (UTC, ISO 8601). A Pi with no
+    real-time clock and no time server may be wrong about it."""
+    record = table.store.game(table.game_id)
+    if record is None:
+        return None
+    return datetime.fromtimestamp(record.created_at, UTC).isoformat(timespec="seconds")

@@ -1,0 +1,81 @@
+"""What a table needs to join a fleet, checked before anything connects:
+the broker's address, the credentials, the table's name; and the machine's
+health where this machine reports it (a Raspberry Pi's firmware tool is
+stood in for by a script)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.cli import main
+from companion.fleet import Broker, BrokerError, read_password_file
+from companion.fleet.health import cpu_temperature, disk_free, system_health, throttled
+from companion.fleet.topics import Topics, check_table_name
+
+
+def test_a_broker_is_an_mqtt_address_with_its_credentials_apart():
+    assert Broker.from_url("mqtt://cafe.local:1884") == Broker("cafe.local", 1884)
+    assert Broker.from_url("mqtt://10.0.0.2").port == 1883
+    broker = Broker.from_url("mqtt://cafe.local", "t1", "secret")
+    assert (broker.username, broker.password) == ("t1", "secret")
+    assert "secret" not in repr(broker)
+
+
+@pytest.mark.parametrize(
+    "url, says",
+    [
+        ("mqtts://cafe.local:8883", "TLS (mqtts://) is not supported yet"),
+        ("http://cafe.local", "mqtt://host:port"),
+        ("mqtt://t1:secret@cafe.local", "not in the address"),
+        ("mqtt://cafe.local:99999", "the port must be a number"),
+        ("mqtt://cafe.local/tables", "no path"),
+    ],
+)
+def test_an_address_the_table_cannot_use_is_refused_in_words(url, says):
+    with pytest.raises(BrokerError, match=says.replace("(", r"\(").replace(")", r"\)")):
+        Broker.from_url(url)
+
+
+def test_the_password_is_the_first_line_of_its_file(tmp_path):
+    path = tmp_path / "password"
+    path.write_text("pass word\nnot this\n")
+    assert read_password_file(path) == "pass word"
+    path.write_text("\n")
+    with pytest.raises(BrokerError, match="no password"):
+        read_password_file(path)
+    with pytest.raises(BrokerError, match="cannot read"):
+        read_password_file(tmp_path / "missing")
+
+
+def test_a_table_name_is_one_topic_level():
+    assert Topics("table-7").status == "companion/table-7/status"
+    assert Topics("table-7").online == "companion/table-7/online"
+    for bad in ("", "a/b", "a+", "#", " t1", "x" * 65):
+        with pytest.raises(BrokerError):
+            check_table_name(bad)
+
+
+def test_serve_refuses_a_fleet_it_cannot_join_before_it_serves(tmp_path, capsys):
+    common = ["serve", "--db", str(tmp_path / "g.sqlite3"), "--game", "coup", "--exit-after", "0"]
+    assert main([*common, "--fleet", "mqtts://cafe.local"]) == 2
+    assert "TLS (mqtts://) is not supported yet" in capsys.readouterr().err
+    assert main([*common, "--fleet", "mqtt://cafe.local", "--table-name", "a/b"]) == 2
+    assert "a table name is 1 to 64 characters" in capsys.readouterr().err
+    missing = tmp_path / "none"
+    assert main([*common, "--fleet", "mqtt://x", "--fleet-password-file", str(missing)]) == 2
+    assert "cannot read the broker password" in capsys.readouterr().err
+
+
+def test_health_reads_the_pi_where_it_reports_and_says_null_elsewhere(tmp_path, monkeypatch):
+    zone = tmp_path / "temp"
+    zone.write_text("48312\n")
+    assert cpu_temperature(zone) == 48.3
+    assert cpu_temperature(tmp_path / "no-zone") is None
+    assert disk_free(tmp_path) > 0 and disk_free(tmp_path / "gone") is None
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert throttled() is None  # no vcgencmd: not a Raspberry Pi
+    tool = tmp_path / "vcgencmd"
+    tool.write_text('#!/bin/sh\n[ "$1" = get_throttled ] && echo "throttled=0x50005"\n')
+    tool.chmod(0o755)
+    assert throttled() == "0x50005"
+    assert set(system_health(tmp_path)) == {"disk_free", "cpu_temp", "throttled"}
