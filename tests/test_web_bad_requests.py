@@ -9,6 +9,7 @@ import pytest
 from web_helpers import join, served, state
 
 from companion.games.base import Fate, Setup
+from companion.i18n import Messages
 from companion.table import Table
 from companion.web.server import COOKIE, CSRF_HEADER
 
@@ -97,3 +98,30 @@ def test_a_reaction_named_by_a_list_during_a_loss_is_refused(store):
             return answer.status, (await answer.json())["error"]
 
     assert asyncio.run(scenario()) == (400, "coup.not_a_reaction")
+
+
+@pytest.mark.parametrize(
+    "headers, status, error",
+    [
+        ({"Content-Type": "application/json; charset=no-such-charset"}, 415, "web.not_json"),
+        ({"Content-Type": "application/json; charset=utf-16"}, 415, "web.not_json"),
+        ({"Content-Type": "text/plain"}, 415, "web.not_json"),
+        ({"Content-Type": "application/json", "Content-Encoding": "gzip"}, 415, "web.not_json"),
+    ],
+    ids=["unknown-charset", "utf-16", "text", "gzip-that-is-not"],
+)
+def test_a_body_that_is_not_json_in_utf8_is_refused_in_words(store, caplog, headers, status, error):
+    async def scenario():
+        table = _coup(store)
+        async with served(table) as (server, phone):
+            client, csrf = await _seated(server, phone, 0)
+            answer = await client.post(
+                "/api/command", data=b'{"type": "income"}', headers={CSRF_HEADER: csrf, **headers}
+            )
+            return answer.status, await answer.json(), len(store.commands(table.game_id))
+
+    with caplog.at_level("WARNING"):
+        answered, reply, commands = asyncio.run(scenario())
+    assert (answered, reply["error"], commands) == (status, error, 1), "nothing was stored"
+    assert reply["message"] == Messages("en")(error)
+    assert caplog.records == [], "nothing for the journal"

@@ -8,9 +8,10 @@ Routes:
 - ``GET /seat``, ``GET /api/seat``, ``GET /ws``: the seat's page, its state
   (the public view and the seat's own private view, computed on the server
   for that seat only) and live updates;
-- ``POST /api/command``: a command of the seat's, sent from the seat's phone
-  channel (``seat:N``); it must carry the seat's CSRF token in a header and
-  come from this server's own pages (Origin), so another site cannot forge it;
+- ``POST /api/command``: a command of the seat's, as uncompressed JSON in
+  UTF-8, sent from the seat's phone channel (``seat:N``); it must carry the
+  seat's CSRF token in a header and come from this server's own pages
+  (Origin), so another site cannot forge it;
 - ``GET /table``, ``GET /api/table``, ``GET /ws/table``: the public table, for
   a TV or spectators, with no secret in it;
 - ``GET /api/messages/<lang>``: the catalog the pages translate with;
@@ -141,7 +142,9 @@ class TableServer:
         middlewares = [security_headers]
         if self.captive_home is not None:
             middlewares.append(captive_redirect(self.captive_home))
-        app = web.Application(middlewares=middlewares)
+        # A body is read as it came: a phone's page never compresses one,
+        # and a small "gzip" body that inflates past any size is no command.
+        app = web.Application(middlewares=middlewares, handler_args={"auto_decompress": False})
         app.add_routes(
             [
                 web.get("/", self.index),
@@ -312,9 +315,13 @@ class TableServer:
             return _error(401, "web.no_seat", request)
         if request.headers.get(CSRF_HEADER) != csrf_token(phone) or not _same_origin(request):
             return _error(403, "web.forged", request)
+        if not _says_json(request):
+            return _error(415, "web.not_json", request)
         try:
-            command = await request.json()
-        except (ValueError, UnicodeDecodeError, RecursionError):  # nested past reading
+            command = json.loads((await request.read()).decode("utf-8"))
+        # A body cut short or badly chunked, bytes that are not UTF-8, JSON
+        # nested past reading.
+        except (web.RequestPayloadError, ValueError, RecursionError):
             return _error(400, "command.not_json", request)
         if not isinstance(command, dict):
             return _error(400, "command.not_an_object", request)
@@ -552,6 +559,15 @@ async def _drop_what_it_says(socket: web.WebSocketResponse, wake: asyncio.Event)
 
 def _text(state: dict[str, Any]) -> str:
     return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+
+
+def _says_json(request: web.Request) -> bool:
+    """Whether a request's body says it is JSON in UTF-8, uncompressed, as
+    the seat's page sends a command: a charset the server does not read is
+    not guessed at, and a body is never inflated (see :meth:`TableServer.app`)."""
+    charset = (request.charset or "utf-8").lower()
+    coding = request.headers.get("Content-Encoding", "identity").lower()
+    return request.content_type == "application/json" and (charset, coding) == ("utf-8", "identity")
 
 
 def _same_origin(request: web.Request) -> bool:
