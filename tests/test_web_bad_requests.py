@@ -11,7 +11,7 @@ from web_helpers import join, served, state
 from companion.games.base import Fate, Setup
 from companion.i18n import Messages
 from companion.table import Table
-from companion.web.server import COOKIE, CSRF_HEADER
+from companion.web.server import COOKIE, CSRF_HEADER, MAX_BODY_BYTES
 
 
 def _coup(store) -> Table:
@@ -125,3 +125,32 @@ def test_a_body_that_is_not_json_in_utf8_is_refused_in_words(store, caplog, head
     assert (answered, reply["error"], commands) == (status, error, 1), "nothing was stored"
     assert reply["message"] == Messages("en")(error)
     assert caplog.records == [], "nothing for the journal"
+
+
+async def _chunked(body: bytes):
+    for start in range(0, len(body), 8192):
+        yield body[start : start + 8192]
+
+
+@pytest.mark.parametrize(
+    "size, chunked",
+    [(MAX_BODY_BYTES + 1, False), (2 * 1024 * 1024, False), (2 * 1024 * 1024, True)],
+    ids=["just-past-the-cap", "past-aiohttps-own-limit", "chunked"],
+)
+def test_a_body_past_the_cap_is_refused_in_words_unread(store, size, chunked):
+    body = b'{"type": "income", "note": "' + b"x" * size + b'"}'
+
+    async def scenario():
+        table = _coup(store)
+        async with served(table) as (server, phone):
+            client, csrf = await _seated(server, phone, 0)
+            answer = await client.post(
+                "/api/command",
+                data=_chunked(body) if chunked else body,
+                headers={CSRF_HEADER: csrf, "Content-Type": "application/json"},
+            )
+            return answer.status, await answer.json(), len(store.commands(table.game_id))
+
+    status, reply, commands = asyncio.run(scenario())
+    assert (status, reply["error"], commands) == (413, "command.too_large", 1)
+    assert reply["message"] == Messages("en")("command.too_large")

@@ -48,6 +48,7 @@ from ..games.base import RuleError
 from ..i18n import LANGUAGES, Messages, catalog, direction, translate
 from ..table import Committed, Table, seat_source
 from ..table.store import StoreError
+from ..table.table import MAX_COMMAND_BYTES
 from .captive import captive_redirect
 from .links import LinkError, Phone, SeatLinks
 from .words import secret_lines
@@ -76,6 +77,9 @@ SEAT_SOCKETS = 3  # open sockets a seat keeps (its newest)
 # (LimitNOFILE in deploy/table-companion.service).
 ADDRESS_SOCKETS = 20
 ALL_SOCKETS = 512
+# A command's body, read no further: a command the table keeps, with room
+# for a client's spacing (the table refuses one past MAX_COMMAND_BYTES).
+MAX_BODY_BYTES = 16 * MAX_COMMAND_BYTES
 
 
 def page_font() -> Path | None:
@@ -318,10 +322,14 @@ class TableServer:
         if not _says_json(request):
             return _error(415, "web.not_json", request)
         try:
-            command = json.loads((await request.read()).decode("utf-8"))
-        # A body cut short or badly chunked, bytes that are not UTF-8, JSON
-        # nested past reading.
-        except (web.RequestPayloadError, ValueError, RecursionError):
+            body = await _body(request, MAX_BODY_BYTES)
+        except web.RequestPayloadError:  # cut short, or badly chunked
+            return _error(400, "command.not_json", request)
+        if body is None:
+            return _error(413, "command.too_large", request)
+        try:
+            command = json.loads(body.decode("utf-8"))
+        except (ValueError, RecursionError):  # not UTF-8, not JSON, nested past reading
             return _error(400, "command.not_json", request)
         if not isinstance(command, dict):
             return _error(400, "command.not_an_object", request)
@@ -559,6 +567,20 @@ async def _drop_what_it_says(socket: web.WebSocketResponse, wake: asyncio.Event)
 
 def _text(state: dict[str, Any]) -> str:
     return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+
+
+async def _body(request: web.Request, limit: int) -> bytes | None:
+    """The request's body, or None if it is longer than ``limit`` bytes (of
+    which no more is read)."""
+    if (request.content_length or 0) > limit:
+        return None
+    body = bytearray()
+    while len(body) <= limit:
+        chunk = await request.content.readany()
+        if not chunk:
+            return bytes(body)
+        body += chunk
+    return None
 
 
 def _says_json(request: web.Request) -> bool:
