@@ -154,3 +154,25 @@ def test_a_body_past_the_cap_is_refused_in_words_unread(store, size, chunked):
     status, reply, commands = asyncio.run(scenario())
     assert (status, reply["error"], commands) == (413, "command.too_large", 1)
     assert reply["message"] == Messages("en")("command.too_large")
+
+
+@pytest.mark.parametrize(
+    "header",
+    [b"Cookie: \x00", b"Accept-Language: \x7f", b"Origin: " + b"x" * 9000],
+    ids=["nul", "del", "past-the-line-limit"],
+)
+def test_a_request_the_server_cannot_read_costs_the_log_one_line(store, caplog, header):
+    async def scenario():
+        table = _coup(store)
+        async with served(table) as (_server, phone):
+            url = (await phone()).make_url("/")
+            reader, writer = await asyncio.open_connection(url.host, url.port)
+            writer.write(b"GET /api/table HTTP/1.1\r\nHost: x\r\n" + header + b"\r\n\r\n")
+            answer = await reader.read()
+            writer.close()
+            return answer
+
+    with caplog.at_level("INFO"):
+        answer = asyncio.run(scenario())
+    assert answer.startswith(b"HTTP/1.0 400 ")
+    assert [(r.name, r.levelname) for r in caplog.records] == [("aiohttp.access", "INFO")]

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from ..games.base import RuleError
 from ..i18n import LANGUAGES, Messages, catalog, direction, translate
@@ -80,6 +81,24 @@ ALL_SOCKETS = 512
 # A command's body, read no further: a command the table keeps, with room
 # for a client's spacing (the table refuses one past MAX_COMMAND_BYTES).
 MAX_BODY_BYTES = 16 * MAX_COMMAND_BYTES
+
+
+class ClientMistakes(logging.Filter):
+    """aiohttp logs a request it could not read (a byte no header may hold,
+    a line past its limit) as an error with a traceback, though the client
+    was told 400 and nothing on the Pi went wrong. Such a record is kept at
+    DEBUG only: at INFO the request's access line is the one line it costs
+    the journal, so a script on the Wi-Fi cannot fill it with tracebacks."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not (isinstance(error, HttpProcessingError) and 400 <= error.code < 500):
+            return True
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
+CLIENT_MISTAKES = ClientMistakes()
 
 
 def page_font() -> Path | None:
@@ -149,6 +168,7 @@ class TableServer:
         # A body is read as it came: a phone's page never compresses one,
         # and a small "gzip" body that inflates past any size is no command.
         app = web.Application(middlewares=middlewares, handler_args={"auto_decompress": False})
+        logging.getLogger("aiohttp.server").addFilter(CLIENT_MISTAKES)
         app.add_routes(
             [
                 web.get("/", self.index),
