@@ -4,6 +4,8 @@ the usual 400 or 401 with its JSON error, and the table goes on."""
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 
 import pytest
 from web_helpers import join, served, state
@@ -176,3 +178,46 @@ def test_a_request_the_server_cannot_read_costs_the_log_one_line(store, caplog, 
         answer = asyncio.run(scenario())
     assert answer.startswith(b"HTTP/1.0 400 ")
     assert [(r.name, r.levelname) for r in caplog.records] == [("aiohttp.access", "INFO")]
+
+
+@pytest.mark.parametrize(
+    "path, headers",
+    [
+        ("/ws/table", b""),  # no handshake at all
+        ("/ws/table", b"Upgrade: \x80\r\n"),  # bytes aiohttp's refusal could not quote
+        ("/ws/table", b"Upgrade: websocket\r\nConnection: \xff\r\n"),
+        ("/ws", b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: \xfe\r\n"),
+        (
+            "/ws/table",
+            b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Protocol: x\r\n",
+        ),
+    ],
+    ids=["no-handshake", "upgrade", "connection", "version", "sub-protocol"],
+)
+def test_a_socket_request_that_is_no_pages_handshake_is_refused_in_words(
+    store, caplog, path, headers
+):
+    async def scenario():
+        table = _coup(store)
+        async with served(table) as (server, phone):
+            client, _ = await _seated(server, phone, 0)
+            cookie = client.session.cookie_jar.filter_cookies(client.make_url("/"))[COOKIE].value
+            url = client.make_url("/")
+            reader, writer = await asyncio.open_connection(url.host, url.port)
+            writer.write(
+                f"GET {path} HTTP/1.1\r\nHost: x\r\nCookie: {COOKIE}={cookie}\r\n".encode()
+                + headers
+                + b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+            )
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=5)
+            length = re.search(rb"Content-Length: ([0-9]+)", head)
+            body = await reader.readexactly(int(length[1])) if length else b"{}"
+            writer.close()
+            return head, json.loads(body)
+
+    with caplog.at_level("INFO"):
+        head, reply = asyncio.run(scenario())
+    assert head.startswith(b"HTTP/1.1 400 ")
+    assert reply == {"error": "web.not_a_socket", "message": Messages("en")("web.not_a_socket")}
+    loud = [r for r in caplog.records if r.levelname != "INFO" or r.exc_info]
+    assert loud == [], "no traceback, no warning"

@@ -42,7 +42,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aiohttp import web
+from aiohttp import hdrs, web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from ..games.base import RuleError
@@ -372,6 +372,8 @@ class TableServer:
         if self._full(request):
             return _error(503, "web.busy", request)
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
+        if not _can_open(socket, request):
+            return _error(400, "web.not_a_socket", request)
         await socket.prepare(request)
         self._make_room(phone.seat)
         self._seat_sockets[socket] = phone.seat
@@ -433,6 +435,8 @@ class TableServer:
         if self._full(request):
             return _error(503, "web.busy", request)
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
+        if not _can_open(socket, request):
+            return _error(400, "web.not_a_socket", request)
         await socket.prepare(request)
         lang = phone_language(request)
         self._table_sockets[socket] = lang
@@ -583,6 +587,20 @@ async def _drop_what_it_says(socket: web.WebSocketResponse, wake: asyncio.Event)
             pass
     finally:
         wake.set()
+
+
+def _can_open(socket: web.WebSocketResponse, request: web.Request) -> bool:
+    """Whether the request is a handshake ``socket`` can answer, as a page's
+    is. aiohttp's own refusal quotes the header it did not like, and cannot
+    even be sent when that header holds bytes that are not UTF-8; a page
+    asks for no sub-protocol (one the server does not speak costs the log a
+    warning)."""
+    if hdrs.SEC_WEBSOCKET_PROTOCOL in request.headers:
+        return False
+    try:
+        return socket.can_prepare(request).ok
+    except UnicodeEncodeError:
+        return False
 
 
 def _text(state: dict[str, Any]) -> str:
