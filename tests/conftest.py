@@ -37,6 +37,7 @@ pytest.register_assert_rewrite(
     "sh_helpers",
     "sh_kiosk_helpers",
     "ui_helpers",
+    "web_fuzz_helpers",
     "web_helpers",
 )
 

@@ -16,15 +16,16 @@ import time
 from pathlib import Path
 
 import pytest
+from campaign import report, scaled
 
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
 
-pytestmark = pytest.mark.slow  # 60 kills of a child process
+pytestmark = pytest.mark.slow  # 60 kills of a child process (see campaign.py)
 
 CHILD = Path(__file__).with_name("durability_child.py")
-KILLS = 60
-TOTAL_COMMANDS = 8000
+KILLS = scaled(60)
+TOTAL_COMMANDS = scaled(8000)  # enough for the kills (see campaign.py)
 
 
 def scripted_games(seed: int) -> list[dict]:
@@ -113,6 +114,7 @@ def test_sigkill_at_random_points_loses_no_acknowledged_command(tmp_path):
     script.write_text(json.dumps(games))
     db = tmp_path / "games.sqlite3"
     acked: dict[int, int] = {}
+    acknowledged: set[tuple[int, int]] = set()  # (game, number)
     kills = 0
     finished = False
     while not finished:
@@ -137,9 +139,19 @@ def test_sigkill_at_random_points_loses_no_acknowledged_command(tmp_path):
             elif line.startswith("ack "):
                 _, game, number = line.split()
                 acked[int(game)] = max(acked.get(int(game), -1), int(number))
+                acknowledged.add((int(game), int(number)))
         check_store(db, games, views, acked, since=max(0, max(acked, default=0) - 1))
         if kills < KILLS:
             assert not finished, "the script ended before enough kills; make it longer"
     assert kills >= 50
     total = sum(len(g["commands"]) + 1 for g in games)
     assert check_store(db, games, views, acked) == total
+    report(
+        "durability",
+        {
+            "SIGKILLs": kills,
+            "commands acknowledged, each found after every kill": len(acknowledged),
+            "commands stored, each the script's": total,
+            "stored, killed before it was acknowledged": total - len(acknowledged),
+        },
+    )

@@ -184,7 +184,11 @@ def test_commands_need_the_seats_csrf_token_and_this_sites_origin(store):
             )
             assert bad.status == 400
             assert (await bad.json())["message"] == "“maybe” is not a choice in this ballot."
-            junk = await bob.post("/api/command", headers={CSRF_HEADER: csrf}, data=b"{nope")
+            junk = await bob.post(
+                "/api/command",
+                headers={CSRF_HEADER: csrf, "Content-Type": "application/json"},
+                data=b"{nope",
+            )
             assert junk.status == 400
 
     run(scenario())

@@ -1,5 +1,7 @@
 """A seat's sockets through the real server: what a phone sends costs
-nothing, and one cookie cannot hold more than a few sockets open."""
+nothing, one cookie cannot hold more than a few sockets open, and a flood
+of sockets, from one address or many, leaves every open one connected.
+``COMPANION_CAMPAIGN`` makes the floods longer (campaign.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ import socket
 import time
 
 import aiohttp
+import pytest
 from aiohttp import WSMsgType, WSServerHandshakeError
+from campaign import report, scaled
 from web_helpers import join, served
 
 from companion.games.base import Fate, Setup
@@ -19,6 +23,8 @@ from companion.table import EventStore, Table
 from companion.web.server import ADDRESS_SOCKETS, ALL_SOCKETS, SEAT_SOCKETS, SEND_WAIT
 
 MOVES = 400  # changes of the floor: far more than a stuck socket's buffers hold
+FRAMES = scaled(500)  # a phone's frames that must cost nothing
+REFUSED = scaled(5)  # sockets past an address's cap
 
 
 def _coup(store) -> Table:
@@ -42,7 +48,7 @@ def test_frames_a_phone_sends_are_dropped_without_building_a_state(store):
                 return seat_state(*args, **kwargs)
 
             server._seat_state = counting
-            for _ in range(500):
+            for _ in range(FRAMES):
                 await socket.send_str("x")
             await asyncio.sleep(0.2)
             quiet = list(built)
@@ -52,8 +58,9 @@ def test_frames_a_phone_sends_are_dropped_without_building_a_state(store):
         return first, quiet, after
 
     first, quiet, after = asyncio.run(scenario())
-    assert quiet == [], "500 frames from the phone built no state"
+    assert quiet == [], f"{FRAMES} frames from the phone built no state"
     assert after["public"]["turn"] == first["public"]["turn"] + 1, "the socket still follows"
+    report("seat socket frames", {"frames sent": FRAMES, "states built for them": len(quiet)})
 
 
 def test_a_seat_keeps_only_its_newest_sockets(store):
@@ -168,7 +175,7 @@ def test_sockets_are_capped_per_address_and_the_open_ones_stay(store):
                 await page.receive_json(timeout=2)
                 pages.append(page)
             refused = []
-            for _ in range(5):
+            for _ in range(REFUSED):
                 try:
                     await client.ws_connect("/ws/table")
                 except WSServerHandshakeError as exc:
@@ -192,10 +199,75 @@ def test_sockets_are_capped_per_address_and_the_open_ones_stay(store):
         return refused, busy, first_elsewhere, updates
 
     refused, busy, first_elsewhere, updates = asyncio.run(scenario())
-    assert refused == [503] * 5
+    assert refused == [503] * REFUSED
     assert busy == (503, "web.busy")
     assert first_elsewhere["type"] == "state", "another address still gets in"
     assert len(updates) == ADDRESS_SOCKETS + 1 and all(u["public"]["turn"] == 2 for u in updates)
+    report(
+        "address flood",
+        {
+            "sockets opened": ADDRESS_SOCKETS + 1,
+            "refused (503)": len(refused) + 1,
+            "kept connected and updated": len(updates),
+        },
+    )
+
+
+@pytest.mark.slow  # 512 sockets
+def test_sockets_are_capped_in_all_and_the_open_ones_stay(store):
+    """A flood of table pages from many addresses, each under its own cap:
+    past ``ALL_SOCKETS`` every new page is told to wait, even from an
+    address that has none open, and every socket already open (the seat's
+    phone among them) keeps its updates."""
+    flooders = -(-(ALL_SOCKETS - 1) // ADDRESS_SOCKETS)  # addresses the flood takes
+    addresses = [f"127.0.0.{2 + n}" for n in range(flooders + 1)]  # and one fresh
+
+    async def scenario():
+        table = _coup(store)
+        async with served(table) as (server, phone):
+            client = await phone()
+            assert (await join(client, server.links.token(table.game_id, 0))).status == 303
+            seat = await client.ws_connect("/ws")
+            await seat.receive_json(timeout=2)
+            url = client.make_url("/ws/table")
+            sessions = [
+                aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(a, 0), limit=0))
+                for a in addresses
+            ]
+            pages = []
+            try:
+                for n in range(ALL_SOCKETS - 1):
+                    page = await sessions[n // ADDRESS_SOCKETS].ws_connect(url)
+                    await page.receive_json(timeout=5)
+                    pages.append(page)
+                refused = []
+                for _ in range(REFUSED):
+                    try:
+                        await sessions[-1].ws_connect(url)
+                    except WSServerHandshakeError as exc:
+                        refused.append(exc.status)
+                table.execute({"type": "income", "seat": 0})
+                updates = [await s.receive_json(timeout=10) for s in (seat, *pages)]
+            finally:
+                for page in pages:
+                    await page.close()
+                for session in sessions:
+                    await session.close()
+            await seat.close()
+        return refused, updates
+
+    refused, updates = asyncio.run(scenario())
+    assert refused == [503] * REFUSED
+    assert len(updates) == ALL_SOCKETS and all(u["public"]["turn"] == 2 for u in updates)
+    report(
+        "flood from many addresses",
+        {
+            "addresses": len(addresses),
+            "sockets opened": ALL_SOCKETS,
+            "refused (503)": len(refused),
+            "kept connected and updated": len(updates),
+        },
+    )
 
 
 def test_the_service_has_far_more_descriptors_than_the_server_takes_sockets():

@@ -8,9 +8,10 @@ Routes:
 - ``GET /seat``, ``GET /api/seat``, ``GET /ws``: the seat's page, its state
   (the public view and the seat's own private view, computed on the server
   for that seat only) and live updates;
-- ``POST /api/command``: a command of the seat's, sent from the seat's phone
-  channel (``seat:N``); it must carry the seat's CSRF token in a header and
-  come from this server's own pages (Origin), so another site cannot forge it;
+- ``POST /api/command``: a command of the seat's, as uncompressed JSON in
+  UTF-8, sent from the seat's phone channel (``seat:N``); it must carry the
+  seat's CSRF token in a header and come from this server's own pages
+  (Origin), so another site cannot forge it;
 - ``GET /table``, ``GET /api/table``, ``GET /ws/table``: the public table, for
   a TV or spectators, with no secret in it;
 - ``GET /api/messages/<lang>``: the catalog the pages translate with;
@@ -46,12 +47,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aiohttp import web
+from aiohttp import hdrs, web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from ..games.base import RuleError
 from ..i18n import LANGUAGES, Messages, catalog, direction, translate
 from ..table import Committed, Table, seat_source
 from ..table.store import StoreError
+from ..table.table import MAX_COMMAND_BYTES
 from .captive import captive_redirect
 from .links import LinkError, Phone, SeatLinks
 from .words import secret_lines
@@ -85,6 +88,27 @@ ALL_SOCKETS = 512
 PRIVATE_FIELDS = ("private", "secrets", "actions", "offer", "notice")
 PAD = "pad"  # the spaces a message is padded with (a page ignores them)
 ANSWER_BYTES = 1024  # a command's answer, taken or refused (the longest: 0.4 kB)
+# A command's body, read no further: a command the table keeps, with room
+# for a client's spacing (the table refuses one past MAX_COMMAND_BYTES).
+MAX_BODY_BYTES = 16 * MAX_COMMAND_BYTES
+
+
+class ClientMistakes(logging.Filter):
+    """aiohttp logs a request it could not read (a byte no header may hold,
+    a line past its limit) as an error with a traceback, though the client
+    was told 400 and nothing on the Pi went wrong. Such a record is kept at
+    DEBUG only: at INFO the request's access line is the one line it costs
+    the journal, so a script on the Wi-Fi cannot fill it with tracebacks."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not (isinstance(error, HttpProcessingError) and 400 <= error.code < 500):
+            return True
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
+CLIENT_MISTAKES = ClientMistakes()
 
 
 def page_font() -> Path | None:
@@ -156,7 +180,10 @@ class TableServer:
         middlewares = [security_headers]
         if self.captive_home is not None:
             middlewares.append(captive_redirect(self.captive_home))
-        app = web.Application(middlewares=middlewares)
+        # A body is read as it came: a phone's page never compresses one,
+        # and a small "gzip" body that inflates past any size is no command.
+        app = web.Application(middlewares=middlewares, handler_args={"auto_decompress": False})
+        logging.getLogger("aiohttp.server").addFilter(CLIENT_MISTAKES)
         app.add_routes(
             [
                 web.get("/", self.index),
@@ -334,9 +361,17 @@ class TableServer:
             return _error(401, "web.no_seat", request)
         if request.headers.get(CSRF_HEADER) != csrf_token(phone) or not _same_origin(request):
             return _error(403, "web.forged", request)
+        if not _says_json(request):
+            return _error(415, "web.not_json", request)
         try:
-            command = await request.json()
-        except (ValueError, UnicodeDecodeError, RecursionError):  # nested past reading
+            body = await _body(request, MAX_BODY_BYTES)
+        except web.RequestPayloadError:  # cut short, or badly chunked
+            return _error(400, "command.not_json", request)
+        if body is None:
+            return _error(413, "command.too_large", request)
+        try:
+            command = json.loads(body.decode("utf-8"))
+        except (ValueError, RecursionError):  # not UTF-8, not JSON, nested past reading
             return _error(400, "command.not_json", request)
         if not isinstance(command, dict):
             return _error(400, "command.not_an_object", request)
@@ -361,6 +396,8 @@ class TableServer:
             return _error(503, "web.busy", request)
         # Never compressed: how well a state compresses would tell its secrets.
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT, compress=False)
+        if not _can_open(socket, request):
+            return _error(400, "web.not_a_socket", request)
         await socket.prepare(request)
         self._make_room(phone.seat)
         self._seat_sockets[socket] = phone.seat
@@ -424,6 +461,8 @@ class TableServer:
         # Compressed if the page asks: what it carries is public, and so is
         # how well that compresses.
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT)
+        if not _can_open(socket, request):
+            return _error(400, "web.not_a_socket", request)
         await socket.prepare(request)
         lang = phone_language(request)
         self._table_sockets[socket] = lang
@@ -576,6 +615,20 @@ async def _drop_what_it_says(socket: web.WebSocketResponse, wake: asyncio.Event)
         wake.set()
 
 
+def _can_open(socket: web.WebSocketResponse, request: web.Request) -> bool:
+    """Whether the request is a handshake ``socket`` can answer, as a page's
+    is. aiohttp's own refusal quotes the header it did not like, and cannot
+    even be sent when that header holds bytes that are not UTF-8; a page
+    asks for no sub-protocol (one the server does not speak costs the log a
+    warning)."""
+    if hdrs.SEC_WEBSOCKET_PROTOCOL in request.headers:
+        return False
+    try:
+        return socket.can_prepare(request).ok
+    except UnicodeEncodeError:
+        return False
+
+
 def _text(state: dict[str, Any]) -> str:
     return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
@@ -608,6 +661,29 @@ def answer(body: dict[str, Any], status: int = 200) -> web.Response:
     taken from refused.)"""
     text = padded(body, ANSWER_BYTES, private=tuple(body))
     return web.Response(text=text, status=status, content_type="application/json")
+
+
+async def _body(request: web.Request, limit: int) -> bytes | None:
+    """The request's body, or None if it is longer than ``limit`` bytes (of
+    which no more is read)."""
+    if (request.content_length or 0) > limit:
+        return None
+    body = bytearray()
+    while len(body) <= limit:
+        chunk = await request.content.readany()
+        if not chunk:
+            return bytes(body)
+        body += chunk
+    return None
+
+
+def _says_json(request: web.Request) -> bool:
+    """Whether a request's body says it is JSON in UTF-8, uncompressed, as
+    the seat's page sends a command: a charset the server does not read is
+    not guessed at, and a body is never inflated (see :meth:`TableServer.app`)."""
+    charset = (request.charset or "utf-8").lower()
+    coding = request.headers.get("Content-Encoding", "identity").lower()
+    return request.content_type == "application/json" and (charset, coding) == ("utf-8", "identity")
 
 
 def _same_origin(request: web.Request) -> bool:
