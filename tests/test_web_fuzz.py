@@ -42,7 +42,7 @@ from companion.i18n import LANGUAGES
 from companion.table import EventStore, Table, seat_source
 from companion.table.ballot import ABORT, CLOSE, VOTE
 from companion.table.table import MAX_COMMAND_BYTES, RENAME, UNDO
-from companion.web.server import COOKIE, CSRF_HEADER, LANG_COOKIE, MAX_BODY_BYTES
+from companion.web.server import COOKIE, CSRF_HEADER, LANG_COOKIE, MAX_BODY_BYTES, PAD
 
 
 def fuzz(examples: int) -> settings:
@@ -425,7 +425,9 @@ def seats_of(table: Table) -> st.SearchStrategy[int]:
 
 def carried_out(table: Table, seat: int, before, reply: dict) -> None:
     """A command taken from the seat's phone is the seat's, stored once, and
-    a restart rebuilds the same table."""
+    a restart rebuilds the same table. (Its answer is padded with spaces,
+    as every answer to a command is: see test_web_lengths.py.)"""
+    assert reply.pop(PAD).strip() == ""
     assert reply == {"ok": True, "events": reply["events"]} and reply["events"] >= 0
     commands = table.store.commands(table.game_id)
     added = len(commands) - before[2]
