@@ -5,7 +5,8 @@ It holds:
 - ``companion.sqlite3``: a consistent copy of the game store, made with
   SQLite's backup API while the kiosk may be writing (a plain file copy
   would miss what is still in the write-ahead log). The phones' join links
-  (``seat_links``: capabilities, not history) are removed from the copy;
+  and claims (``seat_links``, ``provisional_claims``: capabilities, not
+  history) are removed from the copy;
   everything else stays, including, in keeper mode, the cards the app dealt;
 - ``games.json``: the games in the store, newest first (set-up, status,
   result, times);
@@ -151,6 +152,7 @@ def _copy_store(db: Path, copy: Path) -> _Copy:
     unreadable = sorted(lost + [id_ for id_, reason in reasons.items() if reason is not None])
     target = sqlite3.connect(copy, isolation_level=None)
     try:
+        target.execute("DELETE FROM provisional_claims")
         target.execute("DELETE FROM seat_links")
         target.execute("PRAGMA journal_mode=DELETE")  # one file, no -wal beside it
         target.execute("VACUUM")  # and no deleted pages in it

@@ -5,8 +5,9 @@ conftest.py loads this module as a plugin, so its fixtures are there for every
 test: ``browser`` (one headless chromium for the session), ``phone`` (a page in
 a fresh phone-sized browser context) and ``phones`` (makes more such pages,
 each with its own cookies). Tests import the helpers ``serve_in_thread`` (an
-aiohttp app on 127.0.0.1 in a thread of its own) and ``shot`` (a screenshot
-under screenshots/phone/). Browser tests run after all others and carry the
+aiohttp app on 127.0.0.1 in a thread of its own), ``take_seat`` (open a join
+link and tap its button) and ``shot`` (a screenshot under
+screenshots/phone/). Browser tests run after all others and carry the
 ``browser`` marker, so ``-m "not browser"`` leaves them out (see
 pytest_collection_modifyitems). Without chromium or Playwright, tests that use
 the fixtures skip and say why.
@@ -111,6 +112,12 @@ def phones(browser: Browser) -> Iterator[Callable[[], Page]]:
 @pytest.fixture
 def phone(phones: Callable[[], Page]) -> Page:
     return phones()
+
+
+def take_seat(page: Page, link: str) -> None:
+    """Join as a person does: open a seat's join link, tap its button."""
+    page.goto(link)
+    page.locator(".take-seat button").click()
 
 
 def shot(page: Page, name: str) -> Path:

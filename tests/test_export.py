@@ -51,7 +51,8 @@ def test_the_export_holds_a_consistent_copy_the_settings_without_secrets_and_the
     table = new_table(store, ["Ann", "Ben", "Cy"])
     for _ in range(5):
         table.execute({"type": "income", "seat": table.public_view()["current"]})
-    SeatLinks(store).token(table.game_id, 0)  # a phone's join link: a secret
+    links = SeatLinks(store)
+    links.join(links.token(table.game_id, 0), None)  # a join link, a phone's claim: secrets
     (db.with_name("kiosk.ini")).write_text(
         "[kiosk]\npin = 4711\nlanguage = el\n\n[wifi]\nssid = Cafe\npassword = hunter22\n"
     )
@@ -97,6 +98,7 @@ def test_the_export_holds_a_consistent_copy_the_settings_without_secrets_and_the
     copy.close()
     check = sqlite3.connect(tmp_path / "out" / "companion.sqlite3")
     assert check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert check.execute("SELECT COUNT(*) FROM provisional_claims").fetchone() == (0,)
     check.close()
     assert [(g["game"], g["status"]) for g in games] == [("coup", "active")]
     assert "4711" not in settings and "hunter22" not in settings

@@ -1,6 +1,7 @@
 """The phone pages in a real browser (Debian's chromium, driven by
-Playwright) against the real server: join by a seat's link, claim it, a
-second phone refused, secrets behind hold-to-reveal, a vote and the reveal,
+Playwright) against the real server: open a seat's link, tap to take the
+seat, a second phone refused (also one that tapped first but opened the
+seat's page later), secrets behind hold-to-reveal, a vote and the reveal,
 reload and a restarted server resuming the seat, re-pairing. Screenshots of
 each page at a phone's size land in screenshots/phone/."""
 
@@ -11,7 +12,7 @@ import re
 import urllib.request
 
 import pytest
-from browser import NO_PLAYWRIGHT, serve_in_thread, shot
+from browser import NO_PLAYWRIGHT, serve_in_thread, shot, take_seat
 from sh_helpers import nominate, sh_table
 
 from companion.table import EventStore, Table
@@ -52,10 +53,10 @@ def hold(page, selector: str):
 
 
 def seated(phones, base, server, seat: int):
-    """A new phone that opens ``seat``'s join link; returns (page, token)."""
+    """A new phone that takes ``seat`` by its join link; returns (page, token)."""
     token = base.on_loop(lambda: server.links.token(server.table.game_id, seat))
     page = phones()
-    page.goto(f"{base}/join/{token}")
+    take_seat(page, f"{base}/join/{token}")
     return page, token
 
 
@@ -120,6 +121,37 @@ def test_a_phone_s_vote_takes_as_many_bytes_ja_as_nein(store, phones):
     assert [table.private_view(seat)["ballot_vote"] for seat in (1, 3)] == ["ja", "nein"]
 
 
+@pytest.mark.parametrize("locale, lang", [("en-GB", "en"), ("fa-IR", "fa")])
+def test_a_join_link_asks_first_and_the_tap_takes_the_seat(store, phones, locale, lang):
+    """Opening the link shows the seat and one big button, in the phone's
+    language (Persian right to left), and claims nothing; the tap does, and
+    the seat's page that follows makes the claim final."""
+    from companion.i18n import Messages
+
+    table = election(store)
+    server = TableServer(table)
+    t = Messages(lang, table.names)
+    with serve_in_thread(server.app()) as base:
+        token = base.on_loop(lambda: server.links.token(table.game_id, 1))
+        page = phones(locale)
+        page.goto(f"{base}/join/{token}")
+        expect(page.locator("html")).to_have_attribute("dir", "rtl" if lang == "fa" else "ltr")
+        expect(page.locator(".take-seat .question")).to_have_text(
+            t("web.join_question", number=2, player=1)
+        )
+        button = page.locator(".take-seat button")
+        expect(button).to_have_text(t("web.join_button"))
+        box, width = button.bounding_box(), page.viewport_size["width"]
+        assert box["height"] >= 64 and box["width"] >= width * 0.8, box  # a thumb's target
+        shot(page, f"join-{lang}")
+        page.reload()  # looking again claims nothing either
+        assert not base.on_loop(lambda: server.links.claimed(table.game_id, 1))
+        button.click()
+        expect(page).to_have_url(f"{base}/seat")
+        expect(page.locator("#name")).to_have_text("B")
+        assert base.on_loop(lambda: server.links.claimed(table.game_id, 1))
+
+
 def test_a_second_phone_is_refused_with_a_clear_message(store, phones):
     table = election(store)
     server = TableServer(table)
@@ -134,6 +166,33 @@ def test_a_second_phone_is_refused_with_a_clear_message(store, phones):
         shot(second, "refused-second-phone")
 
 
+def test_of_two_phones_that_tapped_the_one_that_opens_the_seat_first_has_it(store, phones):
+    """The slow phone tapped first, but the Wi-Fi dropped before it opened
+    the seat's page; the quick one's opened. When the slow one's page loads,
+    it says the seat is taken: a refusal, not a broken page."""
+    table = election(store)
+    server = TableServer(table)
+
+    def cut_after_the_answer(route):
+        route.fetch(max_redirects=0)  # the server answers, with the cookie,
+        route.abort("internetdisconnected")  # and the line drops
+
+    with serve_in_thread(server.app()) as base:
+        link = f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, 4))}"
+        slow, quick = phones(), phones()
+        slow.goto(link)
+        slow.route(link, cut_after_the_answer)
+        with slow.expect_event("requestfailed"):
+            slow.locator(".take-seat button").click()
+        assert COOKIE in [cookie["name"] for cookie in slow.context.cookies()]
+        assert not base.on_loop(lambda: server.links.claimed(table.game_id, 4))
+        take_seat(quick, link)
+        expect(quick.locator("#name")).to_have_text("E")
+        slow.goto(f"{base}/seat")
+        expect(slow.locator(".refusal")).to_have_text(re.compile("already on another phone"))
+        expect(quick.locator("#link")).to_have_text("Connected")
+
+
 def test_reload_and_a_restarted_server_give_the_seat_back(tmp_path, phones):
     path = tmp_path / "g.sqlite3"
     table = election(EventStore(path))
@@ -141,7 +200,7 @@ def test_reload_and_a_restarted_server_give_the_seat_back(tmp_path, phones):
     carol = phones()
     with serve_in_thread(server.app()) as base:
         token = base.on_loop(lambda: server.links.token(table.game_id, 2))
-        carol.goto(f"{base}/join/{token}")
+        take_seat(carol, f"{base}/join/{token}")
         expect(carol.locator("#name")).to_have_text("C")
         carol.reload()
         expect(carol.locator("#name")).to_have_text("C")
@@ -166,7 +225,7 @@ def test_re_pairing_leaves_the_old_phone_seatless(store, phones):
         expect(lost.locator(".refusal")).to_have_text(re.compile("has no seat in this game"))
         shot(lost, "re-paired-old-phone")
         found = phones()
-        found.goto(f"{base}/join/{new_token}")
+        take_seat(found, f"{base}/join/{new_token}")
         expect(found.locator("#name")).to_have_text("D")
         lost.goto(f"{base}/join/{token}")
         expect(lost.locator(".refusal")).to_have_text(re.compile("does not open a seat"))
@@ -301,6 +360,8 @@ def test_each_phone_reads_its_own_language(store, phones, locale, lang):
         local = phones(locale)
         token = base.on_loop(lambda: server.links.token(server.table.game_id, 2))
         local.goto(f"{base}/join/{token}")
+        expect(local.locator(".take-seat button")).to_have_text(translate("web.join_button", lang))
+        local.locator(".take-seat button").click()
         expect(local.locator("html")).to_have_attribute("lang", lang)
         expect(local.locator("html")).to_have_attribute("dir", "rtl" if lang == "fa" else "ltr")
         expect(local.locator("#reveal-hint")).to_have_text(translate("web.hold_to_reveal", lang))

@@ -15,7 +15,7 @@ from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
 
 pytest.importorskip("kivy.base")
-from browser import NO_PLAYWRIGHT, serve_in_thread, shot  # noqa: E402
+from browser import NO_PLAYWRIGHT, serve_in_thread, shot, take_seat  # noqa: E402
 from kiosk_helpers import shown_texts, type_by_taps, window_shot  # noqa: E402
 from ui_helpers import frames, show, tap  # noqa: E402
 from web_helpers import join, served, state  # noqa: E402
@@ -108,7 +108,7 @@ def test_the_seat_page_renames_its_player_in_a_real_browser(tmp_path, phones):
     with serve_in_thread(server.app()) as base:
         token = base.on_loop(lambda: server.links.token(table.game_id, 2))
         page = phones()
-        page.goto(f"{base}/join/{token}")
+        take_seat(page, f"{base}/join/{token}")
         expect(page.locator("#name")).to_have_text("Player 3")
         page.locator("#rename-title").click()
         field = page.locator("#rename-name")

@@ -160,7 +160,7 @@ def test_the_home_screen_offers_it_and_the_kiosk_plays_it_with_mock_gpio_buttons
 
 
 def test_a_seat_s_phone_page_shows_only_its_hunch_and_plays_it(hands, store, phones):
-    from browser import serve_in_thread, shot
+    from browser import serve_in_thread, shot, take_seat
     from playwright.sync_api import expect
 
     from companion.web.server import TableServer
@@ -170,7 +170,7 @@ def test_a_seat_s_phone_page_shows_only_its_hunch_and_plays_it(hands, store, pho
     with serve_in_thread(server.app()) as base:
         token = base.on_loop(lambda: server.links.token(table.game_id, 1))
         bob = phones()
-        bob.goto(f"{base}/join/{token}")
+        take_seat(bob, f"{base}/join/{token}")
         expect(bob.locator("#status")).to_have_text(
             "Round 1 of 3: ask the question aloud, then tap Ask."
         )

@@ -350,7 +350,10 @@ def test_the_phones_panel_shows_a_code_on_demand_and_hides_it_once_claimed(windo
     token = server.links.token(table.game_id, 1)
     SHOTS.mkdir(parents=True, exist_ok=True)
     view.children[0].export_to_png(str(SHOTS / "phones-code-800x480.png"))
-    server.links.join(token, None)  # Stelios's phone claims the seat
+    tapped = server.links.join(token, None)  # Stelios's phone taps "Take this seat"
+    view._follow_claims(0)
+    assert view.code_texture is not None and view.shown_seat == 1, "not final yet"
+    server.links.phone(tapped.cookie, table.game_id)  # its first request: the claim is final
     view._follow_claims(0)
     assert view.code_texture is None and view.shown_seat is None
     assert view.code_text == "Stelios's phone has joined. The code is hidden again."

@@ -37,6 +37,7 @@ BUTTONS = (
     "ui.log",
     "ui.chart",
     "ui.phones",
+    "web.join_button",
     "ui.new_game",
     "cmd.undo",
     "ui.cancel",

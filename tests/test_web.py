@@ -334,8 +334,10 @@ def test_companion_serve_runs_the_server_alone(tmp_path):
                 return None
 
         opener = urllib.request.build_opener(NoRedirect)
+        with opener.open(link) as page:
+            assert page.status == 200 and 'method="post"' in page.read().decode()
         with pytest.raises(urllib.error.HTTPError) as answer:
-            opener.open(link)
+            opener.open(urllib.request.Request(link, data=b"", method="POST"))
         assert answer.value.code == 303
         assert "HttpOnly" in answer.value.headers["Set-Cookie"]
     finally:

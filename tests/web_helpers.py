@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from companion.web.server import TableServer
+from companion.web.server import COOKIE, TableServer
 
 
 @asynccontextmanager
@@ -32,9 +32,36 @@ async def served(table):
         await test_server.close()
 
 
-async def join(phone, token: str):
-    """Open a join link without following the redirect."""
+async def open_link(phone, token: str):
+    """Open a join link (a look: it claims nothing), not following a redirect."""
     return await phone.get(f"/join/{token}", allow_redirects=False)
+
+
+async def tap_take_seat(phone, token: str):
+    """Tap the join page's button (the form posts to the link itself), not
+    following the redirect: a provisional claim, its cookie not used yet."""
+    return await phone.post(f"/join/{token}", allow_redirects=False)
+
+
+async def join(phone, token: str):
+    """Join as a person does: open the link and, if it offers the seat, tap
+    its button; the browser then follows to the seat's page, the cookie's
+    first use, which makes the claim final. Returns the tap's answer (303,
+    the cookie), or the link's own when it offered no button (a refusal, or
+    the seat's page for the phone that holds it)."""
+    opened = await open_link(phone, token)
+    if opened.status != 200:
+        return opened
+    assert 'method="post"' in await opened.text()
+    tapped = await tap_take_seat(phone, token)
+    if tapped.status == 303:
+        await phone.get(tapped.headers["Location"])
+    return tapped
+
+
+def seat_cookie(phone) -> str | None:
+    """The seat cookie a phone keeps, if any."""
+    return next((c.value for c in phone.session.cookie_jar if c.key == COOKIE), None)
 
 
 async def state(phone) -> dict:

@@ -27,7 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 3  # 3: a game's status may be 'damaged'
+# 3: a game's status may be 'damaged'. A table added alone (game_times,
+# provisional_claims) leaves the number as it is: older code reads such a
+# store as before, and this code adds the table to an older store it opens.
+SCHEMA_VERSION = 3
 
 # A game set aside because its rows cannot be read: they stay as they were.
 DAMAGED = "damaged"
@@ -80,6 +83,16 @@ CREATE TABLE IF NOT EXISTS seat_links (
     device_hash TEXT,
     repairs     INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, seat)
+);
+-- Phones that took a seat by its link but have not used their cookie yet (a
+-- hash of each one's secret): the first of them to use it holds the seat.
+-- Those that came later stay, so their phones are told the seat is taken.
+CREATE TABLE IF NOT EXISTS provisional_claims (
+    game_id     INTEGER NOT NULL,
+    seat        INTEGER NOT NULL,
+    device_hash TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat, device_hash),
+    FOREIGN KEY (game_id, seat) REFERENCES seat_links(game_id, seat) ON DELETE CASCADE
 );
 """
 )
@@ -380,7 +393,8 @@ class EventStore:
     def set_seat_link(
         self, game_id: int, seat: int, token: str, device_hash: str | None, repaired: bool = False
     ) -> None:
-        """Give a seat a (new) join token and claiming phone."""
+        """Give a seat a (new) join token and claiming phone; the phones that
+        took its old link but never used their cookie are forgotten."""
         with self._lock, self._transaction():
             self.db.execute(
                 "INSERT INTO seat_links (game_id, seat, token, device_hash) VALUES (?, ?, ?, ?) "
@@ -388,16 +402,61 @@ class EventStore:
                 "device_hash=excluded.device_hash, repairs=repairs + ?",
                 (game_id, seat, token, device_hash, 1 if repaired else 0),
             )
+            self.db.execute(
+                "DELETE FROM provisional_claims WHERE game_id=? AND seat=?", (game_id, seat)
+            )
 
-    def claim_seat(self, game_id: int, seat: int, token: str, device_hash: str) -> bool:
-        """The first phone to open the seat's link claims it: True if this one did."""
+    def claim_provisionally(
+        self, game_id: int, seat: int, token: str, device_hash: str, keep: int
+    ) -> bool:
+        """A phone takes the seat by its link ``token``: True unless the seat
+        is already claimed for good or the link was replaced. The seat keeps
+        its newest ``keep`` provisional claims."""
+        with self._lock, self._transaction():
+            open_link = self.db.execute(
+                "SELECT 1 FROM seat_links WHERE game_id=? AND seat=? AND token=? "
+                "AND device_hash IS NULL",
+                (game_id, seat, token),
+            ).fetchone()
+            if open_link is None:
+                return False
+            self.db.execute(
+                "INSERT INTO provisional_claims VALUES (?, ?, ?)",
+                (game_id, seat, device_hash),
+            )
+            self.db.execute(
+                "DELETE FROM provisional_claims WHERE game_id=? AND seat=? AND rowid NOT IN "
+                "(SELECT rowid FROM provisional_claims WHERE game_id=? AND seat=? "
+                "ORDER BY rowid DESC LIMIT ?)",
+                (game_id, seat, game_id, seat, keep),
+            )
+            return True
+
+    def is_provisional_claim(self, game_id: int, seat: int, device_hash: str) -> bool:
+        with self._lock:
+            row = self.db.execute(
+                "SELECT 1 FROM provisional_claims WHERE game_id=? AND seat=? AND device_hash=?",
+                (game_id, seat, device_hash),
+            ).fetchone()
+        return row is not None
+
+    def confirm_claim(self, game_id: int, seat: int, device_hash: str) -> bool:
+        """A provisional claim becomes the seat's phone, if no other phone's
+        came first (and no re-pair forgot it): True if this one did."""
         with self._lock, self._transaction():
             cur = self.db.execute(
-                "UPDATE seat_links SET device_hash=? WHERE game_id=? AND seat=? AND token=? "
-                "AND device_hash IS NULL",
-                (device_hash, game_id, seat, token),
+                "UPDATE seat_links SET device_hash=? WHERE game_id=? AND seat=? "
+                "AND device_hash IS NULL AND EXISTS (SELECT 1 FROM provisional_claims "
+                "WHERE game_id=? AND seat=? AND device_hash=?)",
+                (device_hash, game_id, seat, game_id, seat, device_hash),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            self.db.execute(
+                "DELETE FROM provisional_claims WHERE game_id=? AND seat=? AND device_hash=?",
+                (game_id, seat, device_hash),
+            )
+            return True
 
     # -- reading -------------------------------------------------------------
     def _record(self, row) -> GameRecord:

@@ -1,8 +1,9 @@
 """The kiosk's phones panel: the table's Wi-Fi QR (when the Pi runs its own
 access point), then each seat: whether a phone holds it, its join QR on
-demand (hidden as soon as a phone claims the seat), re-pairing, and its
-player's name (a player may have typed their own on the phone; ✎ lets the
-operator change it, with the on-screen keyboard)."""
+demand (shown until a phone's claim of the seat is final: a phone that
+tapped the seat's button but never got its cookie still needs the code),
+re-pairing, and its player's name (a player may have typed their own on the
+phone; ✎ lets the operator change it, with the on-screen keyboard)."""
 
 from __future__ import annotations
 
@@ -206,7 +207,7 @@ class PhonesView(ModalView):
         self.show_seat(seat)
 
     def _follow_claims(self, _dt: float) -> None:
-        """Hide a seat's code the moment a phone claims the seat."""
+        """Hide a seat's code the moment a phone's claim of the seat is final."""
         seat = self.shown_seat
         if seat is not None and self._seat_state()[seat]["phone"]:
             self.shown_seat = None

@@ -3,8 +3,11 @@
 
 Routes:
 
-- ``GET /join/<token>``: a seat's join link (see :mod:`.links`); claims the
-  seat and sets the seat cookie, then sends the phone to ``/seat``;
+- ``GET /join/<token>``: a seat's join link (see :mod:`.links`): a page
+  asking "Take seat N?", which changes nothing (a link preview may open it);
+- ``POST /join/<token>``: its button, from this server's own page (Origin):
+  a provisional claim of the seat and its cookie, then ``/seat``, whose
+  request (the cookie's first use) makes the claim final;
 - ``GET /seat``, ``GET /api/seat``, ``GET /ws``: the seat's page, its state
   (the public view and the seat's own private view, computed on the server
   for that seat only) and live updates;
@@ -138,7 +141,7 @@ class TableServer:
     ) -> None:
         self.table = table
         self.captive_home = captive_home  # redirect other hosts here (see captive.py)
-        self.links = SeatLinks(table.store)
+        self.links = SeatLinks(table.store, on_claim=self._links_changed)
         self.clock = clock
         self._seat_sockets: dict[web.WebSocketResponse, int] = {}
         self._table_sockets: dict[web.WebSocketResponse, str] = {}  # socket → language
@@ -172,9 +175,13 @@ class TableServer:
         """Re-pair a seat (from the kiosk): a new join token; the old link,
         cookie and open socket no longer reach the seat. Returns the token."""
         token = self.links.repair(self.table.game_id, seat)
+        self._links_changed()
+        return token
+
+    def _links_changed(self) -> None:
+        """A claim became final or a seat was re-paired: the table sees it."""
         self._links_changes += 1
         self._wake_phones()
-        return token
 
     def app(self) -> web.Application:
         middlewares = [security_headers]
@@ -187,7 +194,8 @@ class TableServer:
         app.add_routes(
             [
                 web.get("/", self.index),
-                web.get("/join/{token}", self.join),
+                web.get("/join/{token}", self.join_page),
+                web.post("/join/{token}", self.take_seat),
                 web.get("/seat", self.seat_page),
                 web.get("/api/seat", self.seat_state),
                 web.post("/api/command", self.command),
@@ -207,25 +215,74 @@ class TableServer:
     async def index(self, request: web.Request) -> web.StreamResponse:
         raise web.HTTPSeeOther("/seat" if self._phone(request) else "/table")
 
-    async def join(self, request: web.Request) -> web.StreamResponse:
-        address = request.remote or "?"
-        if self._rate_limited(address):
-            return self._refusal(request, "web.too_many_tries", status=429)
+    async def join_page(self, request: web.Request) -> web.StreamResponse:
+        """A join link opened (or looked at by a link preview): the seat's
+        page with its one button, the seat's refusal, or, for the phone that
+        holds the seat, the seat itself. Nothing is claimed here."""
         try:
-            phone = self.links.join(request.match_info["token"], request.cookies.get(COOKIE))
-        except LinkError as exc:
-            self._failures[address].append(self.clock())
-            key = "web.seat_taken" if exc.reason == "claimed" else "web.bad_link"
-            return self._refusal(request, key, status=403 if exc.reason == "claimed" else 404)
-        if phone.game_id != self.table.game_id:
-            return self._refusal(request, "web.old_game", status=410)
-        self._links_changes += 1
-        self._wake_phones()  # the table sees the seat has a phone
+            seat = self._link_seat(request)
+            holder = self._phone(request)
+            if holder is not None and holder.seat == seat:
+                raise web.HTTPSeeOther("/seat")
+            if self.links.claimed(self.table.game_id, seat):
+                raise self._failed(request, "web.seat_taken", 403)
+        except Refused as refused:
+            return self._refusal(request, refused.key, refused.status)
+        return self._take_seat_page(request, seat)
+
+    async def take_seat(self, request: web.Request) -> web.StreamResponse:
+        """The join page's button: the phone's provisional claim and its
+        cookie, then the seat's page, whose request makes the claim final."""
+        try:
+            if not _same_origin(request):
+                raise Refused("web.forged", 403)
+            self._link_seat(request)
+            try:
+                phone = self.links.join(request.match_info["token"], request.cookies.get(COOKIE))
+            except LinkError:
+                raise self._failed(request, "web.seat_taken", 403) from None
+        except Refused as refused:
+            return self._refusal(request, refused.key, refused.status)
         response = web.HTTPSeeOther("/seat")
         response.set_cookie(
             COOKIE, phone.cookie, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Strict", path="/"
         )
         raise response
+
+    def _link_seat(self, request: web.Request) -> int:
+        """The seat the request's join link opens in this game. Raises
+        Refused: too many failures from this address, a link that opens
+        nothing, or one of an earlier game."""
+        if self._rate_limited(request.remote or "?"):
+            raise Refused("web.too_many_tries", 429)
+        try:
+            game_id, seat = self.links.seat(request.match_info["token"])
+        except LinkError:
+            raise self._failed(request, "web.bad_link", 404) from None
+        if game_id != self.table.game_id:
+            raise Refused("web.old_game", 410)
+        return seat
+
+    def _failed(self, request: web.Request, key: str, status: int) -> Refused:
+        """A failed join, counted against the address: its refusal."""
+        self._failures[request.remote or "?"].append(self.clock())
+        return Refused(key, status)
+
+    def _take_seat_page(self, request: web.Request, seat: int) -> web.Response:
+        t = Messages(phone_language(request, self._seat_lang(seat)), self.table.names)
+        text = _page(
+            "join.html",
+            t.lang,
+            title=t("web.title"),
+            question=t("web.join_question", number=seat + 1, player=seat),
+            button=t("web.join_button"),
+            hint=t("web.join_hint"),
+        )
+        # Under the site's "no-referrer" a browser sends "Origin: null" with
+        # a form's POST, which the Origin check refuses; "same-origin" sends
+        # this server's own, and still no address to any other site.
+        headers = {"Referrer-Policy": "same-origin"}
+        return web.Response(text=text, content_type="text/html", headers=headers)
 
     def _rate_limited(self, address: str) -> bool:
         failures = self._failures[address]
@@ -235,35 +292,34 @@ class TableServer:
         return len(failures) >= FAILED_JOINS
 
     def _phone(self, request: web.Request) -> Phone | None:
-        """The seat this request's cookie holds in the current game."""
-        phone = self.links.phone(request.cookies.get(COOKIE))
-        if phone is None or phone.game_id != self.table.game_id:
-            return None
-        return phone
+        """The seat this request's cookie holds in the current game. The
+        cookie's first use makes its provisional claim final."""
+        return self.links.phone(request.cookies.get(COOKIE), self.table.game_id)
+
+    def _seatless(self, request: web.Request) -> Refused:
+        """Why a request holds no seat: another phone was first to use its
+        claim of the seat (403), or it has none in this game (401)."""
+        if self.links.lost(request.cookies.get(COOKIE), self.table.game_id):
+            return Refused("web.seat_taken", 403)
+        return Refused("web.no_seat", 401)
 
     def _refusal(self, request: web.Request, key: str, status: int) -> web.Response:
         t = Messages(phone_language(request))
-        page = (PAGES / "refusal.html").read_text(encoding="utf-8")
-        text = (
-            page.replace("{{lang}}", t.lang)
-            .replace("{{dir}}", direction(t.lang))
-            .replace("{{title}}", _html(t("web.title")))
-            .replace("{{message}}", _html(t(key)))
-        )
+        text = _page("refusal.html", t.lang, title=t("web.title"), message=t(key))
         return web.Response(text=text, status=status, content_type="text/html")
 
     # -- a seat's phone -------------------------------------------------------------------
     async def seat_page(self, request: web.Request) -> web.StreamResponse:
         if self._phone(request) is None:
-            return self._refusal(request, "web.no_seat", status=401)
+            seatless = self._seatless(request)
+            return self._refusal(request, seatless.key, seatless.status)
         return web.FileResponse(PAGES / "seat.html")
 
     async def seat_state(self, request: web.Request) -> web.Response:
         phone = self._phone(request)
         if phone is None:
-            raise web.HTTPUnauthorized(
-                text=json.dumps({"error": "web.no_seat"}), content_type="application/json"
-            )
+            seatless = self._seatless(request)
+            return _error(seatless.status, seatless.key, request)
         lang = phone_language(request, self._seat_lang(phone.seat))
         text = self._seat_text(phone.seat, lang, csrf_token(phone))
         return web.Response(text=text, content_type="application/json")
@@ -358,7 +414,8 @@ class TableServer:
     async def command(self, request: web.Request) -> web.Response:
         phone = self._phone(request)
         if phone is None:
-            return _error(401, "web.no_seat", request)
+            seatless = self._seatless(request)
+            return _error(seatless.status, seatless.key, request)
         if request.headers.get(CSRF_HEADER) != csrf_token(phone) or not _same_origin(request):
             return _error(403, "web.forged", request)
         if not _says_json(request):
@@ -591,6 +648,15 @@ class TableServer:
             await socket.close(code=1001, message=b"server shutdown")
 
 
+class Refused(Exception):
+    """A phone's request refused: the message's key and the HTTP status."""
+
+    def __init__(self, key: str, status: int) -> None:
+        super().__init__(key)
+        self.key = key
+        self.status = status
+
+
 @web.middleware
 async def security_headers(request: web.Request, handler):
     response = await handler(request)
@@ -731,6 +797,16 @@ def _error(status: int, key: str, request: web.Request) -> web.Response:
     return web.json_response(
         {"error": key, "message": Messages(phone_language(request))(key)}, status=status
     )
+
+
+def _page(name: str, lang: str, **texts: str) -> str:
+    """A page of ``pages/`` with its ``{{field}}``s filled: the language and
+    its direction, and the texts, escaped."""
+    page = (PAGES / name).read_text(encoding="utf-8")
+    fields = {"lang": lang, "dir": direction(lang)} | {k: _html(v) for k, v in texts.items()}
+    for field, value in fields.items():
+        page = page.replace("{{" + field + "}}", value)
+    return page
 
 
 def _html(text: str) -> str:
