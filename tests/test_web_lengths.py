@@ -121,8 +121,11 @@ async def seat_phone(server, tap, sessions, seat: int) -> aiohttp.ClientSession:
     )
     sessions.append(session)
     token = server.links.token(server.table.game_id, seat)
-    async with session.get(f"{tap.url}/join/{token}", allow_redirects=False) as response:
-        assert response.status == 303
+    async with session.get(f"{tap.url}/join/{token}") as response:
+        assert response.status == 200  # the join page: it claims nothing
+    # The tap, and the seat's page it leads to, which makes the claim final.
+    async with session.post(f"{tap.url}/join/{token}") as response:
+        assert response.status == 200 and response.url.path == "/seat"
     return session
 
 
