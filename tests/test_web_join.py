@@ -252,3 +252,33 @@ def test_a_store_from_before_provisional_claims_keeps_its_phones(tmp_path):
         resumed.store.close()
 
     asyncio.run(scenario())
+
+
+def test_the_access_log_names_no_join_link(store, caplog):
+    """The journal keeps one line per request, and a join link's token is
+    the seat's secret: the line for the link, and for the page the link's
+    page sent the phone on to, says ``/join/…`` and no more."""
+    table = coup(store)
+
+    async def scenario():
+        async with served(table) as (server, phone):
+            token = server.links.token(table.game_id, 1)
+            ann = await phone()
+            with caplog.at_level("INFO", logger="aiohttp.access"):
+                assert (await open_link(ann, token)).status == 200
+                tapped = await ann.post(
+                    f"/join/{token}",
+                    headers={"Referer": f"{server_url(ann)}/join/{token}"},
+                    allow_redirects=False,
+                )
+                assert tapped.status == 303
+            return token
+
+    token = asyncio.run(scenario())
+    lines = [r.getMessage() for r in caplog.records if r.name == "aiohttp.access"]
+    assert len(lines) == 2 and all("/join/…" in line for line in lines), lines
+    assert not any(token in line for line in lines)
+
+
+def server_url(phone) -> str:
+    return str(phone.make_url("")).rstrip("/")

@@ -44,6 +44,7 @@ import hashlib
 import importlib.util
 import json
 import logging
+import re
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
@@ -112,6 +113,24 @@ class ClientMistakes(logging.Filter):
 
 
 CLIENT_MISTAKES = ClientMistakes()
+
+
+class HiddenJoinLinks(logging.Filter):
+    """aiohttp's access line names the path asked for and the page it came
+    from, and a join link's path is the seat's secret: whoever reads the
+    journal (an export sent to support) could take an unclaimed seat. Each
+    line keeps ``/join/`` and loses the token."""
+
+    _TOKEN = re.compile(r"/join/[^\s\"?#]+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        line = record.getMessage()
+        if "/join/" in line:
+            record.msg, record.args = self._TOKEN.sub("/join/…", line), None
+        return True
+
+
+HIDDEN_JOIN_LINKS = HiddenJoinLinks()
 
 
 def page_font() -> Path | None:
@@ -191,6 +210,7 @@ class TableServer:
         # and a small "gzip" body that inflates past any size is no command.
         app = web.Application(middlewares=middlewares, handler_args={"auto_decompress": False})
         logging.getLogger("aiohttp.server").addFilter(CLIENT_MISTAKES)
+        logging.getLogger("aiohttp.access").addFilter(HIDDEN_JOIN_LINKS)
         app.add_routes(
             [
                 web.get("/", self.index),
