@@ -126,12 +126,16 @@ def test_sigkill_at_random_points_loses_no_acknowledged_command(tmp_path):
         )
         first = child.stdout.readline()  # the child is running and writing
         lines = [first]
-        if kills < KILLS:
+        killed = kills < KILLS
+        if killed:
             time.sleep(rng.uniform(0.0, 0.08))
             os.kill(child.pid, signal.SIGKILL)
             kills += 1
         lines += child.stdout.read().splitlines()
         child.wait()
+        # A child that cannot run (an import error, a store it refuses) must
+        # fail the test, not start it again for ever.
+        assert killed or child.returncode == 0, f"the child failed ({child.returncode})"
         for line in lines:
             line = line.strip()
             if line == "done":
