@@ -225,7 +225,9 @@ def check_cookie_answers(table: Table, seats, header: str, answers: dict[str, An
     mine = answers["/api/seat"]
     holder = json.loads(mine.text)["seat"] if mine.status == 200 else None
     if holder is None:
-        assert (mine.status, json.loads(mine.text)) == (401, {"error": "web.no_seat"})
+        refusal = json.loads(mine.text)
+        assert (mine.status, refusal["error"]) == (401, "web.no_seat")
+        assert refusal["message"] in refusal_texts("web.no_seat"), refusal
     else:
         holds = seats[holder] if holder < len(seats) else None
         assert holds is not None and holds.cookie.split(".", 2)[2] in header, "no secret, no seat"
