@@ -25,13 +25,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from companion.fleet import Broker, StatusPublisher, TableReporter
-from companion.games.base import Fate, Setup
-from companion.table import Committed, EventStore, Table, seat_source
+from companion.table import Committed
 
+from .busy_table import busy_table, next_change
 from .report import latency_figures
 
 MOSQUITTO = Path("/usr/sbin/mosquitto")
-SEATS = 10
 COMMITS = 1000
 
 
@@ -62,31 +61,6 @@ def mosquitto(directory: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
         broker.wait(5)
 
 
-def _table(directory: Path) -> Table:
-    setup = Setup(
-        game="secret_hitler",
-        seats=[f"P{i}" for i in range(SEATS)],
-        mode="keeper",
-        options={"first": 0},
-    )
-    table = Table.start(EventStore(directory / "fleet.sqlite3"), setup, fate=Fate(seed=1))
-    for seat in range(SEATS):
-        table.execute({"type": "confirm", "seat": seat})
-    return table
-
-
-def _next_change(table: Table) -> None:
-    """The next seat's Nein, or a nomination, or what the game asks (a
-    power the president uses): elections mostly fail and play goes on."""
-    ballot = table.public_view()["ballot"]
-    if ballot is None:
-        commands = table.legal_commands()
-        table.execute(dict(next((c for c in commands if c["type"] == "nominate"), commands[0])))
-        return
-    seat = next(s for s in ballot["eligible"] if s not in ballot["voted"])
-    table.execute({"type": "vote", "seat": seat, "choice": "nein"}, source=seat_source(seat))
-
-
 def _timed(listener: Callable[[Committed], None], took: list[float]) -> Callable[[Committed], None]:
     def timed(committed: Committed) -> None:
         start = time.perf_counter()
@@ -99,7 +73,7 @@ def _timed(listener: Callable[[Committed], None], took: list[float]) -> Callable
 def listener_times(
     directory: Path, broker: subprocess.Popen[bytes], port: int, hang: bool
 ) -> list[float]:
-    table = _table(directory)
+    table = busy_table(directory / "fleet.sqlite3")
     publisher = StatusPublisher(Broker("127.0.0.1", port), "bench")
     reporter = TableReporter(publisher, "bench")
     publisher.start()
@@ -120,7 +94,7 @@ def listener_times(
             reporter.follow(table)
             table.unsubscribe(reporter.committed)
             table.subscribe(_timed(reporter.committed, took))
-        _next_change(table)
+        next_change(table)
     broker.send_signal(signal.SIGCONT)
     publisher.close()
     return took

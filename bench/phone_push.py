@@ -24,42 +24,15 @@ from pathlib import Path
 import aiohttp
 from aiohttp import web
 
-from companion.games.base import Fate, Setup
-from companion.table import EventStore, Table, seat_source
+from companion.table import Table
 from companion.web.server import TableServer
 
+from .busy_table import SEATS, busy_table, next_change
 from .report import latency_figures
 
-SEATS = 10
 CHANGES = 300
 SPECTATORS = 200
 FRAME = 1 / 60
-
-
-def _table(directory: Path) -> Table:
-    setup = Setup(
-        game="secret_hitler",
-        seats=[f"P{i}" for i in range(SEATS)],
-        mode="keeper",
-        options={"first": 0},
-    )
-    table = Table.start(EventStore(directory / "phones.sqlite3"), setup, fate=Fate(seed=1))
-    for seat in range(SEATS):
-        table.execute({"type": "confirm", "seat": seat})
-    return table
-
-
-def _next_change(table: Table) -> None:
-    """One state change: a nomination, or the next seat's Nein (every
-    election fails, so the game goes on)."""
-    view = table.public_view()
-    ballot = view["ballot"]
-    if ballot is None:
-        command = next(c for c in table.legal_commands() if c["type"] == "nominate")
-        table.execute(dict(command))
-        return
-    seat = next(s for s in ballot["eligible"] if s not in ballot["voted"])
-    table.execute({"type": "vote", "seat": seat, "choice": "nein"}, source=seat_source(seat))
 
 
 async def _serve(table: Table) -> tuple[TableServer, web.AppRunner, str]:
@@ -73,7 +46,7 @@ async def _serve(table: Table) -> tuple[TableServer, web.AppRunner, str]:
 
 
 async def push_latencies(directory: Path) -> list[float]:
-    table = _table(directory)
+    table = busy_table(directory / "phones.sqlite3")
     server, runner, base = await _serve(table)
     sessions, sockets = [], []
     try:
@@ -83,7 +56,10 @@ async def push_latencies(directory: Path) -> list[float]:
                 base_url=base, cookie_jar=aiohttp.CookieJar(unsafe=True)
             )
             token = server.links.token(table.game_id, seat)
-            await session.get(f"/join/{token}", allow_redirects=False)
+            # As a person joins: the tap, then the seat's page, the cookie's
+            # first use, which makes the claim final.
+            async with session.post(f"/join/{token}") as seat_page:
+                assert seat_page.status == 200, seat_page.status
             sessions.append(session)
             sockets.append(await session.ws_connect("/ws"))
         spectator = aiohttp.ClientSession(base_url=base)
@@ -94,7 +70,7 @@ async def push_latencies(directory: Path) -> list[float]:
         latencies = []
         for _ in range(CHANGES):
             start = time.perf_counter()
-            _next_change(table)
+            next_change(table)
             # Every change is public (a nomination, a vote cast), so every
             # socket is sent exactly one state: the new one.
             for socket in sockets:
@@ -109,7 +85,7 @@ async def push_latencies(directory: Path) -> list[float]:
 
 
 async def frame_intervals(directory: Path, pages: int) -> list[float]:
-    table = _table(directory)
+    table = busy_table(directory / "phones.sqlite3")
     server, runner, base = await _serve(table)
     spectators = _Spectators(base, pages)
     spectators.start()
@@ -124,7 +100,7 @@ async def frame_intervals(directory: Path, pages: int) -> list[float]:
             intervals.append(now - last)
             last = now
             if len(intervals) % 3 == 0:
-                _next_change(table)
+                next_change(table)
                 changes += 1
         return intervals
     finally:

@@ -18,15 +18,15 @@ EVENTS = 1000
 REPEATS = 30
 
 
-def long_game(store: EventStore) -> Table:
+def long_game(store: EventStore, events: int = EVENTS) -> Table:
     """A physical-mode 6-player Coup game that lasts: every player steals from
     the richest opponent (unchallenged, unblocked), so coins circulate and
-    nobody is forced to Coup, until the log holds EVENTS events."""
+    nobody is forced to Coup, until the log holds ``events`` events."""
     setup = Setup(
         game="coup", seats=[f"P{i}" for i in range(6)], mode="physical", options={"first": 0}
     )
     table = Table.start(store, setup, fate=Fate(seed=1))
-    while len(table.log) < EVENTS:
+    while len(table.log) < events:
         view = table.public_view()
         actor = view["current"]
         richest = max((p for p in view["players"] if p["seat"] != actor), key=lambda p: p["coins"])

@@ -9,10 +9,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.games.base import Fate, Setup
-from companion.table import EventStore, Table
+from companion.table import EventStore
 from companion.table.store import check_pages
 
+from .rebuild import long_game
 from .report import figure
 
 GAMES = 2000
@@ -20,29 +20,10 @@ EVENTS = 200
 REPEATS = 5
 
 
-def one_game(store: EventStore) -> int:
-    """A 6-player physical game of steals and incomes, EVENTS events long."""
-    setup = Setup(
-        game="coup", seats=[f"P{i}" for i in range(6)], mode="physical", options={"first": 0}
-    )
-    table = Table.start(store, setup, fate=Fate(seed=1))
-    while len(table.log) < EVENTS:
-        view = table.public_view()
-        actor = view["current"]
-        richest = max((p for p in view["players"] if p["seat"] != actor), key=lambda p: p["coins"])
-        if richest["coins"] == 0:
-            table.execute({"type": "income", "seat": actor})
-            continue
-        table.execute({"type": "steal", "seat": actor, "target": richest["seat"]})
-        table.execute({"type": "proceed"})
-        table.execute({"type": "proceed"})
-    return table.game_id
-
-
 def a_year(path: Path) -> None:
     """GAMES games: one played, the rest its rows again under new ids."""
     store = EventStore(path)
-    played = one_game(store)
+    played = long_game(store, EVENTS).game_id
     db = store.db
     db.execute("BEGIN")
     for _ in range(GAMES - 1):

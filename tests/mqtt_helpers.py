@@ -35,7 +35,7 @@ class Mosquitto:
 
     def __init__(self, directory: Path, users: dict[str, str] | None = None) -> None:
         if not MOSQUITTO.exists():
-            pytest.skip(f"{MOSQUITTO} is missing: scripts/system-packages.sh installs mosquitto")
+            pytest.fail(f"{MOSQUITTO} is missing: scripts/system-packages.sh installs mosquitto")
         self.port = free_port()
         self.config = directory / "mosquitto.conf"
         access = "allow_anonymous true\n"

@@ -9,6 +9,7 @@ re-pair.) ``COMPANION_CAMPAIGN`` scales the number of kills."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import signal
 import socket
@@ -112,10 +113,9 @@ async def one_cut(db: Path, stop_after: str | None, rng: random.Random) -> str:
         else:
             await steps
         served.kill()
-        try:
+        # The join, cut short: its request failed, or its answer never came.
+        with contextlib.suppress(TimeoutError, aiohttp.ClientError, AssertionError):
             await steps
-        except (TimeoutError, aiohttp.ClientError, AssertionError):
-            pass
         stage = reached[-1] if reached else "nothing"
         served = Served(db)
         try:

@@ -19,6 +19,7 @@ killed, the power cut, the network gone).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -135,10 +136,9 @@ class StatusPublisher:
             self._sender.join(GOODBYE_SECONDS)
         if connected:
             goodbye = self._client.publish(self.topics.online, OFFLINE, qos=QOS, retain=True)
-            try:
+            # The connection may go meanwhile (RuntimeError): the last will says it.
+            with contextlib.suppress(RuntimeError):
                 goodbye.wait_for_publish(GOODBYE_SECONDS)
-            except RuntimeError:  # the connection went meanwhile: the last will says it
-                pass
         self._client.disconnect()
         self._client.loop_stop()
 
