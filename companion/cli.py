@@ -297,7 +297,15 @@ def _fleet_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="mqtt://HOST:PORT",
         help="publish this table's public status (never a secret) to the café's "
-        "MQTT broker, retained, with a last will (docs/cafe.md)",
+        "MQTT broker, retained, with a last will (docs/cafe.md); mqtts:// for TLS",
+    )
+    parser.add_argument(
+        "--fleet-ca-file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="with mqtts://: the café CA's certificate (PEM) the broker's must "
+        "chain to (default: the system's CAs)",
     )
     parser.add_argument("--fleet-user", default=None, help="the table's user name on the broker")
     parser.add_argument(
@@ -327,7 +335,7 @@ def _fleet(args: argparse.Namespace, store: EventStore) -> StatusPublisher | Non
     password = None
     if args.fleet_password_file is not None:
         password = read_password_file(args.fleet_password_file)
-    broker = Broker.from_url(args.fleet, args.fleet_user, password)
+    broker = Broker.from_url(args.fleet, args.fleet_user, password, args.fleet_ca_file)
     data_dir = Path(store.path).parent
     return StatusPublisher(
         broker, args.table_name or default_table_name(), health=lambda: system_health(data_dir)

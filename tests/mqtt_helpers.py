@@ -12,6 +12,7 @@ import socket
 import subprocess
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 MOSQUITTO = Path("/usr/sbin/mosquitto")
 MOSQUITTO_PASSWD = Path("/usr/bin/mosquitto_passwd")
+SHIPPED = Path(__file__).resolve().parent.parent / "deploy" / "mosquitto"
+SHIPPED_ACL = SHIPPED / "companion.acl"
+CREDENTIALS_SCRIPT = SHIPPED.parent / "fleet-credentials.sh"
 
 
 def free_port() -> int:
@@ -29,33 +33,130 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@dataclass(frozen=True)
+class Certificates:
+    """A CA made at test time, and the broker's key and certificate it
+    signed, for 127.0.0.1."""
+
+    ca: Path
+    cert: Path
+    key: Path
+
+
+def make_ca(directory: Path, name: str = "ca") -> tuple[Path, Path]:
+    """A self-signed CA as a café makes one: its certificate and key."""
+    directory.mkdir(parents=True, exist_ok=True)
+    cert, key = directory / f"{name}.crt", directory / f"{name}.key"
+    _openssl(
+        "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+        "-keyout", key, "-out", cert, "-days", "2", "-subj", f"/CN=Test cafe {name}",
+        "-addext", "basicConstraints=critical,CA:TRUE",
+        "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+    )  # fmt: skip
+    return cert, key
+
+
+def make_certificates(directory: Path) -> Certificates:
+    """A CA and the broker's certificate, SAN IP:127.0.0.1, signed by it."""
+    ca, ca_key = make_ca(directory)
+    cert, key, request = directory / "broker.crt", directory / "broker.key", directory / "b.csr"
+    _openssl(
+        "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+        "-keyout", key, "-out", request, "-subj", "/CN=127.0.0.1",
+    )  # fmt: skip
+    extensions = directory / "broker.ext"
+    extensions.write_text(
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n"
+        "keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n"
+        "authorityKeyIdentifier=keyid,issuer\nsubjectKeyIdentifier=hash\n"
+    )
+    _openssl(
+        "x509", "-req", "-in", request, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+        "-out", cert, "-days", "2", "-extfile", extensions,
+    )  # fmt: skip
+    return Certificates(ca, cert, key)
+
+
+def _openssl(*args: object) -> None:
+    subprocess.run(["openssl", *map(str, args)], check=True, capture_output=True)
+
+
+def shipped_config(name: str, replace: dict[str, str]) -> str:
+    """deploy/mosquitto/<name> with each of ``replace``'s lines swapped for
+    its value (a line not there fails: the shipped file changed)."""
+    lines = (SHIPPED / name).read_text().splitlines()
+    for line, value in replace.items():
+        assert line in lines, f"{name} has no line {line!r}"
+        lines[lines.index(line)] = value
+    return "\n".join(lines) + "\n"
+
+
 class Mosquitto:
     """One broker process; stop and start it again on the same port. With
-    ``users`` (name: password), only they may connect."""
+    ``users`` (name: password) or a ``password_file`` (mosquitto_passwd's,
+    deploy/fleet-credentials.sh's), only they may connect.
 
-    def __init__(self, directory: Path, users: dict[str, str] | None = None) -> None:
+    ``shipped``: the café's configuration, deploy/mosquitto/companion.conf
+    with its ACL, its listener moved to 127.0.0.1 and a free port, its files
+    here. ``certificates``: deploy/mosquitto/companion-tls.conf's TLS
+    listener too, on ``tls_port`` (``tls_url``)."""
+
+    def __init__(
+        self,
+        directory: Path,
+        users: dict[str, str] | None = None,
+        *,
+        shipped: bool = False,
+        password_file: Path | None = None,
+        certificates: Certificates | None = None,
+    ) -> None:
         if not MOSQUITTO.exists():
             pytest.fail(f"{MOSQUITTO} is missing: scripts/system-packages.sh installs mosquitto")
         self.port = free_port()
+        self.tls_port = free_port()
         self.config = directory / "mosquitto.conf"
-        access = "allow_anonymous true\n"
         if users:
-            passwords = directory / "mosquitto.passwd"
-            passwords.touch(mode=0o600)
+            password_file = directory / "mosquitto.passwd"
+            password_file.touch(mode=0o600)
             for name, password in users.items():
                 subprocess.run(
-                    [str(MOSQUITTO_PASSWD), "-b", str(passwords), name, password], check=True
+                    [str(MOSQUITTO_PASSWD), "-b", str(password_file), name, password], check=True
                 )
-            access = f"allow_anonymous false\npassword_file {passwords}\n"
+        if shipped:
+            assert password_file is not None, "the shipped configuration lets no one in without"
+            access = shipped_config(
+                "companion.conf",
+                {
+                    "listener 1883": f"listener {self.port} 127.0.0.1",
+                    "password_file /etc/mosquitto/companion.passwd": (
+                        f"password_file {password_file}"
+                    ),
+                    "acl_file /etc/mosquitto/companion.acl": f"acl_file {SHIPPED_ACL}",
+                },
+            )
+        else:
+            listener = f"listener {self.port} 127.0.0.1\n"
+            access = f"{listener}allow_anonymous true\n"
+            if password_file is not None:
+                access = f"{listener}allow_anonymous false\npassword_file {password_file}\n"
+        if certificates is not None:
+            access += shipped_config(
+                "companion-tls.conf",
+                {
+                    "listener 8883": f"listener {self.tls_port} 127.0.0.1",
+                    "cafile /etc/mosquitto/certs/cafe-ca.crt": f"cafile {certificates.ca}",
+                    "certfile /etc/mosquitto/certs/broker.crt": f"certfile {certificates.cert}",
+                    "keyfile /etc/mosquitto/certs/broker.key": f"keyfile {certificates.key}",
+                },
+            )
         self.config.write_text(
             # As root, mosquitto would become the user "mosquitto", who
             # cannot read the test's directory.
             f"user {pwd.getpwuid(os.getuid()).pw_name}\n"
-            f"listener {self.port} 127.0.0.1\n"
-            f"{access}"
             "persistence false\n"
             "log_dest stderr\n"
             "log_type error\n"
+            f"{access}"
         )
         self.log = directory / "mosquitto.log"
         self.process: subprocess.Popen[bytes] | None = None
@@ -63,6 +164,10 @@ class Mosquitto:
     @property
     def url(self) -> str:
         return f"mqtt://127.0.0.1:{self.port}"
+
+    @property
+    def tls_url(self) -> str:
+        return f"mqtts://127.0.0.1:{self.tls_port}"
 
     def start(self) -> None:
         with self.log.open("ab") as log:
@@ -153,12 +258,14 @@ class Publishing:
         name: str = "t1",
         clock=time.monotonic,
         user: tuple[str, str] | None = None,
+        url: str | None = None,
+        ca_file: Path | None = None,
         **options: Any,
     ) -> None:
         from companion.fleet import Broker, StatusPublisher, TableReporter
 
         options.setdefault("reconnect", (1, 1))
-        address = Broker.from_url(broker.url, *(user or ()))
+        address = Broker.from_url(url or broker.url, *(user or (None, None)), ca_file)
         self.publisher = StatusPublisher(address, name, **options)
         self.reporter = TableReporter(self.publisher, name, clock=clock)
         self.publisher.start()

@@ -21,10 +21,28 @@ def test_a_broker_is_an_mqtt_address_with_its_credentials_apart():
     assert "secret" not in repr(broker)
 
 
+def test_mqtts_is_tls_on_port_8883_with_an_optional_ca_file(tmp_path):
+    plain = Broker.from_url("mqtt://cafe.local")
+    assert not plain.tls and plain.url == "mqtt://cafe.local:1883"
+    broker = Broker.from_url("mqtts://cafe.local")
+    assert broker.tls and broker.port == 8883 and broker.ca_file is None
+    assert broker.url == "mqtts://cafe.local:8883"
+    assert Broker.from_url("mqtts://cafe.local:9883").port == 9883
+    not_a_ca = tmp_path / "ca.crt"
+    not_a_ca.write_text("not a certificate\n")
+    with pytest.raises(BrokerError, match="cannot use .* as the broker's CA"):
+        Broker.from_url("mqtts://cafe.local", ca_file=not_a_ca)
+    with pytest.raises(BrokerError, match="cannot use .* as the broker's CA"):
+        Broker.from_url("mqtts://cafe.local", ca_file=tmp_path / "missing.crt")
+    with pytest.raises(BrokerError, match="is for mqtts:// only"):
+        Broker.from_url("mqtt://cafe.local", ca_file=not_a_ca)
+
+
 @pytest.mark.parametrize(
     "url, says",
     [
-        ("mqtts://cafe.local:8883", "TLS (mqtts://) is not supported yet"),
+        ("mqttx://cafe.local:8883", "mqtt://host:port"),
+        ("mqtts://t1:secret@cafe.local", "not in the address"),
         ("http://cafe.local", "mqtt://host:port"),
         ("mqtt://t1:secret@cafe.local", "not in the address"),
         ("mqtt://cafe.local:99999", "the port must be a number"),
@@ -57,8 +75,10 @@ def test_a_table_name_is_one_topic_level():
 
 def test_serve_refuses_a_fleet_it_cannot_join_before_it_serves(tmp_path, capsys):
     common = ["serve", "--db", str(tmp_path / "g.sqlite3"), "--game", "coup", "--exit-after", "0"]
-    assert main([*common, "--fleet", "mqtts://cafe.local"]) == 2
-    assert "TLS (mqtts://) is not supported yet" in capsys.readouterr().err
+    assert main([*common, "--fleet", "mqtts://cafe.local", "--fleet-ca-file", str(common[2])]) == 2
+    assert "as the broker's CA" in capsys.readouterr().err
+    assert main([*common, "--fleet", "mqtt://cafe.local", "--fleet-ca-file", str(common[2])]) == 2
+    assert "is for mqtts:// only" in capsys.readouterr().err
     assert main([*common, "--fleet", "mqtt://cafe.local", "--table-name", "a/b"]) == 2
     assert "a table name is 1 to 64 letters" in capsys.readouterr().err
     missing = tmp_path / "none"

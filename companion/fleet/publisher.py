@@ -78,6 +78,7 @@ class StatusPublisher:
         self._early_acks: set[int] = set()  # PUBACKs that beat publish() returning
         self._resend = False  # after a connect: send the newest even if the broker had it
         self._closing = False
+        self._failing = False  # a connect failed and was logged; until one succeeds
         self.sent = 0  # statuses handed to paho (tests, the benchmark)
         self._client = self._make_client(table_name, reconnect)
         self._sender = threading.Thread(target=self._send_newest, name="fleet-sender", daemon=True)
@@ -91,6 +92,10 @@ class StatusPublisher:
         )
         if self.broker.username is not None:
             client.username_pw_set(self.broker.username, self.broker.password)
+        if self.broker.tls:
+            ca = None if self.broker.ca_file is None else str(self.broker.ca_file)
+            client.tls_set(ca_certs=ca)  # verifies the chain and the host name
+        client.on_connect_fail = self._on_connect_fail
         client.will_set(self.topics.online, OFFLINE, qos=QOS, retain=True)
         client.reconnect_delay_set(*reconnect)
         client.on_connect = self._on_connect
@@ -104,12 +109,7 @@ class StatusPublisher:
         self._client.connect_async(self.broker.host, self.broker.port, self._keepalive)
         self._client.loop_start()
         self._sender.start()
-        log.info(
-            "fleet: publishing table %s to mqtt://%s:%d",
-            self.topics.table,
-            self.broker.host,
-            self.broker.port,
-        )
+        log.info("fleet: publishing table %s to %s", self.topics.table, self.broker.url)
 
     def offer(self, status: dict[str, Any]) -> None:
         """The newest status, from the loop. It must not be changed after."""
@@ -214,12 +214,24 @@ class StatusPublisher:
             log.warning("fleet: the broker refused the table: %s", reason)
             return
         log.info("fleet: connected to the broker")
+        self._failing = False
         client.publish(self.topics.online, ONLINE, qos=QOS, retain=True)
         with self._wake:
             self._connected = True
             self._resend = True
             self._unsent = self._latest is not None
             self._wake.notify()
+
+    def _on_connect_fail(self, _client: mqtt.Client, _userdata: Any) -> None:
+        """No connection (refused, unreachable, or a TLS certificate that
+        does not chain to the CA): said once until a connect succeeds."""
+        if not self._failing:
+            self._failing = True
+            log.warning(
+                "fleet: cannot connect to %s (down, unreachable, or its TLS certificate "
+                "not trusted); the table plays on and keeps trying",
+                self.broker.url,
+            )
 
     def _on_disconnect(
         self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: ReasonCode, _p: Any
