@@ -5,7 +5,9 @@
 #   systemd   systemd-analyze, which verifies the kiosk's unit (deploy/)
 #   libfribidi0  FriBiDi, which Pillow loads to lay out Persian on the kiosk
 #   faketime  libfaketime, which steps a process's wall clock for the timer tests
-#   mosquitto  the MQTT broker the fleet's tests start on loopback (never its service)
+#   mosquitto  the MQTT broker the fleet's tests start on loopback (never its service),
+#              and mosquitto_passwd, which deploy/fleet-credentials.sh calls
+#   openssl    the fleet's test CA and certificates (TLS), and the script's passwords
 # Does nothing once they are there. Never fails the test run: without a
 # package its tests skip or fail, and say what is missing.
 set -uo pipefail
@@ -14,7 +16,8 @@ set -uo pipefail
 NEEDED=("/usr/bin/chromium" "chromium" "the browser tests"
         "/usr/bin/systemd-analyze" "systemd" "the unit's check"
         "/usr/bin/faketime" "faketime" "the wall-clock step tests"
-        "/usr/sbin/mosquitto" "mosquitto" "the fleet's tests")
+        "/usr/sbin/mosquitto" "mosquitto" "the fleet's tests"
+        "/usr/bin/openssl" "openssl" "the fleet's TLS and credentials tests")
 
 missing=()
 needs=()

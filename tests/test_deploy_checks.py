@@ -45,6 +45,7 @@ def test_every_shell_file_passes_shellcheck():
     files = shell_files()
     for expected in (
         "deploy/install.sh",
+        "deploy/fleet-credentials.sh",
         "deploy/companion-start",
         "deploy/drm-card",
         "scripts/test",
