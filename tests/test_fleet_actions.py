@@ -309,3 +309,64 @@ def test_old_replies_are_forgotten(store):
     assert store.fleet_reply("a") == {"id": "a"}
     store.remember_fleet_action("b", 1000.0 + KEEP + 1, {"id": "b"}, KEEP)
     assert store.fleet_reply("a") is None and store.fleet_reply("b") == {"id": "b"}
+
+
+def test_a_key_file_the_table_cannot_use_stops_it_before_it_serves(tmp_path, capsys):
+    from companion.cli import main
+
+    common = ["--db", str(tmp_path / "g.sqlite3"), "--game", "coup", "--exit-after", "0"]
+    fleet = ["--fleet", "mqtt://127.0.0.1:1"]
+    missing = tmp_path / "none"
+    assert main(["serve", *common, *fleet, "--fleet-key-file", str(missing)]) == 2
+    assert "cannot read the action key" in capsys.readouterr().err
+    short = tmp_path / "short.key"
+    short.write_text("tooshort\n")
+    assert main(["run", *common, *fleet, "--fleet-key-file", str(short)]) == 2
+    assert "at least 16 characters" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_kiosk_takes_a_message_and_reports_its_header_and_pad(tmp_path, broker, recorder):
+    import os
+    import subprocess
+    import sys
+
+    key_file = tmp_path / "action.key"
+    key_file.write_text(KEY.decode() + "\n")
+    kiosk = subprocess.Popen(
+        [
+            sys.executable, "-m", "companion", "run", "--db", str(tmp_path / "games.sqlite3"),
+            "--game", "coup", "--new", "--mock-pins", "--pad", "none", "--web-port", "0",
+            "--exit-after", "8", "--fleet", broker.url, "--table-name", NAME,
+            "--fleet-key-file", str(key_file),
+        ],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )  # fmt: skip
+    try:
+        status = recorder.wait_for(
+            STATUS,
+            lambda s: s["state"] == "playing" and s["health"]["gpio"] is not None,
+            timeout=20,
+        )
+        # Mock pins: the header is simulated, not in use; no pad configured.
+        assert status["health"]["gpio"] is False and status["health"]["pad"] is None
+        console = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="console-kiosk")
+        console.connect("127.0.0.1", broker.port)
+        console.loop_start()
+        try:
+            deadline = time.monotonic() + 5
+            while True:  # the kiosk subscribes once its table is on screen
+                action = p.make_action(KEY, NAME, p.MESSAGE, None, {"text": "Last orders"})
+                try:
+                    reply = send(console, recorder, action)
+                    break
+                except AssertionError:
+                    assert time.monotonic() < deadline, "the kiosk never answered"
+            assert reply["ok"], reply
+        finally:
+            console.disconnect()
+            console.loop_stop()
+    finally:
+        _out, err = kiosk.communicate(timeout=30)
+    assert kiosk.returncode == 0, err[-2000:]
