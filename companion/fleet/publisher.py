@@ -253,14 +253,15 @@ class StatusPublisher:
         for topic, config in discovery_configs(self.topics, self.discovery_prefix):
             client.publish(topic, config, qos=QOS, retain=True)
         with self._wake:
+            # In one hold of the lock with setting _connected: a listen()
+            # at this moment either sees the connection or is seen here.
             listening = self._listener is not None
-        if listening:
-            client.subscribe(self.topics.command, qos=QOS)
-        with self._wake:
             self._connected = True
             self._resend = True
             self._unsent = self._latest is not None
             self._wake.notify()
+        if listening:
+            client.subscribe(self.topics.command, qos=QOS)
 
     def _on_disconnect(
         self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: ReasonCode, _p: Any
