@@ -103,13 +103,19 @@ class Served:
         self.close()
 
 
-def send(console, recorder, action: dict[str, Any] | bytes, identity: str | None = None):
+def send(
+    console,
+    recorder,
+    action: dict[str, Any] | bytes,
+    identity: str | None = None,
+    timeout: float = 5.0,
+):
     """Publish ``action`` as the console does; the table's reply to it."""
     payload = action if isinstance(action, bytes) else json.dumps(action).encode()
     identity = identity or (action["id"] if isinstance(action, dict) else None)
     before = len(recorder.messages)
     console.publish(f"companion/{NAME}/command", payload, qos=1)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for topic, text, retained in recorder.messages[before:]:
             if topic == REPLY and json.loads(text)["id"] == identity:
@@ -355,15 +361,57 @@ def test_the_kiosk_takes_a_message_and_reports_its_header_and_pad(tmp_path, brok
         console.connect("127.0.0.1", broker.port)
         console.loop_start()
         try:
-            deadline = time.monotonic() + 5
-            while True:  # the kiosk subscribes once its table is on screen
+            deadline = time.monotonic() + 20
+            while True:  # the kiosk subscribes once its window is built
                 action = p.make_action(KEY, NAME, p.MESSAGE, None, {"text": "Last orders"})
                 try:
-                    reply = send(console, recorder, action)
+                    reply = send(console, recorder, action, timeout=1)
                     break
                 except AssertionError:
                     assert time.monotonic() < deadline, "the kiosk never answered"
             assert reply["ok"], reply
+        finally:
+            console.disconnect()
+            console.loop_stop()
+    finally:
+        _out, err = kiosk.communicate(timeout=30)
+    assert kiosk.returncode == 0, err[-2000:]
+
+
+@pytest.mark.slow
+def test_a_kiosk_at_home_takes_a_message_and_has_no_game_to_end(tmp_path, broker, recorder):
+    import os
+    import subprocess
+    import sys
+
+    key_file = tmp_path / "action.key"
+    key_file.write_text(KEY.decode() + "\n")
+    kiosk = subprocess.Popen(
+        [
+            sys.executable, "-m", "companion", "run", "--db", str(tmp_path / "games.sqlite3"),
+            "--mock-pins", "--pad", "none", "--exit-after", "10", "--fleet", broker.url,
+            "--table-name", NAME, "--fleet-key-file", str(key_file),
+        ],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )  # fmt: skip
+    try:
+        recorder.wait_for(STATUS, lambda s: s["state"] == "idle", timeout=20)
+        console = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="console-home")
+        console.connect("127.0.0.1", broker.port)
+        console.loop_start()
+        try:
+            deadline = time.monotonic() + 20
+            while True:  # the kiosk subscribes once its window is built
+                action = p.make_action(KEY, NAME, p.MESSAGE, None, {"text": "Welcome"})
+                try:
+                    reply = send(console, recorder, action, timeout=1)
+                    break
+                except AssertionError:
+                    assert time.monotonic() < deadline, "the kiosk never answered"
+            assert reply["ok"], reply
+            ended = send(console, recorder, p.make_action(KEY, NAME, p.END_GAME, None))
+            assert ended["key"] == "fleet.refused.no_game"
         finally:
             console.disconnect()
             console.loop_stop()

@@ -21,6 +21,7 @@ from ..table.damage import StoreDamage
 if TYPE_CHECKING:
     from ..fleet import StatusPublisher, TableReporter
     from ..fleet.health import TableHealth
+    from .fleet_station import KioskStation
 
 log = logging.getLogger(__name__)
 
@@ -303,6 +304,12 @@ async def _serve(
             # a game is resumed or started at home; devices and phones follow
             # its games from then on. Until then phones get a waiting page.
             waiting = None if web is None else await _start_waiting(web)
+            while app.kiosk is None and not ui.done():
+                await asyncio.sleep(0.05)
+            station = None  # the console's actions: taken at home too (a message)
+            if app.kiosk is not None and reporter is not None and fleet is not None:
+                if fleet.action_key is not None:
+                    station = _take_actions(app.kiosk, fleet, reporter)
             while (app.kiosk is None or app.kiosk.table is None) and not ui.done():
                 await asyncio.sleep(0.05)
             if waiting is not None:
@@ -321,14 +328,13 @@ async def _serve(
 
             controls = Controls(kiosk.table, loop=loop, on_refusal=refused)
             kiosk.bind(table=lambda _kiosk, new: controls.attach(new))
-            phones_view = None
             if web is not None:
                 phones = await _start_phones(kiosk.table, web)
                 phones_view = _offer_phones(kiosk, phones[0], web)
+                if station is not None:
+                    station.phones_view = phones_view
             if reporter is not None:
                 _report_to_fleet(kiosk, reporter, None if phones is None else phones[0])
-            if fleet is not None and reporter is not None and fleet.action_key is not None:
-                _take_actions(kiosk, fleet, reporter, phones_view)
             devices.extend(open_devices(openers, loop_delivery(loop, controls.handle), controls))
             if health is not None and header is not None:
                 health.gpio = header[1] is None and _header_open(devices)
@@ -357,23 +363,24 @@ def _report_to_fleet(kiosk: Any, reporter: TableReporter, phones: Any) -> None:
     reporter.follow(kiosk.table)
 
 
-def _take_actions(
-    kiosk: Any, fleet: StatusPublisher, reporter: TableReporter, phones_view: Any
-) -> None:
-    """The console's actions, applied on this loop (the kiosk's)."""
+def _take_actions(kiosk: Any, fleet: StatusPublisher, reporter: TableReporter) -> KioskStation:
+    """The console's actions, applied on this loop (the kiosk's), from now
+    on: the station they act on (its phones panel is set once phones are served)."""
     from ..fleet.actions import ActionDesk
     from .fleet_station import KioskStation
 
     assert fleet.action_key is not None
+    station = KioskStation(kiosk, None)
     desk = ActionDesk(
         fleet.action_key,
         fleet.topics.table,
         kiosk.store,
-        KioskStation(kiosk, phones_view),
+        station,
         send=fleet.reply,
         follow=reporter.follow,
     )
     fleet.listen(desk.receive, asyncio.get_running_loop())
+    return station
 
 
 def _header_open(devices: list[Device]) -> bool:
