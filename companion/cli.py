@@ -322,6 +322,21 @@ def _fleet_arguments(parser: argparse.ArgumentParser) -> None:
         help="this table's name in the fleet's topics, companion/<name>/... "
         "(default: the host name)",
     )
+    parser.add_argument(
+        "--fleet-key-file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a file whose first line is the café's action key: with it the table "
+        "takes the console's signed actions (without it, none)",
+    )
+    parser.add_argument(
+        "--fleet-discovery-prefix",
+        default="homeassistant",
+        metavar="PREFIX",
+        help="offer the table to Home Assistant's MQTT discovery under this topic "
+        "prefix (empty: do not)",
+    )
 
 
 def _fleet(args: argparse.Namespace, store: EventStore) -> StatusPublisher | None:
@@ -331,14 +346,20 @@ def _fleet(args: argparse.Namespace, store: EventStore) -> StatusPublisher | Non
         return None
     from .fleet import Broker, StatusPublisher, default_table_name, read_password_file
     from .fleet.health import system_health
+    from .fleet.protocol import read_action_key
 
+    key = None if args.fleet_key_file is None else read_action_key(args.fleet_key_file)
     password = None
     if args.fleet_password_file is not None:
         password = read_password_file(args.fleet_password_file)
     broker = Broker.from_url(args.fleet, args.fleet_user, password, args.fleet_ca_file)
     data_dir = Path(store.path).parent
     return StatusPublisher(
-        broker, args.table_name or default_table_name(), health=lambda: system_health(data_dir)
+        broker,
+        args.table_name or default_table_name(),
+        health=lambda: system_health(data_dir),
+        action_key=key,
+        discovery_prefix=args.fleet_discovery_prefix,
     )
 
 

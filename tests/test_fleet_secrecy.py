@@ -33,7 +33,7 @@ GAMES = [
 STEPS = 120
 FIELDS = {"table", "version", "state", "game", "mode", "game_id", "started_at", "players"}
 FIELDS |= {"timer", "health", *PROGRESS}
-HEALTH = {"phones", "disk_free", "cpu_temp", "throttled"}
+HEALTH = {"phones", "disk_free", "cpu_temp", "throttled", "pad", "gpio", "last_error"}
 
 
 def words(value: Any) -> set[str]:

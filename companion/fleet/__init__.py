@@ -1,4 +1,5 @@
-"""The café fleet: a table publishes its public status to an MQTT broker.
+"""The café fleet: a table publishes its public status to an MQTT broker,
+and with the café's action key takes the console's actions (:mod:`.actions`).
 
 Kivy-free. :mod:`.reporter` runs on the table's loop and only hands the
 newest status over; :mod:`.publisher` sends it from its own threads, so a

@@ -1,12 +1,18 @@
 """The machine's health as the status reports it: free disk for the store,
 and on a Raspberry Pi its CPU temperature and throttling. Each is None where
 the machine does not say. Read on the publisher's thread, never on the
-table's loop (``vcgencmd`` is a subprocess)."""
+table's loop (``vcgencmd`` is a subprocess).
+
+:class:`TableHealth` holds what the loop knows instead: the serial pad's
+link, the GPIO header, and the last error the companion logged. The
+reporter adds it to each status it offers."""
 
 from __future__ import annotations
 
+import logging
 import shutil
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -57,3 +63,55 @@ def throttled() -> str | None:
         return None
     key, _, value = done.stdout.strip().partition("=")
     return value if done.returncode == 0 and key == "throttled" and value else None
+
+
+MAX_ERROR = 200  # characters of the last error's message
+
+
+class LastError(logging.Handler):
+    """Keeps the newest ERROR-or-worse record of the companion's loggers:
+    when, and its message's first line (no traceback). Any thread may log;
+    the record is replaced whole, so a reader sees one or the other."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.latest: dict[str, str] | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = record.getMessage().splitlines()[0] if record.getMessage() else ""
+        except Exception:  # noqa: BLE001 - a bad format string must not break logging
+            message = str(record.msg)
+        self.latest = {
+            "at": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="seconds"),
+            "message": message[:MAX_ERROR],
+        }
+
+
+class TableHealth:
+    """The table's own health: ``pad`` "connected" / "lost" (None: no serial
+    pad), ``gpio`` whether the seat buttons' header is in use (None: none
+    configured), set by the kiosk's loop; and the last error logged while
+    it watches (:meth:`watch` ... :meth:`close`)."""
+
+    def __init__(self, logger: str = "companion") -> None:
+        self.pad: str | None = None
+        self.gpio: bool | None = None
+        self.errors = LastError()
+        self._logger = logging.getLogger(logger)
+
+    def watch(self) -> TableHealth:
+        self._logger.addHandler(self.errors)
+        return self
+
+    def close(self) -> None:
+        self._logger.removeHandler(self.errors)
+
+    def fields(self) -> dict[str, Any]:
+        return {"pad": self.pad, "gpio": self.gpio, "last_error": self.errors.latest}
+
+    def see_devices(self, statuses: list[dict[str, Any]]) -> None:
+        """The pad's link, from the kiosk's device statuses."""
+        pads = [status for status in statuses if status.get("device") == "pad"]
+        if pads:
+            self.pad = "connected" if pads[0].get("online") else "lost"

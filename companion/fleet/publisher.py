@@ -15,10 +15,18 @@ can never land after a newer one. On every connect the table says it is
 online and sends its newest status again. The last will, kept by the broker,
 says it is offline when the connection drops without a goodbye (the process
 killed, the power cut, the network gone).
+
+With the café's action key, the table also takes the console's actions: it
+subscribes to its command topic on every connect, and hands each message to
+the table's loop (:meth:`StatusPublisher.listen`), where
+:mod:`.actions` applies it; the reply goes back through :meth:`reply`. With
+a discovery prefix, every connect also offers the table to Home Assistant
+(:mod:`.discovery`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -32,6 +40,7 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
 from .broker import Broker
+from .discovery import DEFAULT_PREFIX, discovery_configs
 from .topics import Topics
 
 log = logging.getLogger(__name__)
@@ -49,6 +58,7 @@ ONLINE = json.dumps({"online": True})
 OFFLINE = json.dumps({"online": False})
 
 Health = Callable[[], dict[str, Any]]
+Listener = Callable[[bytes], None]
 _PUBLISHING = -1  # in flight, its message id not known yet (paho's are 1 to 65535)
 
 
@@ -62,8 +72,15 @@ class StatusPublisher:
         reconnect: tuple[int, int] = RECONNECT,
         health_every: float = HEALTH_EVERY,
         min_interval: float = MIN_INTERVAL,
+        action_key: bytes | None = None,
+        discovery_prefix: str = DEFAULT_PREFIX,
     ) -> None:
+        """``action_key``: the café's key, to take the console's actions
+        (None: take none); ``discovery_prefix``: Home Assistant's discovery
+        topic ("": offer nothing)."""
         self.broker = broker
+        self.action_key = action_key
+        self.discovery_prefix = discovery_prefix
         self.topics = Topics(table_name)
         self._health = health
         self._health_every = health_every
@@ -79,6 +96,7 @@ class StatusPublisher:
         self._resend = False  # after a connect: send the newest even if the broker had it
         self._closing = False
         self._failing = False  # a connect failed and was logged; until one succeeds
+        self._listener: tuple[Listener, asyncio.AbstractEventLoop] | None = None
         self.sent = 0  # statuses handed to paho (tests, the benchmark)
         self._client = self._make_client(table_name, reconnect)
         self._sender = threading.Thread(target=self._send_newest, name="fleet-sender", daemon=True)
@@ -101,6 +119,7 @@ class StatusPublisher:
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
+        client.on_message = self._on_message
         return client
 
     # -- the table's loop ---------------------------------------------------------
@@ -118,6 +137,22 @@ class StatusPublisher:
             if not self._unsent:  # else the sender knows, and waits for its turn
                 self._unsent = True
                 self._wake.notify()
+
+    def listen(self, listener: Listener, loop: asyncio.AbstractEventLoop) -> None:
+        """Take the console's actions from now on: each message of the
+        command topic goes to ``listener`` on ``loop``. Only with an action
+        key: without one the table does not subscribe."""
+        if self.action_key is None:
+            raise ValueError("the table takes no actions without the café's action key")
+        with self._wake:
+            self._listener = (listener, loop)
+            connected = self._connected
+        if connected:  # else the next connect subscribes
+            self._client.subscribe(self.topics.command, qos=QOS)
+
+    def reply(self, reply: dict[str, Any]) -> None:
+        """Answer an action (from the loop; paho sends it from its thread)."""
+        self._client.publish(self.topics.reply, json.dumps(reply), qos=QOS, retain=False)
 
     def idle(self) -> bool:
         """Whether the newest status went out and the broker acknowledged it
@@ -216,11 +251,18 @@ class StatusPublisher:
         log.info("fleet: connected to the broker")
         self._failing = False
         client.publish(self.topics.online, ONLINE, qos=QOS, retain=True)
+        for topic, config in discovery_configs(self.topics, self.discovery_prefix):
+            client.publish(topic, config, qos=QOS, retain=True)
         with self._wake:
+            # In one hold of the lock with setting _connected: a listen()
+            # at this moment either sees the connection or is seen here.
+            listening = self._listener is not None
             self._connected = True
             self._resend = True
             self._unsent = self._latest is not None
             self._wake.notify()
+        if listening:
+            client.subscribe(self.topics.command, qos=QOS)
 
     def _on_connect_fail(self, _client: mqtt.Client, _userdata: Any) -> None:
         """No connection (refused, unreachable, or a TLS certificate that
@@ -251,3 +293,13 @@ class StatusPublisher:
             elif mid == self._in_flight:
                 self._in_flight = None
                 self._wake.notify()
+
+    def _on_message(self, _client: mqtt.Client, _userdata: Any, message: mqtt.MQTTMessage) -> None:
+        """A command: handed to the table's loop, never acted on here."""
+        with self._wake:
+            listener = self._listener
+        if listener is None or message.topic != self.topics.command:
+            return
+        handle, loop = listener
+        with contextlib.suppress(RuntimeError):  # the loop closed: the table is stopping
+            loop.call_soon_threadsafe(handle, bytes(message.payload))

@@ -30,6 +30,10 @@ def no_phones() -> list[int]:
     return []
 
 
+def no_health() -> dict[str, Any]:
+    return {}
+
+
 class TableReporter:
     def __init__(
         self,
@@ -37,8 +41,11 @@ class TableReporter:
         table_name: str,
         phones: Callable[[], list[int]] = no_phones,
         clock: Callable[[], float] = time.monotonic,
+        health: Callable[[], dict[str, Any]] = no_health,
     ) -> None:
-        """``phones`` answers which seats have a phone connected now."""
+        """``phones`` answers which seats have a phone connected now;
+        ``health``, the table's own health fields (health.TableHealth)."""
+        self.health = health
         self.publisher = publisher
         self.table_name = table_name
         self.phones = phones
@@ -75,10 +82,16 @@ class TableReporter:
     def tick(self) -> None:
         """From the loop's clock tick: refresh what changes between commits."""
         since = self.clock() - self._offered_at
-        if since >= QUIET_REFRESH or (since >= TIMER_REFRESH and timer_running(self._status)):
+        changed = any(self._status["health"].get(k) != v for k, v in self.health().items())
+        if (
+            changed
+            or since >= QUIET_REFRESH
+            or (since >= TIMER_REFRESH and timer_running(self._status))
+        ):
             self._offer(refreshed(self._status, self.table, self.phones()))
 
     def _offer(self, status: dict[str, Any]) -> None:
+        status = {**status, "health": {**status["health"], **self.health()}}
         self._status = status
         self._offered_at = self.clock()
         self.publisher.offer(status)

@@ -35,11 +35,15 @@ class Traits:
     ``gavel_command(state)``.
     ``acknowledgements``: commands that hide nothing but are the seat's own
     to give, so its phone offers them ("I have seen my role").
+    ``timer_pause``: the command types that pause and resume the game's
+    timer, for the café's console (companion/fleet/actions.py); None: the
+    game has no timer to pause.
     """
 
     challenge_buzzer: bool = False
     gavel: bool = False
     acknowledgements: frozenset[str] = frozenset()
+    timer_pause: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)

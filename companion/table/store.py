@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 # 3: a game's status may be 'damaged'. A table added alone (game_times,
-# provisional_claims) leaves the number as it is: older code reads such a
+# provisional_claims, fleet_actions) leaves the number as it is: older code reads such a
 # store as before, and this code adds the table to an older store it opens.
 SCHEMA_VERSION = 3
 
@@ -93,6 +93,14 @@ CREATE TABLE IF NOT EXISTS provisional_claims (
     device_hash TEXT NOT NULL,
     PRIMARY KEY (game_id, seat, device_hash),
     FOREIGN KEY (game_id, seat) REFERENCES seat_links(game_id, seat) ON DELETE CASCADE
+);
+-- The café console's actions this table applied (companion/fleet/actions.py)
+-- and its reply to each, so an action delivered twice, even across a
+-- restart, is answered again and never applied again.
+CREATE TABLE IF NOT EXISTS fleet_actions (
+    id          TEXT PRIMARY KEY,
+    at          REAL NOT NULL,
+    reply       TEXT NOT NULL
 );
 """
 )
@@ -360,6 +368,27 @@ class EventStore:
                 "INSERT INTO game_times VALUES (?, ?) "
                 "ON CONFLICT (game_id) DO UPDATE SET played=excluded.played",
                 (game_id, played),
+            )
+
+    # -- the café console's actions -----------------------------------------
+    def fleet_reply(self, action_id: str) -> dict[str, Any] | None:
+        """The reply given to console action ``action_id``, if it was applied."""
+        with self._lock:
+            row = self.db.execute(
+                "SELECT reply FROM fleet_actions WHERE id=?", (action_id,)
+            ).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def remember_fleet_action(
+        self, action_id: str, at: float, reply: dict[str, Any], keep: float
+    ) -> None:
+        """Keep ``reply`` to an applied action, and forget those older than
+        ``keep`` seconds (an action that old is refused as stale anyway)."""
+        with self._lock, self._transaction():
+            self.db.execute("DELETE FROM fleet_actions WHERE at < ?", (at - keep,))
+            self.db.execute(
+                "INSERT OR REPLACE INTO fleet_actions VALUES (?, ?, ?)",
+                (action_id, at, _dumps(reply)),
             )
 
     # -- phones --------------------------------------------------------------

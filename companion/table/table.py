@@ -463,6 +463,15 @@ class Table:
         # The trait promises the engine answers it (spec.Traits).
         return cast("GavelEngine", self.engine).gavel_command(self.state)
 
+    def timer_command(self, resume: bool) -> dict[str, Any] | None:
+        """The legal command that pauses (or, with ``resume``, resumes) the
+        game's timer now, for a game with that trait; else None."""
+        kinds = self.spec.traits.timer_pause
+        if kinds is None or self.ended:
+            return None
+        kind = kinds[1] if resume else kinds[0]
+        return next((c for c in self.legal_commands() if c["type"] == kind), None)
+
     @property
     def is_over(self) -> bool:
         return self.engine.is_over(self.state)

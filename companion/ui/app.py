@@ -20,6 +20,8 @@ from ..table.damage import StoreDamage
 
 if TYPE_CHECKING:
     from ..fleet import StatusPublisher, TableReporter
+    from ..fleet.health import TableHealth
+    from .fleet_station import KioskStation
 
 log = logging.getLogger(__name__)
 
@@ -278,11 +280,13 @@ async def _serve(
 
     loop = asyncio.get_running_loop()
     phones = None
-    reporter = None
+    reporter = health = None
     if fleet is not None:
         from ..fleet import TableReporter
+        from ..fleet.health import TableHealth
 
-        reporter = TableReporter(fleet, fleet.topics.table)
+        health = TableHealth().watch()
+        reporter = TableReporter(fleet, fleet.topics.table, health=health.fields)
         fleet.start()
         reporter.follow(None)  # idle until the kiosk has a table
     devices: list[Device] = []
@@ -300,6 +304,12 @@ async def _serve(
             # a game is resumed or started at home; devices and phones follow
             # its games from then on. Until then phones get a waiting page.
             waiting = None if web is None else await _start_waiting(web)
+            while app.kiosk is None and not ui.done():
+                await asyncio.sleep(0.05)
+            station = None  # the console's actions: taken at home too (a message)
+            if app.kiosk is not None and reporter is not None and fleet is not None:
+                if fleet.action_key is not None:
+                    station = _take_actions(app.kiosk, fleet, reporter)
             while (app.kiosk is None or app.kiosk.table is None) and not ui.done():
                 await asyncio.sleep(0.05)
             if waiting is not None:
@@ -320,15 +330,19 @@ async def _serve(
             kiosk.bind(table=lambda _kiosk, new: controls.attach(new))
             if web is not None:
                 phones = await _start_phones(kiosk.table, web)
-                _offer_phones(kiosk, phones[0], web)
+                phones_view = _offer_phones(kiosk, phones[0], web)
+                if station is not None:
+                    station.phones_view = phones_view
             if reporter is not None:
                 _report_to_fleet(kiosk, reporter, None if phones is None else phones[0])
             devices.extend(open_devices(openers, loop_delivery(loop, controls.handle), controls))
+            if health is not None and header is not None:
+                health.gpio = header[1] is None and _header_open(devices)
             if header is not None:
                 kiosk.pinmap = header[0]
                 if header[1] is not None:
                     _offer_seat_buttons(kiosk, *header)
-            group.create_task(_watch(kiosk, devices, ui, reporter))
+            group.create_task(_watch(kiosk, devices, ui, reporter, health))
     finally:
         for device in devices:
             device.close()
@@ -336,6 +350,8 @@ async def _serve(
             await phones[1].cleanup()
         if fleet is not None:
             await asyncio.to_thread(fleet.close)
+        if health is not None:
+            health.close()
     return 0
 
 
@@ -345,6 +361,33 @@ def _report_to_fleet(kiosk: Any, reporter: TableReporter, phones: Any) -> None:
         reporter.phones = phones.connected_seats
     kiosk.bind(table=lambda _kiosk, new: reporter.follow(new))
     reporter.follow(kiosk.table)
+
+
+def _take_actions(kiosk: Any, fleet: StatusPublisher, reporter: TableReporter) -> KioskStation:
+    """The console's actions, applied on this loop (the kiosk's), from now
+    on: the station they act on (its phones panel is set once phones are served)."""
+    from ..fleet.actions import ActionDesk
+    from .fleet_station import KioskStation
+
+    assert fleet.action_key is not None
+    station = KioskStation(kiosk, None)
+    desk = ActionDesk(
+        fleet.action_key,
+        fleet.topics.table,
+        kiosk.store,
+        station,
+        send=fleet.reply,
+        follow=reporter.follow,
+    )
+    fleet.listen(desk.receive, asyncio.get_running_loop())
+    return station
+
+
+def _header_open(devices: list[Device]) -> bool:
+    """Whether the GPIO header's seat buttons opened (on real pins)."""
+    from ..devices.gpio import GpioTable
+
+    return any(isinstance(device, GpioTable) for device in devices)
 
 
 def open_devices(openers: Sequence[DeviceOpener], deliver: Any, controls: Any) -> list[Device]:
@@ -388,19 +431,25 @@ async def _start_phones(table: Table, web: WebConfig):
     return server, runner
 
 
-def _offer_phones(kiosk: Any, server: Any, web: WebConfig) -> None:
-    """The phones button: its panel, and the server following new games."""
+def _offer_phones(kiosk: Any, server: Any, web: WebConfig) -> Callable[[], Any]:
+    """The phones button: its panel, and the server following new games.
+    Returns what makes the panel (the console's re-pair opens it too)."""
     from ..i18n import Messages
     from .phones import PhonesView
 
     kiosk.bind(table=lambda _kiosk, new: server.set_table(new))
-    # The Wi-Fi code: the operator's settings first, else the command line's.
-    kiosk.open_phones = lambda: PhonesView(
-        server,
-        web.public_url,
-        Messages(kiosk.lang, server.table.names),
-        kiosk.settings.wifi or web.wifi,
-    ).open()
+
+    def phones_view() -> PhonesView:
+        # The Wi-Fi code: the operator's settings first, else the command line's.
+        return PhonesView(
+            server,
+            web.public_url,
+            Messages(kiosk.lang, server.table.names),
+            kiosk.settings.wifi or web.wifi,
+        )
+
+    kiosk.open_phones = lambda: phones_view().open()
+    return phones_view
 
 
 def _offer_seat_buttons(kiosk: Any, pinmap: Any, factory: Any) -> None:
@@ -410,13 +459,21 @@ def _offer_seat_buttons(kiosk: Any, pinmap: Any, factory: Any) -> None:
 
 
 async def _watch(
-    kiosk: Any, devices: list[Device], ui: asyncio.Task, reporter: TableReporter | None = None
+    kiosk: Any,
+    devices: list[Device],
+    ui: asyncio.Task,
+    reporter: TableReporter | None = None,
+    health: TableHealth | None = None,
 ) -> None:
     """Let time act at the table (a claim's countdown running out) and keep
-    the screen's view of time and devices, and the fleet's of time, current."""
+    the screen's view of time and devices, and the fleet's of time and the
+    pad's link, current."""
     while not ui.done():
         kiosk.tick()
-        kiosk.show_devices([device.status() for device in devices if hasattr(device, "status")])
+        statuses = [device.status() for device in devices if hasattr(device, "status")]
+        kiosk.show_devices(statuses)
+        if health is not None:
+            health.see_devices(statuses)
         if reporter is not None:
             reporter.tick()
         await asyncio.sleep(WATCH_STEP)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from ..games.base import RuleError
-from ..table import StoreError, Table
+from ..table import OPERATOR, StoreError, Table
 from .server import TableServer
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ async def serve(
     fleet: StatusPublisher | None = None,
 ) -> int:
     """Serve ``table``'s phones until stopped; with ``fleet``, publish its
-    status there too."""
+    status there too, and take the console's actions if it holds the key."""
     server = TableServer(table)
     runner = web.AppRunner(server.app())
     await runner.setup()
@@ -39,11 +39,17 @@ async def serve(
     if print_links:
         for seat, name in enumerate(table.names):
             print(f"  {name}: {address}/join/{server.links.token(table.game_id, seat)}", flush=True)
-    reporter = None
+    reporter = health = None
     if fleet is not None:  # once the port is ours: a table that cannot serve never goes online
         from ..fleet import TableReporter
+        from ..fleet.health import TableHealth
 
-        reporter = TableReporter(fleet, fleet.topics.table, phones=server.connected_seats)
+        health = TableHealth().watch()  # no pad, no header: both stay None
+        reporter = TableReporter(
+            fleet, fleet.topics.table, phones=server.connected_seats, health=health.fields
+        )
+        if fleet.action_key is not None:
+            _take_actions(fleet, server, reporter)
         fleet.start()
         reporter.follow(table)
     clock = asyncio.ensure_future(_let_time_act(server, reporter))
@@ -57,7 +63,56 @@ async def serve(
         await runner.cleanup()
         if fleet is not None:
             await asyncio.to_thread(fleet.close)
+        if health is not None:
+            health.close()
     return 0
+
+
+class HeadlessStation:
+    """The console's actions on a table with no screen of its own."""
+
+    def __init__(self, server: TableServer, reporter: TableReporter) -> None:
+        self.server = server
+        self.reporter = reporter
+
+    @property
+    def table(self) -> Table:
+        return self.server.table
+
+    def end_game(self) -> None:
+        self.server.table.end()
+
+    def next_game(self) -> Table:
+        table = self.server.table.next_game(source=OPERATOR)
+        self.server.set_table(table)
+        self.reporter.follow(table)
+        return table
+
+    def repair(self, seat: int) -> None:
+        # The new link goes nowhere: phones re-join by the links the
+        # operator prints (--print-links) on a headless table.
+        self.server.repair(seat)
+
+    def show_message(self, text: str) -> None:
+        from ..fleet.actions import NO_SCREEN
+        from ..fleet.protocol import ActionRefused
+
+        raise ActionRefused(NO_SCREEN)
+
+
+def _take_actions(fleet: StatusPublisher, server: TableServer, reporter: TableReporter) -> None:
+    from ..fleet.actions import ActionDesk
+
+    assert fleet.action_key is not None
+    desk = ActionDesk(
+        fleet.action_key,
+        fleet.topics.table,
+        server.table.store,
+        HeadlessStation(server, reporter),
+        send=fleet.reply,
+        follow=reporter.follow,
+    )
+    fleet.listen(desk.receive, asyncio.get_running_loop())
 
 
 async def _let_time_act(server: TableServer, reporter: TableReporter | None) -> None:

@@ -14,7 +14,7 @@ SPEC = GameSpec(
         ("lie_cheat_steal", (False, True)),
         ("timer_seconds", (TIMER_SECONDS, 120, 180, 240, 600)),
     ),
-    traits=Traits(gavel=True),
+    traits=Traits(gavel=True, timer_pause=("pause", "resume")),
     # A seat's secrets and choices take up to 1.9 kB, and each bribe of the
     # round it is part of up to 0.9 kB more, its text included: this covers
     # two bribes; a seat in more takes 8 kB (about ten), then 16 kB.
