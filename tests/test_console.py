@@ -160,3 +160,53 @@ def test_set_password_writes_a_hash(tmp_path):
     assert done.returncode == 0
     assert target.stat().st_mode & 0o777 == 0o600
     assert pin_matches("correct horse", target.read_text().strip())
+
+
+def test_failed_logins_are_rate_limited(tmp_path):
+    from companion.console.server import FAILED_LOGINS, Console, make_app
+    from companion.console.stats import Stats
+
+    app = make_app(Console(hash_pin(PASSWORD), KEY, Stats(tmp_path / "c.sqlite3")))
+    with serve_in_thread(app) as base:
+        staff = opener()
+        codes = []
+        for attempt in range(FAILED_LOGINS + 1):
+            _url, page = get(staff, base + "/login")
+            csrf = page.split('name="csrf" value="')[1].split('"')[0]
+            guess = PASSWORD if attempt == FAILED_LOGINS else "wrong"
+            data = urllib.parse.urlencode({"csrf": csrf, "password": guess}).encode()
+            try:
+                staff.open(urllib.request.Request(base + "/login", data))
+                codes.append(200)
+            except urllib.error.HTTPError as exc:
+                codes.append(exc.code)
+        assert codes == [403] * FAILED_LOGINS + [429], "even the right password waits"
+
+
+def test_alerts_and_filters_come_from_statuses_and_time(tmp_path):
+    from companion.console.server import Console
+    from companion.console.stats import Stats
+
+    now = [1000.0]
+    console = Console(hash_pin(PASSWORD), KEY, Stats(tmp_path / "c.sqlite3"), clock=lambda: now[0])
+    paused = {**status(), "timer": {"running": False, "remaining": 30}}
+    paused["health"] = {
+        "phones": [],
+        "disk_free": 10**8,
+        "pad": "lost",
+        "last_error": {"at": "2026-12-01T19:00:00+00:00", "message": "<b>boom</b>"},
+    }
+    console.receive("t1", "status", json.dumps(paused).encode())
+    console.receive("t2", "status", json.dumps({**status(), "table": "t2"}).encode())
+    console.receive("t2", "online", b'{"online": false}')
+    assert console.tables["t1"].alerts(now[0]) == ["pad_lost", "disk_low", "last_error"]
+    now[0] += 601
+    assert "paused_long" in console.tables["t1"].alerts(now[0])
+    html = console.cards("en", {"state": "offline"})
+    assert 'data-table="t2"' in html and 'data-table="t1"' not in html
+    html = console.cards("en", {"state": "alerts"})
+    assert "Pad not answering" in html and "Paused for long" in html and "⚠" in html
+    assert "&lt;b&gt;boom" in html and "<b>boom" not in html
+    assert "Table offline" in html
+    fa = console.cards("fa", {})
+    assert "صفحه‌کلید پاسخ نمی‌دهد" in fa

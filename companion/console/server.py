@@ -28,7 +28,7 @@ from .charts import bar_chart
 from .fleet import Pending, TableView, parse
 from .stats import Stats
 
-# The console's own words, registered when its app is made (not on import).
+# The console's own words, registered when a console is made (not on import).
 CATALOGS = Path(__file__).with_name("catalogs")
 
 SESSION = "console_session"
@@ -50,6 +50,7 @@ class Console:
         clock: Callable[[], float] = time.monotonic,
         reply_seconds: float = f.REPLY_SECONDS,
     ) -> None:
+        add_catalogs(CATALOGS)
         self.password_hash = password_hash
         self.key = action_key
         self.stats = stats
@@ -293,7 +294,6 @@ CONSOLE: web.AppKey[Console] = web.AppKey("console", Console)
 
 # -- aiohttp ----------------------------------------------------------------------------
 def make_app(console: Console) -> web.Application:
-    add_catalogs(CATALOGS)
     app = web.Application()
     app[CONSOLE] = console
     app.router.add_get("/", _index)
