@@ -169,7 +169,7 @@ class Console:
                     time=f"{remaining // 60}:{remaining % 60:02d}",
                 )
             )
-            lines.append(f'<p class="timer">⏱ {escape(words)}</p>')
+            lines.append(f'<p class="timer">{escape(words)}</p>')
         phones = view.health.get("phones") or []
         if view.names:
             lines.append('<ul class="players">')
