@@ -135,6 +135,16 @@ def test_console_shows_acts_and_rebuilds(tmp_path):
             )
             recorder.client.publish("companion/t1/reply", json.dumps(reply), qos=1)
             wait(lambda: "fleet.refused.not_over" in get(staff, base + "/")[1])
+            message = {"csrf": csrf, "table": "t1", "action": "message", "text": "Closing soon"}
+            get(
+                staff,
+                urllib.request.Request(base + "/action", urllib.parse.urlencode(message).encode()),
+            )
+            sent = recorder.wait_for("companion/t1/command", lambda m: m["action"] == "message")
+            assert protocol.read_action(json.dumps(sent).encode(), KEY, "t1").args == {
+                "text": "Closing soon"
+            }
+            wait(lambda: "No answer from the table." in get(staff, base + "/")[1])
         table.offer(status(state="finished"))
         wait(table.idle)
         table.close()
