@@ -221,7 +221,49 @@ def _parser() -> argparse.ArgumentParser:
         "under /dev/serial/by-id; 'none': no pad)",
     )
     doctor.add_argument("--lang", default="en", choices=LANGUAGES)
+    _console_arguments(sub, common)
     return parser
+
+
+def _console_arguments(sub, common: argparse.ArgumentParser) -> None:
+    """The café's operator console (companion/console)."""
+    from .paths import data_dir
+
+    console = sub.add_parser("console", parents=[common], help="the café's operator console")
+    console.add_argument(
+        "--set-password",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="read a new staff password from stdin, write its hash to FILE",
+    )
+    console.add_argument("--broker", default=None, help="the broker, mqtt://host:port")
+    console.add_argument("--broker-user", default=None)
+    console.add_argument("--broker-password-file", type=Path, default=None)
+    console.add_argument("--action-key-file", type=Path, default=None)
+    console.add_argument("--staff-password-file", type=Path, default=None)
+    console.add_argument("--host", default="127.0.0.1")
+    console.add_argument("--port", type=int, default=8090)
+    console.add_argument("--db", type=Path, default=data_dir() / "console.sqlite3")
+
+
+def _console(args: argparse.Namespace) -> int:
+    from .console.run import run, set_password
+    from .fleet import BrokerError
+
+    if args.set_password is not None:
+        return set_password(args.set_password)
+    if not (args.broker and args.action_key_file and args.staff_password_file):
+        print(
+            "companion console: give --broker, --action-key-file and --staff-password-file",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        return run(args)
+    except (BrokerError, OSError) as exc:
+        print(f"companion console: {exc}", file=sys.stderr)
+        return 2
 
 
 def _game_arguments(parser: argparse.ArgumentParser, modes: list[str]) -> None:
@@ -376,6 +418,8 @@ def main(argv: list[str] | None = None) -> int:
         return _status(args)
     if args.command == "export":
         return _export(args)
+    if args.command == "console":
+        return _console(args)
     return _run(args)
 
 

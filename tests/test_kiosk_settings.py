@@ -43,7 +43,7 @@ def test_the_pin_refuses_a_burst_of_guesses_then_takes_the_right_one(tmp_path):
 
 
 def test_the_pin_is_kept_as_a_salted_hash_and_an_old_plain_pin_is_upgraded(tmp_path):
-    from companion.ui.pin_hash import is_pin_hash, pin_matches
+    from companion.secret_hash import is_pin_hash, pin_matches
 
     path = tmp_path / "kiosk.ini"
     path.write_text("[kiosk]\npin = 4711\nlanguage = el\n")

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..logs import DEFAULT_LEVEL, LEVELS
+from ..secret_hash import hash_pin, is_pin_hash, pin_matches
 from .fonts import kiosk_languages
-from .pin_hash import hash_pin, is_pin_hash, pin_matches
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,7 @@
-"""The operator's PIN as a salted scrypt hash (standard library only), so
-kiosk.ini never holds the PIN itself, and a comparison that takes the same
-time whatever the guess.
+"""A secret as a salted scrypt hash (standard library only), and a
+comparison that takes the same time whatever the guess: the kiosk operator's
+PIN, so kiosk.ini never holds the PIN itself, and the console staff's
+password (``companion console --set-password``).
 
 A 4-digit PIN has only 10,000 values: the hash does not make a stolen
 kiosk.ini safe (it is readable by its owner only, and export leaves it out),

@@ -1,0 +1,70 @@
+"""``companion console``: the page and the broker's link on one loop, and
+``--set-password``, which writes the staff password's hash."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import os
+import sys
+from pathlib import Path
+
+from aiohttp import web
+
+from ..fleet.broker import Broker, read_password_file
+from ..fleet.protocol import read_action_key
+from ..secret_hash import hash_pin, is_pin_hash
+
+
+def set_password(path: Path) -> int:
+    if sys.stdin.isatty():
+        first = getpass.getpass("New staff password: ")
+        if getpass.getpass("Again: ") != first:
+            print("companion console: the two passwords differ", file=sys.stderr)
+            return 2
+    else:
+        first = sys.stdin.readline().rstrip("\n")
+    if len(first) < 8:
+        print("companion console: a staff password has at least 8 characters", file=sys.stderr)
+        return 2
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(descriptor, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+        out.write(hash_pin(first) + "\n")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    from .link import ConsoleLink
+    from .server import Console, make_app
+    from .stats import Stats
+
+    password = None
+    if args.broker_password_file is not None:
+        password = read_password_file(args.broker_password_file)
+    broker = Broker.from_url(args.broker, args.broker_user, password)
+    key = read_action_key(args.action_key_file)
+    stored = args.staff_password_file.read_text(encoding="utf-8").strip()
+    if not is_pin_hash(stored):
+        print(
+            f"companion console: {args.staff_password_file} holds no password hash "
+            "(make it with --set-password)",
+            file=sys.stderr,
+        )
+        return 2
+    stats = Stats(args.db)
+    console = Console(stored, key, stats)
+    link = ConsoleLink(broker, console.receive)
+    console.send = link.send
+    app = make_app(console)
+
+    async def connect(_app: web.Application):
+        link.start(asyncio.get_running_loop())
+        yield
+        link.stop()
+        stats.close()
+
+    app.cleanup_ctx.append(connect)
+    web.run_app(app, host=args.host, port=args.port, print=None)
+    return 0

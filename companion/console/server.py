@@ -1,0 +1,497 @@
+"""The console's page (aiohttp): staff log in with the password, then see
+every table as a card, kept live over a WebSocket, and act on a table.
+
+Every POST carries the session's CSRF token; failed logins are rate-limited
+per address; the session cookie is HttpOnly and SameSite=Strict. Every text
+from a table (its name, its players' names, its last error) is escaped."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from html import escape
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlencode
+
+from aiohttp import WSMsgType, web
+
+from ..fleet import protocol
+from ..i18n import LANGUAGES, Messages, add_catalogs, direction
+from ..secret_hash import pin_matches
+from . import fleet as f
+from .charts import bar_chart
+from .fleet import Pending, TableView, parse
+from .stats import Stats
+
+# The console's own words, registered when a console is made (not on import).
+CATALOGS = Path(__file__).with_name("catalogs")
+
+SESSION = "console_session"
+LANG = "console_lang"
+FAILED_LOGINS = 10  # failed logins per address...
+FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
+ALERT_EVERY = 5.0  # seconds between looks at the alerts that come with time
+STYLE = (Path(__file__).with_name("console.css")).read_text(encoding="utf-8")
+SCRIPT = (Path(__file__).with_name("console.js")).read_text(encoding="utf-8")
+
+
+class Console:
+    def __init__(
+        self,
+        password_hash: str,
+        action_key: bytes,
+        stats: Stats,
+        send: Callable[[str, dict[str, Any]], None] = lambda _t, _a: None,
+        clock: Callable[[], float] = time.monotonic,
+        reply_seconds: float = f.REPLY_SECONDS,
+    ) -> None:
+        add_catalogs(CATALOGS)
+        self.password_hash = password_hash
+        self.key = action_key
+        self.stats = stats
+        self.send = send
+        self.clock = clock
+        self.reply_seconds = reply_seconds
+        self.tables: dict[str, TableView] = {}
+        self.sessions: dict[str, dict[str, Any]] = {}  # id: {"csrf", "staff"}
+        self.failures: dict[str, deque[float]] = defaultdict(deque)
+        self.sockets: set[tuple[web.WebSocketResponse, str, tuple[tuple[str, str], ...], str]] = (
+            set()
+        )
+        self._alerts_seen: dict[str, list[str]] = {}
+
+    # -- the broker's messages, on the loop -------------------------------------------
+    def receive(self, table: str, leaf: str, payload: bytes) -> None:
+        data = parse(payload)
+        if data is None:
+            return
+        view = self.tables.setdefault(table, TableView(table))
+        if leaf == "status":
+            view.take_status(data, self.clock())
+            self.stats.seen(table, data)
+        elif leaf == "online":
+            view.online = bool(data.get("online"))
+        elif leaf == "reply":
+            pending = view.pending
+            if pending is None or data.get("id") != pending.id:
+                return
+            pending.fate = "ok" if data.get("ok") is True else "refused"
+            pending.key = data.get("key") if isinstance(data.get("key"), str) else None
+            args = data.get("args")
+            pending.args = args if isinstance(args, dict) else {}
+        self.changed()
+
+    def act(self, table: str, action: str, args: dict[str, Any]) -> None:
+        view = self.tables[table]
+        message = protocol.make_action(self.key, table, action, view.game_id, args)
+        view.pending = pending = Pending(message["id"], action)
+        self.send(table, message)
+        asyncio.get_running_loop().call_later(self.reply_seconds, self._no_answer, view, pending)
+
+    def _no_answer(self, view: TableView, pending: Pending) -> None:
+        if view.pending is pending and pending.fate == "waiting":
+            pending.fate = "no_answer"
+            self.changed()
+
+    def changed(self) -> None:
+        for ws, lang, filters, csrf in list(self.sockets):
+            if not ws.closed:
+                cards = self.cards(lang, dict(filters), csrf)
+                asyncio.ensure_future(ws.send_str(json.dumps({"cards": cards})))
+
+    async def watch_alerts(self) -> None:
+        """Alerts that come with time alone (a long pause, an expired timer)."""
+        while True:
+            await asyncio.sleep(ALERT_EVERY)
+            self.check_alerts()
+
+    def check_alerts(self) -> None:
+        now = self.clock()
+        alerts = {name: view.alerts(now) for name, view in self.tables.items()}
+        if alerts != self._alerts_seen:
+            self._alerts_seen = alerts
+            self.changed()
+
+    # -- the page -----------------------------------------------------------------------
+    def cards(self, lang: str, filters: dict[str, str], csrf: str = "") -> str:
+        say = Messages(lang)
+        now = self.clock()
+        shown = [view for name, view in sorted(self.tables.items()) if _passes(view, filters, now)]
+        if not shown:
+            return f'<p class="empty">{escape(say("console.no_tables"))}</p>'
+        return "".join(self.card(view, say, now, csrf, filters) for view in shown)
+
+    def card(
+        self, view: TableView, say: Messages, now: float, csrf: str, filters: dict[str, str]
+    ) -> str:
+        status = view.status or {}
+        alerts = view.alerts(now)
+        game = status.get("game")
+        lines = [
+            f'<article class="card{" alert" if alerts else ""}" data-table="{escape(view.name)}">'
+            f"<h2>{escape(view.name)}</h2>",
+            '<p class="online">'
+            + escape(say("console.offline" if view.online is False else "console.online"))
+            + "</p>",
+        ]
+        if alerts:
+            lines.append('<ul class="alerts">')
+            for alert in alerts:
+                extra = ""
+                if alert == f.ERROR:
+                    error = view.health["last_error"]
+                    extra = f": {escape(str(error.get('message', ''))[:200])}"
+                lines.append(
+                    f'<li class="alert-{alert}"><span aria-hidden="true">⚠</span> '
+                    f"<strong>{escape(say('console.alert.' + alert))}</strong>{extra}</li>"
+                )
+            lines.append("</ul>")
+        facts = [say("console.state." + view.state)]
+        if isinstance(game, str):
+            facts.insert(0, say("game." + game))
+        for key in ("phase", "round", "turn"):
+            if isinstance(status.get(key), int | str):
+                facts.append(say("console." + key, value=str(status[key])))
+        lines.append(f'<p class="facts">{escape(" · ".join(facts))}</p>')
+        timer = view.timer
+        if timer is not None:
+            remaining = int(timer["remaining"])
+            words = (
+                say("console.timer.up")
+                if remaining <= 0
+                else say(
+                    "console.timer.running" if timer.get("running") else "console.timer.paused",
+                    time=f"{remaining // 60}:{remaining % 60:02d}",
+                )
+            )
+            lines.append(f'<p class="timer">{escape(words)}</p>')
+        phones = view.health.get("phones") or []
+        if view.names:
+            lines.append('<ul class="players">')
+            for seat, name in enumerate(view.names):
+                phone = say("console.phone" if seat in phones else "console.no_phone")
+                lines.append(f"<li>{escape(name)} <small>{escape(phone)}</small></li>")
+            lines.append("</ul>")
+        lines.append(f'<p class="health">{escape(_health(view.health, say))}</p>')
+        if view.pending is not None:
+            lines.append(f'<p class="reply" role="status">{escape(_reply(view.pending, say))}</p>')
+        if view.online is not False and csrf:
+            lines.append(self.actions(view, say, csrf, filters))
+        lines.append("</article>")
+        return "".join(lines)
+
+    def actions(self, view: TableView, say: Messages, csrf: str, filters: dict[str, str]) -> str:
+        def form(action: str, label: str, fields: str = "") -> str:
+            return (
+                f'<form method="post" action="/action" class="act act-{action}">'
+                f'<input type="hidden" name="csrf" value="{escape(csrf)}">'
+                f'<input type="hidden" name="table" value="{escape(view.name)}">'
+                f'<input type="hidden" name="action" value="{action}">'
+                f'<input type="hidden" name="back" value="{escape(urlencode(filters))}">'
+                f"{fields}<button>{escape(label)}</button></form>"
+            )
+
+        parts = []
+        state = view.state
+        if state in ("playing", "finished"):
+            parts.append(
+                f"<details><summary>{escape(say('console.act.end_game'))}</summary>"
+                + form(protocol.END_GAME, say("console.act.end_game_confirm"))
+                + "</details>"
+            )
+        timer = view.timer
+        if timer is not None and timer.get("running"):
+            parts.append(form(protocol.PAUSE_TIMER, say("console.act.pause_timer")))
+        elif timer is not None and timer["remaining"] > 0:
+            parts.append(form(protocol.RESUME_TIMER, say("console.act.resume_timer")))
+        if view.names:
+            options = "".join(
+                f'<option value="{seat}">{escape(name)}</option>'
+                for seat, name in enumerate(view.names)
+            )
+            parts.append(
+                form(
+                    protocol.REPAIR_SEAT,
+                    say("console.act.repair_seat"),
+                    f'<select name="seat" aria-label="{escape(say("console.seat"))}">'
+                    f"{options}</select>",
+                )
+            )
+        parts.append(
+            form(
+                protocol.MESSAGE,
+                say("console.act.message"),
+                f'<input name="text" maxlength="{protocol.MAX_MESSAGE}" required'
+                f' aria-label="{escape(say("console.message"))}">',
+            )
+        )
+        if state == "finished" or (state == "idle" and view.had_game):
+            parts.append(form(protocol.NEXT_GAME, say("console.act.next_game")))
+        return '<div class="actions">' + "".join(parts) + "</div>"
+
+    def charts(self, say: Messages) -> str:
+        rtl = direction(say.lang) == "rtl"
+        per_day = [
+            (f"{table} · {day}", count, say.number(count))
+            for (table, day), count in sorted(self.stats.per_table_day().items())
+        ]
+        lengths = [
+            (say("game." + game), minutes, say("console.minutes", count=round(minutes)))
+            for game, minutes in sorted(self.stats.average_minutes().items())
+        ]
+        hours = [
+            (f"{hour:02d}:00", count, say.number(count))
+            for hour, count in self.stats.per_hour().items()
+        ]
+        return (
+            bar_chart(say("console.chart.per_day"), per_day, rtl)
+            + bar_chart(say("console.chart.length"), lengths, rtl)
+            + bar_chart(say("console.chart.hours"), hours, rtl)
+        )
+
+
+def _passes(view: TableView, filters: dict[str, str], now: float) -> bool:
+    game = filters.get("game")
+    if game and (view.status or {}).get("game") != game:
+        return False
+    state = filters.get("state")
+    if state == "alerts":
+        return bool(view.alerts(now))
+    return not state or view.state == state
+
+
+def _health(health: dict[str, Any], say: Messages) -> str:
+    parts = []
+    disk = health.get("disk_free")
+    if isinstance(disk, int | float):
+        parts.append(say("console.disk", gib=f"{disk / f.GIB:.1f}"))
+    if isinstance(health.get("cpu_temp"), int | float):
+        parts.append(say("console.cpu", degrees=str(health["cpu_temp"])))
+    if health.get("pad") in ("connected", "lost"):
+        parts.append(say("console.pad." + health["pad"]))
+    if health.get("gpio") is True:
+        parts.append(say("console.gpio"))
+    return " · ".join(parts)
+
+
+def _reply(pending: Pending, say: Messages) -> str:
+    if pending.fate == "waiting":
+        return say("console.reply.waiting")
+    if pending.fate == "no_answer":
+        return say("console.reply.no_answer")
+    if pending.fate == "ok":
+        return say("console.reply.done." + pending.action)
+    return say(pending.key or protocol.GARBLED, **pending.args)
+
+
+CONSOLE: web.AppKey[Console] = web.AppKey("console", Console)
+
+
+# -- aiohttp ----------------------------------------------------------------------------
+def make_app(console: Console) -> web.Application:
+    app = web.Application()
+    app[CONSOLE] = console
+    app.router.add_get("/", _index)
+    app.router.add_get("/login", _login_page)
+    app.router.add_post("/login", _login)
+    app.router.add_post("/action", _action)
+    app.router.add_get("/ws", _socket)
+    app.router.add_get("/static/console.css", _style)
+    app.router.add_get("/static/console.js", _script)
+
+    async def alerts(app: web.Application):
+        task = asyncio.ensure_future(console.watch_alerts())
+        yield
+        task.cancel()
+
+    app.cleanup_ctx.append(alerts)
+    return app
+
+
+async def _style(_request: web.Request) -> web.Response:
+    return web.Response(text=STYLE, content_type="text/css")
+
+
+async def _script(_request: web.Request) -> web.Response:
+    return web.Response(text=SCRIPT, content_type="application/javascript")
+
+
+def _session(request: web.Request) -> tuple[str, dict[str, Any]]:
+    console: Console = request.app[CONSOLE]
+    sid = request.cookies.get(SESSION, "")
+    if sid not in console.sessions:
+        sid = secrets.token_urlsafe(32)
+        console.sessions[sid] = {"csrf": secrets.token_urlsafe(24), "staff": False}
+    return sid, console.sessions[sid]
+
+
+def _lang(request: web.Request) -> str:
+    lang = request.query.get("lang") or request.cookies.get(LANG, "en")
+    return lang if lang in LANGUAGES else "en"
+
+
+def _page(request: web.Request, sid: str, lang: str, title: str, body: str) -> web.Response:
+    say = Messages(lang)
+    menu = " ".join(
+        f'<a href="/?lang={code}" lang="{code}">'
+        f"{escape(Messages(code)('console.language_name'))}</a>"
+        for code in LANGUAGES
+    )
+    html = (
+        f'<!doctype html><html lang="{lang}" dir="{direction(lang)}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>{escape(title)}</title><link rel="stylesheet" href="/static/console.css">'
+        f"</head><body><header><h1>{escape(say('console.title'))}</h1>"
+        f'<nav class="languages">{menu}</nav></header>{body}'
+        '<script src="/static/console.js"></script></body></html>'
+    )
+    response = web.Response(text=html, content_type="text/html")
+    response.headers["Content-Security-Policy"] = "default-src 'self'; style-src 'self'"
+    response.headers["X-Frame-Options"] = "DENY"
+    response.set_cookie(SESSION, sid, httponly=True, samesite="Strict", path="/")
+    response.set_cookie(LANG, lang, samesite="Strict", path="/")
+    return response
+
+
+async def _login_page(request: web.Request, failed: bool = False) -> web.Response:
+    sid, session = _session(request)
+    lang = _lang(request)
+    say = Messages(lang)
+    wrong = (
+        f'<p class="wrong" role="alert">⚠ {escape(say("console.login.wrong"))}</p>'
+        if failed
+        else ""
+    )
+    body = (
+        f'<main><form method="post" action="/login" class="login">{wrong}'
+        f'<input type="hidden" name="csrf" value="{escape(session["csrf"])}">'
+        f"<label>{escape(say('console.login.password'))}"
+        '<input type="password" name="password" autocomplete="current-password" required></label>'
+        f"<button>{escape(say('console.login.submit'))}</button></form></main>"
+    )
+    return _page(request, sid, lang, say("console.title"), body)
+
+
+async def _login(request: web.Request) -> web.StreamResponse:
+    console: Console = request.app[CONSOLE]
+    sid, session = _session(request)
+    form = await request.post()
+    if form.get("csrf") != session["csrf"]:
+        raise web.HTTPForbidden(text="csrf")
+    address = request.remote or "?"
+    failures = console.failures[address]
+    while failures and time.monotonic() - failures[0] > FAILED_WINDOW:
+        failures.popleft()
+    if len(failures) >= FAILED_LOGINS:
+        raise web.HTTPTooManyRequests(text="too many failed logins; wait a minute")
+    if not pin_matches(str(form.get("password", "")), console.password_hash):
+        failures.append(time.monotonic())
+        response = await _login_page(request, failed=True)
+        response.set_status(403)
+        return response
+    del console.sessions[sid]  # a new session id once logged in
+    new = secrets.token_urlsafe(32)
+    console.sessions[new] = {"csrf": secrets.token_urlsafe(24), "staff": True}
+    response = web.HTTPSeeOther("/")
+    response.set_cookie(SESSION, new, httponly=True, samesite="Strict", path="/")
+    raise response
+
+
+def _filters(query: Any) -> dict[str, str]:
+    filters = {}
+    if query.get("game"):
+        filters["game"] = str(query["game"])[:64]
+    if query.get("state") in f.STATES:
+        filters["state"] = str(query["state"])
+    return filters
+
+
+async def _index(request: web.Request) -> web.Response:
+    console: Console = request.app[CONSOLE]
+    sid, session = _session(request)
+    if not session["staff"]:
+        raise web.HTTPSeeOther("/login")
+    lang = _lang(request)
+    say = Messages(lang)
+    filters = _filters(request.query)
+    games = sorted(
+        {
+            str(view.status["game"])
+            for view in console.tables.values()
+            if view.status and isinstance(view.status.get("game"), str)
+        }
+    )
+    game_options = "".join(
+        f'<option value="{escape(g)}"{" selected" if filters.get("game") == g else ""}>'
+        f"{escape(say('game.' + g))}</option>"
+        for g in games
+    )
+    state_options = "".join(
+        f'<option value="{s}"{" selected" if filters.get("state") == s else ""}>'
+        f"{escape(say('console.state.' + s))}</option>"
+        for s in f.STATES
+    )
+    body = (
+        '<form method="get" action="/" class="filters">'
+        f'<label>{escape(say("console.filter.game"))}<select name="game">'
+        f'<option value="">{escape(say("console.filter.all"))}</option>{game_options}'
+        "</select></label>"
+        f'<label>{escape(say("console.filter.state"))}<select name="state">'
+        f'<option value="">{escape(say("console.filter.all"))}</option>{state_options}'
+        "</select></label>"
+        f"<button>{escape(say('console.filter.apply'))}</button></form>"
+        f'<main id="cards" data-ws="/ws?{escape(urlencode({**filters, "lang": lang}))}">'
+        f"{console.cards(lang, filters, session['csrf'])}</main>"
+        f'<section class="stats"><h2>{escape(say("console.stats"))}</h2>'
+        f"{console.charts(say)}</section>"
+    )
+    return _page(request, sid, lang, say("console.title"), body)
+
+
+async def _action(request: web.Request) -> web.StreamResponse:
+    console: Console = request.app[CONSOLE]
+    _sid, session = _session(request)
+    if not session["staff"]:
+        raise web.HTTPForbidden(text="log in first")
+    form = await request.post()
+    if not secrets.compare_digest(str(form.get("csrf", "")), session["csrf"]):
+        raise web.HTTPForbidden(text="csrf")
+    table, action = str(form.get("table", "")), str(form.get("action", ""))
+    if table not in console.tables or action not in protocol.ACTIONS:
+        raise web.HTTPBadRequest(text="no such table or action")
+    args: dict[str, Any] = {}
+    if action == protocol.REPAIR_SEAT:
+        try:
+            args["seat"] = int(str(form.get("seat")))
+        except ValueError:
+            raise web.HTTPBadRequest(text="seat") from None
+    if action == protocol.MESSAGE:
+        args["text"] = str(form.get("text", ""))[: protocol.MAX_MESSAGE]
+    console.act(table, action, args)
+    back = _filters({k: v[0] for k, v in parse_qs(str(form.get("back", ""))).items()})
+    raise web.HTTPSeeOther("/?" + urlencode(back) if back else "/")
+
+
+async def _socket(request: web.Request) -> web.WebSocketResponse:
+    console: Console = request.app[CONSOLE]
+    _sid, session = _session(request)
+    if not session["staff"]:
+        raise web.HTTPUnauthorized(text="log in first")
+    ws = web.WebSocketResponse(heartbeat=30)
+    await ws.prepare(request)
+    filters = _filters(request.query)
+    entry = (ws, _lang(request), tuple(sorted(filters.items())), session["csrf"])
+    console.sockets.add(entry)
+    await ws.send_str(json.dumps({"cards": console.cards(entry[1], filters, session["csrf"])}))
+    try:
+        async for message in ws:
+            if message.type == WSMsgType.ERROR:
+                break
+    finally:
+        console.sockets.discard(entry)
+    return ws
