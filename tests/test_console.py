@@ -3,6 +3,7 @@ login, cards, escaping, a signed action and its reply, a restart."""
 
 from __future__ import annotations
 
+import html
 import http.cookiejar
 import json
 import os
@@ -18,6 +19,7 @@ from browser import serve_in_thread
 from mqtt_helpers import Mosquitto, Recorder
 
 from companion.fleet import Broker, StatusPublisher, protocol
+from companion.i18n import catalog
 from companion.secret_hash import hash_pin, pin_matches
 
 KEY = b"k" * 32
@@ -134,7 +136,8 @@ def test_console_shows_acts_and_rebuilds(tmp_path):
                 action.id, "t1", protocol.ActionRefused("fleet.refused.not_over")
             )
             recorder.client.publish("companion/t1/reply", json.dumps(reply), qos=1)
-            wait(lambda: "fleet.refused.not_over" in get(staff, base + "/")[1])
+            refusal = html.escape(catalog("en")["fleet.refused.not_over"])
+            wait(lambda: refusal in get(staff, base + "/")[1])
             message = {"csrf": csrf, "table": "t1", "action": "message", "text": "Closing soon"}
             get(
                 staff,
