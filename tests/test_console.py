@@ -54,24 +54,12 @@ def status(game_id=5, state="playing"):
 
 
 def console_app(broker, tmp_path):
-    from companion.console.link import ConsoleLink
-    from companion.console.server import Console, make_app
+    from companion.console.run import linked_app
+    from companion.console.server import Console
     from companion.console.stats import Stats
 
     console = Console(hash_pin(PASSWORD), KEY, Stats(tmp_path / "c.sqlite3"), reply_seconds=1.0)
-    link = ConsoleLink(Broker.from_url(broker.url), console.receive, client_id=f"c{time.time()}")
-    console.send = link.send
-    app = make_app(console)
-
-    async def connect(_app):
-        import asyncio
-
-        link.start(asyncio.get_running_loop())
-        yield
-        link.stop()
-        console.stats.close()
-
-    app.cleanup_ctx.append(connect)
+    app = linked_app(console, Broker.from_url(broker.url), client_id=f"c{time.time()}")
     return app, console
 
 

@@ -40,6 +40,26 @@ def test_the_page_is_live_translated_and_escaped(tmp_path, browser):
             table.offer({**status(), "turn": 9, "timer": {"running": True, "remaining": 42}})
             page.wait_for_selector("text=turn 9")  # pushed, no reload
             shot(page, "console-390")
+            # Staff typing a message: the table's next status updates the
+            # card around the field and leaves what they typed.
+            field = page.locator('article[data-table="t1"] .act-message input[name=text]')
+            field.fill("Closing in ten minutes")
+            table.offer({**status(), "turn": 10, "timer": {"running": True, "remaining": 41}})
+            page.wait_for_selector("text=turn 10")
+            assert field.input_value() == "Closing in ten minutes"
+            # The console loses the broker: every table offline, and said
+            # why; back, the tables' own messages bring them back.
+            broker.stop()
+            page.wait_for_selector(".broker-lost")
+            assert "Offline" in page.locator('article[data-table="t1"] .online').inner_text()
+            broker.start()
+            page.wait_for_selector(".broker-lost", state="detached", timeout=15_000)
+            page.wait_for_function(
+                """() => document.querySelector('article[data-table="t1"] .online')
+                        .innerText.includes("Online")""",
+                timeout=15_000,
+            )
+            assert "turn 10" in page.locator('article[data-table="t1"]').inner_text()
             page.goto(base + "/?lang=fa")
             assert page.locator("html").get_attribute("dir") == "rtl"
             page.wait_for_selector("text=کنسول کافه")

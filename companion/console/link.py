@@ -22,12 +22,20 @@ log = logging.getLogger(__name__)
 QOS = 1
 SUBSCRIPTIONS = [(f"{ROOT}/+/{leaf}", QOS) for leaf in ("status", "online", "reply")]
 Deliver = Callable[[str, str, bytes], None]  # table, leaf, payload
+Linked = Callable[[bool], None]  # the console's connection to the broker: up or not
 
 
 class ConsoleLink:
-    def __init__(self, broker: Broker, deliver: Deliver, client_id: str = "companion-console"):
+    def __init__(
+        self,
+        broker: Broker,
+        deliver: Deliver,
+        client_id: str = "companion-console",
+        linked: Linked = lambda _up: None,
+    ):
         self.broker = broker
         self._deliver = deliver
+        self._linked = linked
         self._loop: asyncio.AbstractEventLoop | None = None
         self._client = mqtt.Client(
             CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311
@@ -37,6 +45,7 @@ class ConsoleLink:
         self._client.reconnect_delay_set(1, 30)
         self._client.on_connect = self._on_connect
         self._client.on_message = self._on_message
+        self._client.on_disconnect = self._on_disconnect
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -56,9 +65,17 @@ class ConsoleLink:
             return
         log.info("console: connected to mqtt://%s:%d", self.broker.host, self.broker.port)
         client.subscribe(SUBSCRIPTIONS)
+        self._hand_over(self._linked, True)
+
+    def _on_disconnect(self, _client: mqtt.Client, _u: Any, _f: Any, _r: ReasonCode, _p: Any):
+        log.warning("console: lost the broker; trying again")
+        self._hand_over(self._linked, False)
+
+    def _hand_over(self, call: Callable[..., None], *args: Any) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(call, *args)
 
     def _on_message(self, _client: mqtt.Client, _u: Any, message: mqtt.MQTTMessage) -> None:
         parsed = table_of(message.topic)
-        if parsed is None or self._loop is None:
-            return
-        self._loop.call_soon_threadsafe(self._deliver, parsed[0], parsed[1], bytes(message.payload))
+        if parsed is not None:
+            self._hand_over(self._deliver, parsed[0], parsed[1], bytes(message.payload))

@@ -7,14 +7,19 @@ import argparse
 import asyncio
 import getpass
 import os
+import secrets
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from ..fleet.broker import Broker, read_password_file
 from ..fleet.protocol import read_action_key
 from ..secret_hash import hash_pin, is_pin_hash
+
+if TYPE_CHECKING:
+    from .server import Console
 
 
 def set_password(path: Path) -> int:
@@ -36,8 +41,7 @@ def set_password(path: Path) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .link import ConsoleLink
-    from .server import Console, make_app
+    from .server import Console
     from .stats import Stats
 
     password = None
@@ -53,9 +57,20 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    stats = Stats(args.db)
-    console = Console(stored, key, stats)
-    link = ConsoleLink(broker, console.receive)
+    console = Console(stored, key, Stats(args.db))
+    web.run_app(linked_app(console, broker), host=args.host, port=args.port, print=None)
+    return 0
+
+
+def linked_app(console: Console, broker: Broker, client_id: str | None = None) -> web.Application:
+    """The console's page with its link to the broker, started and stopped
+    with the app. Each console is its own client (two consoles on one broker,
+    the café PC's and a manager's, must not take each other's connection)."""
+    from .link import ConsoleLink
+    from .server import make_app
+
+    client_id = client_id or f"companion-console-{secrets.token_hex(4)}"
+    link = ConsoleLink(broker, console.receive, client_id, linked=console.broker_link)
     console.send = link.send
     app = make_app(console)
 
@@ -63,8 +78,7 @@ def run(args: argparse.Namespace) -> int:
         link.start(asyncio.get_running_loop())
         yield
         link.stop()
-        stats.close()
+        console.stats.close()
 
     app.cleanup_ctx.append(connect)
-    web.run_app(app, host=args.host, port=args.port, print=None)
-    return 0
+    return app

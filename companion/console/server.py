@@ -33,6 +33,7 @@ CATALOGS = Path(__file__).with_name("catalogs")
 
 SESSION = "console_session"
 LANG = "console_lang"
+ALL = ""  # in the cards to push: every card (no table has this name)
 FAILED_LOGINS = 10  # failed logins per address...
 FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
 ALERT_EVERY = 5.0  # seconds between looks at the alerts that come with time
@@ -64,6 +65,9 @@ class Console:
             set()
         )
         self._alerts_seen: dict[str, list[str]] = {}
+        self.broker_up = True
+        self._dirty: set[str] | None = None  # cards to push on the loop's next turn
+        self.pushed: dict[web.WebSocketResponse, list[str]] = {}  # the tables each page shows
 
     # -- the broker's messages, on the loop -------------------------------------------
     def receive(self, table: str, leaf: str, payload: bytes) -> None:
@@ -84,7 +88,7 @@ class Console:
             pending.key = data.get("key") if isinstance(data.get("key"), str) else None
             args = data.get("args")
             pending.args = args if isinstance(args, dict) else {}
-        self.changed()
+        self.changed(table)
 
     def act(self, table: str, action: str, args: dict[str, Any]) -> None:
         view = self.tables[table]
@@ -96,13 +100,54 @@ class Console:
     def _no_answer(self, view: TableView, pending: Pending) -> None:
         if view.pending is pending and pending.fate == "waiting":
             pending.fate = "no_answer"
-            self.changed()
+            self.changed(view.name)
 
-    def changed(self) -> None:
+    def broker_link(self, up: bool) -> None:
+        """The console's own connection to the broker came or went. Gone, it
+        can see no table: each shows offline, and the page says why, until
+        the broker's retained messages (resent on the next connect) and the
+        tables that come back say otherwise."""
+        self.broker_up = up
+        if not up:
+            for view in self.tables.values():
+                view.online = False
+        self.changed()
+
+    def changed(self, table: str | None = None) -> None:
+        """Something shown changed (``table``'s card, or anything: None).
+        Changes that come together go out together, on the loop's next turn."""
+        if not self.sockets:
+            return  # no page open: nothing to tell
+        if self._dirty is None:
+            self._dirty = set()
+            asyncio.get_running_loop().call_soon(self._push)
+        self._dirty.add(table if table is not None else ALL)
+
+    def _push(self) -> None:
+        """To each open page: only the cards that changed, when it shows the
+        same tables as before; else all its cards."""
+        dirty, self._dirty = self._dirty or set(), None
+        now = self.clock()
         for ws, lang, filters, csrf in list(self.sockets):
-            if not ws.closed:
-                cards = self.cards(lang, dict(filters), csrf)
-                asyncio.ensure_future(ws.send_str(json.dumps({"cards": cards})))
+            if ws.closed:
+                continue
+            shown = self.shown(dict(filters), now)
+            names = [view.name for view in shown]
+            if ALL in dirty or self.pushed.get(ws) != names:
+                message: dict[str, Any] = {"cards": self.cards(lang, dict(filters), csrf)}
+            else:
+                say = Messages(lang)
+                message = {
+                    "update": {
+                        view.name: self.card(view, say, now, csrf, dict(filters))
+                        for view in shown
+                        if view.name in dirty
+                    }
+                }
+                if not message["update"]:
+                    continue
+            self.pushed[ws] = names
+            asyncio.ensure_future(ws.send_str(json.dumps(message)))
 
     async def watch_alerts(self) -> None:
         """Alerts that come with time alone (a long pause, an expired timer)."""
@@ -118,13 +163,21 @@ class Console:
             self.changed()
 
     # -- the page -----------------------------------------------------------------------
+    def shown(self, filters: dict[str, str], now: float) -> list[TableView]:
+        return [view for _name, view in sorted(self.tables.items()) if _passes(view, filters, now)]
+
     def cards(self, lang: str, filters: dict[str, str], csrf: str = "") -> str:
         say = Messages(lang)
         now = self.clock()
-        shown = [view for name, view in sorted(self.tables.items()) if _passes(view, filters, now)]
+        shown = self.shown(filters, now)
+        lost = (
+            ""
+            if self.broker_up
+            else f'<p class="broker-lost" role="alert">{escape(say("console.broker_lost"))}</p>'
+        )
         if not shown:
-            return f'<p class="empty">{escape(say("console.no_tables"))}</p>'
-        return "".join(self.card(view, say, now, csrf, filters) for view in shown)
+            return lost + f'<p class="empty">{escape(say("console.no_tables"))}</p>'
+        return lost + "".join(self.card(view, say, now, csrf, filters) for view in shown)
 
     def card(
         self, view: TableView, say: Messages, now: float, csrf: str, filters: dict[str, str]
@@ -487,6 +540,7 @@ async def _socket(request: web.Request) -> web.WebSocketResponse:
     filters = _filters(request.query)
     entry = (ws, _lang(request), tuple(sorted(filters.items())), session["csrf"])
     console.sockets.add(entry)
+    console.pushed[ws] = [view.name for view in console.shown(filters, console.clock())]
     await ws.send_str(json.dumps({"cards": console.cards(entry[1], filters, session["csrf"])}))
     try:
         async for message in ws:
@@ -494,4 +548,5 @@ async def _socket(request: web.Request) -> web.WebSocketResponse:
                 break
     finally:
         console.sockets.discard(entry)
+        console.pushed.pop(ws, None)
     return ws
