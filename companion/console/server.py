@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..fleet import protocol
 from ..i18n import LANGUAGES, Messages, add_catalogs, direction
@@ -246,7 +246,7 @@ class Console:
                 f'<input type="hidden" name="table" value="{escape(view.name)}">'
                 f'<input type="hidden" name="action" value="{action}">'
                 f'<input type="hidden" name="back" value="{escape(urlencode(filters))}">'
-                f"{fields}<button>{escape(label)}</button></form>"
+                f"{fields}<button type='submit'>{escape(label)}</button></form>"
             )
 
         parts = []
@@ -363,7 +363,16 @@ def make_app(console: Console) -> web.Application:
         task.cancel()
 
     app.cleanup_ctx.append(alerts)
+    app.on_shutdown.append(_close_pages)
     return app
+
+
+async def _close_pages(app: web.Application) -> None:
+    """Stopping (systemctl stop): open pages are told so at once, rather than
+    holding the console up until their sockets time out; they reconnect to
+    the next console."""
+    for ws, *_ in list(app[CONSOLE].sockets):
+        await ws.close(code=WSCloseCode.GOING_AWAY, message=b"console stopping")
 
 
 async def _style(_request: web.Request) -> web.Response:
@@ -425,7 +434,7 @@ async def _login_page(request: web.Request, failed: bool = False) -> web.Respons
         f'<input type="hidden" name="csrf" value="{escape(session["csrf"])}">'
         f"<label>{escape(say('console.login.password'))}"
         '<input type="password" name="password" autocomplete="current-password" required></label>'
-        f"<button>{escape(say('console.login.submit'))}</button></form></main>"
+        f"<button type='submit'>{escape(say('console.login.submit'))}</button></form></main>"
     )
     return _page(request, sid, lang, say("console.title"), body)
 
@@ -497,7 +506,7 @@ async def _index(request: web.Request) -> web.Response:
         f'<label>{escape(say("console.filter.state"))}<select name="state">'
         f'<option value="">{escape(say("console.filter.all"))}</option>{state_options}'
         "</select></label>"
-        f"<button>{escape(say('console.filter.apply'))}</button></form>"
+        f"<button type='submit'>{escape(say('console.filter.apply'))}</button></form>"
         f'<main id="cards" data-ws="/ws?{escape(urlencode({**filters, "lang": lang}))}">'
         f"{console.cards(lang, filters, session['csrf'])}</main>"
         f'<section class="stats"><h2>{escape(say("console.stats"))}</h2>'
