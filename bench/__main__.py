@@ -3,6 +3,7 @@
 from . import (
     article27_playouts,
     coup_playouts,
+    fleet_console,
     fleet_publish,
     g54_playouts,
     kiosk_start,
@@ -25,6 +26,7 @@ for bench in (
     pad_link,
     phone_push,
     fleet_publish,
+    fleet_console,
     kiosk_start,
 ):
     bench.main()

@@ -149,7 +149,8 @@ def run(directory: Path, broker: subprocess.Popen[bytes], broker_port: int) -> N
             log_in(page, port)
             tables = [BenchTable(directory, n, broker_port, took) for n in range(TABLES)]
             page.wait_for_function(
-                f"document.querySelectorAll('[data-table]').length >= {TABLES}", timeout=60_000
+                f"() => document.querySelectorAll('[data-table]').length >= {TABLES}",
+                timeout=60_000,
             )
             page.evaluate(OBSERVER)
             took.clear()
@@ -190,7 +191,15 @@ def run(directory: Path, broker: subprocess.Popen[bytes], broker_port: int) -> N
 
 
 def log_in(page: Any, port: int) -> None:
-    page.goto(f"http://127.0.0.1:{port}/")
+    deadline = time.monotonic() + 30
+    while True:  # the console may not be listening yet
+        try:
+            page.goto(f"http://127.0.0.1:{port}/")
+            break
+        except Exception:  # noqa: BLE001 - Playwright's connection refused
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
     page.fill("input[type=password]", STAFF_PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_selector("#cards", timeout=20_000)
