@@ -20,7 +20,7 @@ from a27_helpers import FakeClock
 from mqtt_helpers import Mosquitto, Publishing, Recorder
 
 from companion import __version__
-from companion.fleet.status import PROGRESS, progress, public_timer
+from companion.fleet.status import PROGRESS, progress, public_timer, status_lines
 from companion.games.base import Fate, Setup
 from companion.table import LOCAL, Table, seat_source
 
@@ -31,7 +31,7 @@ GAMES = [
     ("article27", 4, {}),
 ]
 STEPS = 120
-FIELDS = {"table", "version", "state", "game", "mode", "game_id", "started_at", "players"}
+FIELDS = {"table", "version", "state", "game", "mode", "game_id", "started_at", "players", "line"}
 FIELDS |= {"timer", "health", *PROGRESS}
 HEALTH = {"phones", "disk_free", "cpu_temp", "throttled", "pad", "gpio", "last_error"}
 
@@ -51,16 +51,20 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def public_part(view: dict[str, Any]) -> str:
-    """What a status takes from a public view."""
+def public_part(table: Table, view: dict[str, Any]) -> str:
+    """What a status takes from a public view: its progress, names and timer,
+    and the game's status line, worded from that view alone."""
     names = [p["name"] for p in view["players"]]
-    return canonical({**progress(view), "names": names, "timer": public_timer(view.get("timer"))})
+    timer = public_timer(view.get("timer"))
+    line = status_lines(table, view, names)
+    return canonical({**progress(view), "names": names, "timer": timer, "line": line})
 
 
 def status_part(status: dict[str, Any]) -> str:
     """The same, as a status carries it."""
     names = status["players"]["names"]
-    return canonical({**progress(status), "names": names, "timer": status["timer"]})
+    part = {**progress(status), "names": names, "timer": status["timer"], "line": status["line"]}
+    return canonical(part)
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +98,9 @@ def test_no_published_status_holds_a_secret(store, broker, game, players, option
         view = table.public_view()
         public = words(view)
         privates = [table.private_view(seat) for seat in range(players)]
-        moments[public_part(view)].append((public, set().union(*map(words, privates)) - public))
+        moments[public_part(table, view)].append(
+            (public, set().union(*map(words, privates)) - public)
+        )
         hidden.update(k for p in privates for k, v in p.items() if v and k not in view)
 
     try:
@@ -123,7 +129,8 @@ def test_no_published_status_holds_a_secret(store, broker, game, players, option
     fixed = {name, __version__, "playing", "finished", game, "keeper"}
     for status in statuses:
         assert set(status) <= FIELDS and set(status["health"]) <= HEALTH
-        said = words(status) - fixed - {status["started_at"]}
+        # The line is the kiosk's, worded from a public view (status_part).
+        said = words({**status, "line": None}) - fixed - {status["started_at"]}
         seen = moments.get(status_part(status), [])
         assert seen, "its progress, players and timer are a public view's"
         assert any(said <= public and not said & secrets for public, secrets in seen), said

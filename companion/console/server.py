@@ -207,10 +207,13 @@ class Console:
         facts = [say("console.state." + view.state)]
         if isinstance(game, str):
             facts.insert(0, say("game." + game))
-        for key in ("phase", "round", "turn"):
-            if isinstance(status.get(key), int | str):
+        for key in ("round", "turn"):
+            if isinstance(status.get(key), int):
                 facts.append(say("console." + key, value=str(status[key])))
         lines.append(f'<p class="facts">{escape(" · ".join(facts))}</p>')
+        where = _status_line(status, say.lang)
+        if where:
+            lines.append(f'<p class="line">{escape(where)}</p>')
         timer = view.timer
         if timer is not None:
             remaining = int(timer["remaining"])
@@ -330,6 +333,17 @@ def _health(health: dict[str, Any], say: Messages) -> str:
     if health.get("gpio") is True:
         parts.append(say("console.gpio"))
     return " · ".join(parts)
+
+
+def _status_line(status: dict[str, Any], lang: str) -> str | None:
+    """Where the game is, in the table's own words for this language (the
+    kiosk's status line, which the table words in every language): a phase
+    is the game's to say, not the console's."""
+    line = status.get("line")
+    if not isinstance(line, dict):
+        return None
+    worded = line.get(lang, line.get("en"))
+    return worded[:300] if isinstance(worded, str) else None
 
 
 def _reply(pending: Pending, say: Messages) -> str:

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from ..i18n import LANGUAGES, Messages
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -35,6 +36,7 @@ def idle_status(table_name: str) -> dict[str, Any]:
         "game_id": None,
         "started_at": None,
         "players": {"count": 0, "names": []},
+        "line": None,
         "timer": None,
         "health": {"phones": []},
     }
@@ -63,6 +65,7 @@ def game_status(
         "started_at": started_at,
         **progress(view),
         "players": {"count": len(names), "names": names},
+        "line": status_lines(table, view, names),
         "timer": public_timer(view.get("timer")),
         "health": {"phones": phones},
     }
@@ -74,6 +77,14 @@ def refreshed(status: dict[str, Any], table: Table | None, phones: list[int]) ->
     if table is None or table.ended:
         return idle_status(status["table"])
     return {**status, "timer": public_timer(table.timer()), "health": {"phones": phones}}
+
+
+def status_lines(table: Table, view: dict[str, Any], names: list[str]) -> dict[str, str]:
+    """The kiosk's status line for ``view`` in each language ("Anna, nominate
+    a Chancellor."): the game's own words for where it is, made from the
+    public view alone, so a console words a phase as the table does."""
+    words = table.spec.words
+    return {lang: words.status_line(view, Messages(lang, names)) for lang in LANGUAGES}
 
 
 def progress(view: dict[str, Any]) -> dict[str, Any]:
