@@ -7,6 +7,7 @@ forged, stale, for another table or another game, or garbled."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
@@ -76,10 +77,8 @@ class Served:
             self.task = asyncio.current_task()  # type: ignore[assignment]
             await serve(self.table, "127.0.0.1", free_port(), fleet=self.fleet)
 
-        try:
+        with contextlib.suppress(asyncio.CancelledError):  # stopped by close()
             self.loop.run_until_complete(main())
-        except asyncio.CancelledError:
-            pass
 
     def listening(self, timeout: float = 5.0) -> None:
         deadline = time.monotonic() + timeout
