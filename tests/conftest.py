@@ -43,8 +43,9 @@ pytest.register_assert_rewrite(
 
 from companion.table import EventStore  # noqa: E402
 
-# The real-browser fixtures (browser, phone, phones): see tests/browser.py.
-pytest_plugins = ["browser"]
+# The real-browser fixtures (browser, phone, phones): see tests/browser.py;
+# a broker of its own and its recorder (broker, recorder): tests/mqtt_helpers.py.
+pytest_plugins = ["browser", "mqtt_helpers"]
 
 
 @pytest.fixture

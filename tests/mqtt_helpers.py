@@ -286,3 +286,22 @@ class Publishing:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+
+# Fixtures for every test that wants a broker of its own (tests/conftest.py
+# loads this module as a plugin).
+@pytest.fixture
+def broker(tmp_path):
+    """A Mosquitto of the test's own, anonymous, on a free port."""
+    mosquitto = Mosquitto(tmp_path)
+    mosquitto.start()
+    yield mosquitto
+    mosquitto.stop()
+
+
+@pytest.fixture
+def recorder(broker):
+    """Every message under companion/# that ``broker`` carries."""
+    recorder = Recorder(broker.port)
+    yield recorder
+    recorder.close()

@@ -79,8 +79,9 @@ def test_the_installed_unit_passes_systemd_analyze_verify(tmp_path):
     if not system_units.is_dir():
         system_units = Path("/lib/systemd/system")
     shutil.copytree(system_units, pi.root / "usr/lib/systemd/system", symlinks=True)
-    # The café's console, installed by hand beside it (docs/cafe.md); it runs
-    # the venv's own script, which pip writes (the scratch Pi's venv is a stub).
+    # The café's console, installed by hand beside it (docs/cafe.md). It runs
+    # the venv's companion script, which pip writes on a Pi; the scratch Pi's
+    # installer runs no pip, so the test puts an executable in its place.
     console = REPO / "deploy/companion-console.service"
     shutil.copy(console, pi.root / "etc/systemd/system" / console.name)
     script = pi.root / "opt/table-companion/venv/bin/companion"

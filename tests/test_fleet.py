@@ -26,21 +26,6 @@ from companion.table import Table
 STATUS, ONLINE = "companion/t1/status", "companion/t1/online"
 
 
-@pytest.fixture
-def broker(tmp_path):
-    mosquitto = Mosquitto(tmp_path)
-    mosquitto.start()
-    yield mosquitto
-    mosquitto.stop()
-
-
-@pytest.fixture
-def recorder(broker):
-    recorder = Recorder(broker.port)
-    yield recorder
-    recorder.close()
-
-
 def coup_table(store, clock=None, **options) -> Table:
     setup = Setup(
         game="coup", seats=["Anna", "Ben", "Chloé"], mode="keeper", options={"first": 0, **options}

@@ -9,6 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -17,7 +20,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from a27_helpers import keeper4
-from mqtt_helpers import Mosquitto, Recorder, free_port
+from mqtt_helpers import Mosquitto, free_port
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.fleet import Broker, StatusPublisher
@@ -31,21 +34,6 @@ from companion.web.serve import serve
 KEY = b"a-cafe-action-key-0123456789abcdef"
 NAME = "t1"
 STATUS, REPLY = f"companion/{NAME}/status", f"companion/{NAME}/reply"
-
-
-@pytest.fixture
-def broker(tmp_path):
-    mosquitto = Mosquitto(tmp_path)
-    mosquitto.start()
-    yield mosquitto
-    mosquitto.stop()
-
-
-@pytest.fixture
-def recorder(broker):
-    recorder = Recorder(broker.port)
-    yield recorder
-    recorder.close()
 
 
 @pytest.fixture
@@ -330,25 +318,51 @@ def test_a_key_file_the_table_cannot_use_stops_it_before_it_serves(tmp_path, cap
     assert "at least 16 characters" in capsys.readouterr().err
 
 
-@pytest.mark.slow
-def test_the_kiosk_takes_a_message_and_reports_its_header_and_pad(tmp_path, broker, recorder):
-    import os
-    import subprocess
-    import sys
-
+@contextlib.contextmanager
+def kiosk_taking_actions(tmp_path, broker, *options: str):
+    """``companion run`` with the café's action key, its window on Mesa; a
+    console's client beside it. Yields the client; the kiosk must exit 0."""
     key_file = tmp_path / "action.key"
     key_file.write_text(KEY.decode() + "\n")
     kiosk = subprocess.Popen(
         [
             sys.executable, "-m", "companion", "run", "--db", str(tmp_path / "games.sqlite3"),
-            "--game", "coup", "--new", "--mock-pins", "--pad", "none", "--web-port", "0",
-            "--exit-after", "8", "--fleet", broker.url, "--table-name", NAME,
-            "--fleet-key-file", str(key_file),
+            "--mock-pins", "--pad", "none", *options, "--fleet", broker.url,
+            "--table-name", NAME, "--fleet-key-file", str(key_file),
         ],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": os.getcwd()},
     )  # fmt: skip
+    console = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"console-{tmp_path.name}")
     try:
+        console.connect("127.0.0.1", broker.port)
+        console.loop_start()
+        try:
+            yield console
+        finally:
+            console.disconnect()
+            console.loop_stop()
+    finally:
+        _out, err = kiosk.communicate(timeout=30)
+    assert kiosk.returncode == 0, err[-2000:]
+
+
+def first_message_answered(console, recorder, text: str) -> dict[str, Any]:
+    """A message sent until the kiosk answers: it subscribes once its window
+    is built."""
+    deadline = time.monotonic() + 20
+    while True:
+        action = p.make_action(KEY, NAME, p.MESSAGE, None, {"text": text})
+        try:
+            return send(console, recorder, action, timeout=1)
+        except AssertionError:
+            assert time.monotonic() < deadline, "the kiosk never answered"
+
+
+@pytest.mark.slow
+def test_the_kiosk_takes_a_message_and_reports_its_header_and_pad(tmp_path, broker, recorder):
+    playing = ("--game", "coup", "--new", "--web-port", "0", "--exit-after", "8")
+    with kiosk_taking_actions(tmp_path, broker, *playing) as console:
         status = recorder.wait_for(
             STATUS,
             lambda s: s["state"] == "playing" and s["health"]["gpio"] is not None,
@@ -356,64 +370,15 @@ def test_the_kiosk_takes_a_message_and_reports_its_header_and_pad(tmp_path, brok
         )
         # Mock pins: the header is simulated, not in use; no pad configured.
         assert status["health"]["gpio"] is False and status["health"]["pad"] is None
-        console = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="console-kiosk")
-        console.connect("127.0.0.1", broker.port)
-        console.loop_start()
-        try:
-            deadline = time.monotonic() + 20
-            while True:  # the kiosk subscribes once its window is built
-                action = p.make_action(KEY, NAME, p.MESSAGE, None, {"text": "Last orders"})
-                try:
-                    reply = send(console, recorder, action, timeout=1)
-                    break
-                except AssertionError:
-                    assert time.monotonic() < deadline, "the kiosk never answered"
-            assert reply["ok"], reply
-        finally:
-            console.disconnect()
-            console.loop_stop()
-    finally:
-        _out, err = kiosk.communicate(timeout=30)
-    assert kiosk.returncode == 0, err[-2000:]
+        reply = first_message_answered(console, recorder, "Last orders")
+        assert reply["ok"], reply
 
 
 @pytest.mark.slow
 def test_a_kiosk_at_home_takes_a_message_and_has_no_game_to_end(tmp_path, broker, recorder):
-    import os
-    import subprocess
-    import sys
-
-    key_file = tmp_path / "action.key"
-    key_file.write_text(KEY.decode() + "\n")
-    kiosk = subprocess.Popen(
-        [
-            sys.executable, "-m", "companion", "run", "--db", str(tmp_path / "games.sqlite3"),
-            "--mock-pins", "--pad", "none", "--exit-after", "10", "--fleet", broker.url,
-            "--table-name", NAME, "--fleet-key-file", str(key_file),
-        ],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": os.getcwd()},
-    )  # fmt: skip
-    try:
+    with kiosk_taking_actions(tmp_path, broker, "--exit-after", "10") as console:
         recorder.wait_for(STATUS, lambda s: s["state"] == "idle", timeout=20)
-        console = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="console-home")
-        console.connect("127.0.0.1", broker.port)
-        console.loop_start()
-        try:
-            deadline = time.monotonic() + 20
-            while True:  # the kiosk subscribes once its window is built
-                action = p.make_action(KEY, NAME, p.MESSAGE, None, {"text": "Welcome"})
-                try:
-                    reply = send(console, recorder, action, timeout=1)
-                    break
-                except AssertionError:
-                    assert time.monotonic() < deadline, "the kiosk never answered"
-            assert reply["ok"], reply
-            ended = send(console, recorder, p.make_action(KEY, NAME, p.END_GAME, None))
-            assert ended["key"] == "fleet.refused.no_game"
-        finally:
-            console.disconnect()
-            console.loop_stop()
-    finally:
-        _out, err = kiosk.communicate(timeout=30)
-    assert kiosk.returncode == 0, err[-2000:]
+        reply = first_message_answered(console, recorder, "Welcome")
+        assert reply["ok"], reply
+        ended = send(console, recorder, p.make_action(KEY, NAME, p.END_GAME, None))
+        assert ended["key"] == "fleet.refused.no_game"

@@ -10,22 +10,13 @@ import json
 import re
 import time
 
-import pytest
 from a27_helpers import keeper4
-from mqtt_helpers import Mosquitto, Publishing, Recorder
+from mqtt_helpers import Publishing, Recorder
 
 from companion import __version__
 from companion.fleet.discovery import SENSORS, discovery_configs
 from companion.fleet.health import system_health
 from companion.fleet.topics import Topics
-
-
-@pytest.fixture
-def broker(tmp_path):
-    mosquitto = Mosquitto(tmp_path)
-    mosquitto.start()
-    yield mosquitto
-    mosquitto.stop()
 
 
 def discovery(port: int, prefix: str = "homeassistant") -> dict[str, tuple[dict, bool]]:
