@@ -8,6 +8,7 @@
 #   mosquitto  the MQTT broker the fleet's tests start on loopback (never its service),
 #              and mosquitto_passwd, which deploy/fleet-credentials.sh calls
 #   openssl    the fleet's test CA and certificates (TLS), and the script's passwords
+#   espeak-ng  the narration's voice: every spoken line is rendered in the tests
 # Does nothing once they are there. Never fails the test run: without a
 # package its tests skip or fail, and say what is missing.
 set -uo pipefail
@@ -17,7 +18,8 @@ NEEDED=("/usr/bin/chromium" "chromium" "the browser tests"
         "/usr/bin/systemd-analyze" "systemd" "the unit's check"
         "/usr/bin/faketime" "faketime" "the wall-clock step tests"
         "/usr/sbin/mosquitto" "mosquitto" "the fleet's tests"
-        "/usr/bin/openssl" "openssl" "the fleet's TLS and credentials tests")
+        "/usr/bin/openssl" "openssl" "the fleet's TLS and credentials tests"
+        "/usr/bin/espeak-ng" "espeak-ng" "the narration's tests")
 
 missing=()
 needs=()

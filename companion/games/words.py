@@ -62,6 +62,13 @@ class Words:
         args = {("player" if k == "seat" else k): v for k, v in command.items() if k != "type"}
         return t(f"cmd.{command['type']}", **args)
 
+    def spoken_lines(self, t: Messages) -> list[str]:
+        """Every line the game's kiosk screen may say aloud at this table
+        (``t`` knows its names), so the kiosk renders them all before they
+        are needed. None may carry a secret: the whole table hears them.
+        A game's words add its own to these, the table screen's ballot cues."""
+        return [t("speech.ballot.open"), t("speech.ballot.revealed")]
+
     def seat_line(self, view: View, seat: int, t: Messages) -> str:
         """What the table knows of one seat, on one line ("" for its name alone)."""
         return ""

@@ -14,12 +14,13 @@ from kivy.properties import ObjectProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from ..i18n import Messages
-from ..paths import cache_dir
+from ..paths import cache_dir, data_dir
 from ..table import EventStore, Table
 from ..table.damage import StoreDamage, resume_active
 from .direction import writing
 from .fonts import kiosk_languages
 from .kiosk_settings import KioskSettings, settings_path
+from .narrator import Narrator
 from .sounds import Sounds
 from .table_screen import TableScreen, screen_class
 from .touch_keyboard import keyboard
@@ -51,7 +52,16 @@ class Kiosk(ScreenManager):
         writing.use(self.lang)
         keyboard().use_language(self.lang, kiosk_languages())
         self.table_screen: TableScreen | None = None
-        self.sounds = Sounds(sounds_dir or cache_dir() / "sounds", self.settings.volume)
+        sounds_dir = sounds_dir or cache_dir() / "sounds"
+        self.sounds = Sounds(sounds_dir, self.settings.volume)
+        self.narrator = Narrator(
+            self.sounds,
+            sounds_dir.with_name("speech"),  # spoken lines, beside the sounds
+            data_dir() / "voices",
+            enabled=self.settings.narration,
+            turns=self.settings.announce_turns,
+            pause=self.settings.pause,
+        )
         self.device_statuses: list[dict[str, Any]] = []
         self.pinmap: Any = None  # the header's pin map, when it is used
         self._home: Any = None  # the HomeScreen, once shown
@@ -90,7 +100,9 @@ class Kiosk(ScreenManager):
         """Put ``table`` on the table screen, in the kiosk's language."""
         if self.table_screen is not None:
             self.table_screen.detach()  # the old screen stops following its table
-        screen = screen_class(table.setup.game)(table, lang=self.lang, sounds=self.sounds)
+        screen = screen_class(table.setup.game)(
+            table, lang=self.lang, sounds=self.sounds, narrator=self.narrator
+        )
         screen.go_home = self.go_home
         screen.open_phones = self.open_phones
         screen.open_buttons = self.open_buttons
@@ -184,6 +196,18 @@ class Kiosk(ScreenManager):
     def set_volume(self, volume: float) -> None:
         self.settings.volume = volume
         self.sounds.volume = self.settings.volume
+
+    def set_narration(self, on: bool, turns: bool) -> None:
+        """Whether the kiosk speaks, and whether it says whose turn it is."""
+        self.settings.narration, self.settings.announce_turns = on, turns
+        self.narrator.enabled, self.narrator.turns = on, turns
+        if not on:
+            self.narrator.stop()
+
+    def set_pause(self, seconds: float) -> None:
+        """How long each step of a spoken script leaves the table to act."""
+        self.settings.pause = seconds
+        self.narrator.pause = self.settings.pause
 
     def rotate(self, degrees: int) -> None:
         """Turn the picture (Touch Display 2 is a portrait panel; the kernel's

@@ -1,7 +1,8 @@
 """The operator's settings, kept in an ini file beside the game store: the
 PIN that guards them (as a salted hash), the kiosk's language, the sound
-volume, the screen rotation, the log level and the Wi-Fi the join QR
-offers. The PIN check refuses a burst of guesses.
+volume, the narration (on or off, whose turn, its pace), the screen
+rotation, the log level and the Wi-Fi the join QR offers. The PIN check
+refuses a burst of guesses.
 
 Reading them needs no Kivy (the command line reads the log level before
 Kivy starts); only the language check asks what the kiosk can draw."""
@@ -19,6 +20,9 @@ from pathlib import Path
 from ..logs import DEFAULT_LEVEL, LEVELS
 from ..secret_hash import hash_pin, is_pin_hash, pin_matches
 from .fonts import kiosk_languages
+
+DEFAULT_PAUSE = 6.0  # seconds
+PAUSES = (3.0, 20.0)  # the range the settings offer
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +47,9 @@ class KioskSettings:
                     "volume": "0.8",
                     "rotation": "0",
                     "log_level": DEFAULT_LEVEL,
+                    "narration": "off",
+                    "announce_turns": "off",
+                    "pause": str(DEFAULT_PAUSE),
                 },
                 "wifi": {"ssid": "", "password": ""},
             }
@@ -162,6 +169,41 @@ class KioskSettings:
     @volume.setter
     def volume(self, value: float) -> None:
         self._set("kiosk", "volume", round(min(1.0, max(0.0, float(value))), 2))
+
+    @property
+    def narration(self) -> bool:
+        """Whether the kiosk speaks its cues and scripts (off until chosen)."""
+        return self._flag("narration")
+
+    @narration.setter
+    def narration(self, on: bool) -> None:
+        self._set("kiosk", "narration", "on" if on else "off")
+
+    @property
+    def announce_turns(self) -> bool:
+        """Whether the narration says whose turn it is, where a game says so."""
+        return self._flag("announce_turns")
+
+    @announce_turns.setter
+    def announce_turns(self, on: bool) -> None:
+        self._set("kiosk", "announce_turns", "on" if on else "off")
+
+    def _flag(self, key: str) -> bool:
+        return self.config.get("kiosk", key).strip().lower() in ("on", "true", "yes", "1")
+
+    @property
+    def pause(self) -> float:
+        """Seconds a spoken script leaves the table to act in each step."""
+        low, high = PAUSES
+        try:
+            return min(high, max(low, self.config.getfloat("kiosk", "pause")))
+        except ValueError:
+            return DEFAULT_PAUSE
+
+    @pause.setter
+    def pause(self, seconds: float) -> None:
+        low, high = PAUSES
+        self._set("kiosk", "pause", round(min(high, max(low, float(seconds))), 1))
 
     @property
     def rotation(self) -> int:

@@ -1,5 +1,5 @@
 """The operator's settings, behind the PIN: end the game, phones and
-re-pairing, language, sound volume, screen rotation, the Wi-Fi the join QR
+re-pairing, language, sound volume, narration and its pace, screen rotation, the Wi-Fi the join QR
 offers, the PIN itself, and the devices with the pin map (what `companion
 doctor` checks, as the running kiosk sees it)."""
 
@@ -18,8 +18,11 @@ from ..i18n import Messages
 from ..logs import LEVELS
 from .buttons import fill_choices
 from .fonts import kiosk_languages
-from .kiosk_settings import ROTATIONS, KioskSettings
+from .kiosk_settings import DEFAULT_PAUSE, PAUSES, ROTATIONS, KioskSettings
 from .touch_keyboard import TextField  # noqa: F401 - the kv rules use it
+
+# The narration's choices: (catalog name, (narration on, whose turn said)).
+NARRATION = (("off", (False, False)), ("cues", (True, False)), ("turns", (True, True)))
 
 Builder.load_file(str(Path(__file__).with_name("settings_view.kv")))
 
@@ -72,6 +75,8 @@ class OperatorSettings(ModalView):
     title = StringProperty("")
     labels = ListProperty([])  # texts of the panel, in kv order
     volume = NumericProperty(0.8)
+    pause = NumericProperty(DEFAULT_PAUSE)  # seconds each step of a spoken script leaves
+    pauses = ListProperty(PAUSES)
     pin_warning = StringProperty("")
     message = StringProperty("")
     devices_text = StringProperty("")
@@ -81,6 +86,7 @@ class OperatorSettings(ModalView):
         self.settings: KioskSettings = kiosk.settings
         super().__init__(**kwargs)
         self.volume = self.settings.volume
+        self.pause = self.settings.pause
         self.refresh()
 
     @property
@@ -105,6 +111,7 @@ class OperatorSettings(ModalView):
             t("ui.phones.close"),
             t("settings.close_app"),
             t("settings.log_level"),
+            t("settings.narration"),
         ]
         self.pin_warning = self._warnings()
         table = self.kiosk.table
@@ -140,6 +147,14 @@ class OperatorSettings(ModalView):
                 for level in LEVELS
             ],
         )
+        narration = (self.settings.narration, self.settings.announce_turns)
+        fill_choices(
+            self.ids.narration,
+            [
+                (t(f"settings.narration.{name}"), narration == on, partial(self.narrate, *on))
+                for name, on in NARRATION
+            ],
+        )
         ssid, password = self.settings.wifi or ("", None)
         self.ids.ssid.value, self.ids.password.value = ssid, password or ""
         self.devices_text = "\n".join(self.kiosk.device_lines(t))
@@ -159,6 +174,9 @@ class OperatorSettings(ModalView):
         return self.t(
             "settings.volume_level", label=self.labels[3], percent=int(round(volume * 100))
         )
+
+    def pause_text(self, seconds: float) -> str:
+        return self.t("settings.pause", count=int(round(seconds)))
 
     # -- the operator's actions ---------------------------------------------
     def end_game(self) -> None:
@@ -186,11 +204,16 @@ class OperatorSettings(ModalView):
         self.kiosk.rotate(degrees)
         self.refresh()
 
+    def narrate(self, on: bool, turns: bool) -> None:
+        self.kiosk.set_narration(on, turns)
+        self.refresh()
+
     def on_volume(self, _panel: Any, value: float) -> None:
         self.kiosk.sounds.volume = value  # heard at once; saved on closing
 
     def on_dismiss(self) -> None:
         self.kiosk.set_volume(self.volume)
+        self.kiosk.set_pause(self.pause)
 
     def save_wifi(self) -> None:
         self.settings.set_wifi(self.ids.ssid.value, self.ids.password.value)

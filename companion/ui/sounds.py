@@ -16,6 +16,7 @@ import math
 import os
 import random
 import sys
+import time
 import wave
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -26,6 +27,7 @@ log = logging.getLogger(__name__)
 RATE = 22050  # samples per second: plenty for knocks and chimes
 PEAK = 32767
 DEFAULT_VOLUME = 0.8
+FILES_KEPT = 200  # spoken lines kept loaded: a game's lines, with room to spare
 
 GAVEL, EXPIRY, WARNING = "gavel", "expiry", "warning"
 
@@ -161,7 +163,10 @@ class Sounds:
         self.directory = Path(directory)
         self.volume = min(1.0, max(0.0, volume))
         self.played: list[str] = []
+        self.busy_until = 0.0  # when what was started last ends (time.monotonic)
         self._sounds: dict[str, Any] | None = None  # loaded on first need
+        self._audio = False  # whether this machine can play at all (prepare() asks)
+        self._files: dict[Path, Any] = {}  # other files played (spoken lines), loaded
 
     def prepare(self) -> None:
         """Make (or find) the files and load them. The kiosk does this just
@@ -178,31 +183,42 @@ class Sounds:
                 "the sounds could not be written to %s; the kiosk stays silent", directory
             )
             return
-        if not audio_output_present():
+        self._audio = audio_output_present()
+        if not self._audio:
             log.info("no audio output here: the sounds are only captioned on screen")
             return
-        from kivy.core.audio import SoundLoader
-
         for name, path in paths.items():
-            try:
-                sound = SoundLoader.load(str(path))
-            except Exception:  # noqa: BLE001 - any failure of the audio library
-                log.exception("the %s sound could not be loaded", name)
-                continue
-            if sound is None:
-                log.warning("no audio player for %s; it stays silent", path)
-                continue
-            self._sounds[name] = sound
+            sound = _load(path)
+            if sound is not None:
+                self._sounds[name] = sound
 
     def play(self, name: str) -> None:
         if name not in SYNTHS:
             raise ValueError(f"no sound named {name!r}")
         if self.volume <= 0:
             return
-        self.played.append(name)
         self.prepare()
         assert self._sounds is not None  # prepare() made it, even if left empty
-        sound = self._sounds.get(name)
+        self._start(name, self._sounds.get(name), SECONDS[name])
+
+    def play_file(self, label: str, path: Path, seconds: float) -> None:
+        """Play a WAV file made elsewhere (a spoken line) as a sound: at the
+        same volume, silent when muted, listed in ``played`` as ``label``."""
+        if self.volume <= 0:
+            return
+        self.prepare()
+        sound = self._files.get(path)
+        if sound is None and self._audio:
+            sound = _load(path)
+            if sound is not None:
+                if len(self._files) >= FILES_KEPT:
+                    self._files.pop(next(iter(self._files))).unload()
+                self._files[path] = sound
+        self._start(label, sound, seconds)
+
+    def _start(self, label: str, sound: Any, seconds: float) -> None:
+        self.played.append(label)
+        self.busy_until = max(self.busy_until, time.monotonic() + seconds)
         if sound is None:
             return
         try:
@@ -210,4 +226,18 @@ class Sounds:
             sound.stop()  # a strike right after a strike starts over
             sound.play()
         except Exception:  # noqa: BLE001 - no audio device, a busy one, a driver error
-            log.exception("the %s sound could not be played", name)
+            log.exception("%s could not be played", label)
+
+
+def _load(path: Path) -> Any:
+    """Kivy's player for ``path``, or None (logged) when it cannot have one."""
+    from kivy.core.audio import SoundLoader
+
+    try:
+        sound = SoundLoader.load(str(path))
+    except Exception:  # noqa: BLE001 - any failure of the audio library
+        log.exception("%s could not be loaded", path)
+        return None
+    if sound is None:
+        log.warning("no audio player for %s; it stays silent", path)
+    return sound

@@ -20,8 +20,10 @@ from ..games.base import RuleError
 from ..i18n import Messages
 from ..table import OPERATOR, Committed, Table
 from ..table.store import StoreError
+from ..table.table import UNDO
 from .buttons import CommandButton  # noqa: F401 - the bar's kv rule uses it
 from .direction import Row, writing
+from .narrator import Narrator
 from .sounds import Sounds
 from .text_panel import TextPanel
 
@@ -70,9 +72,17 @@ class TableScreen(BoxLayout):
     chart_text = StringProperty("")
 
     def __init__(
-        self, table: Table, lang: str = "en", sounds: Sounds | None = None, **kwargs: Any
+        self,
+        table: Table,
+        lang: str = "en",
+        sounds: Sounds | None = None,
+        narrator: Narrator | None = None,
+        **kwargs: Any,
     ) -> None:
         self.sounds = sounds  # the kiosk's sounds, for games that sound
+        self.narrator = narrator  # the kiosk's voice, for cues and scripts
+        self.lang = lang
+        self._ballot_open = False  # whether the table's ballot was open at the last look
         self._caption_end: Any = None  # the Clock event that clears the caption
         writing.use(lang)  # before the kv rules lay the screen out
         super().__init__(**kwargs)
@@ -92,6 +102,9 @@ class TableScreen(BoxLayout):
         self.table = table
         self.title_text = self.t(f"game.{table.setup.game}")
         table.subscribe(self._changed)
+        self._ballot_open = table.ballot() is not None
+        if self.narrator is not None:
+            self.narrator.use(self.lang, table.spec.words.spoken_lines(self.t))
         self.refresh()
 
     def detach(self) -> None:
@@ -101,7 +114,16 @@ class TableScreen(BoxLayout):
 
     def _changed(self, committed: Committed) -> None:
         if committed.table is self.table:
+            self._cue_ballot(committed)
             self.refresh(committed.view)
+
+    def _cue_ballot(self, committed: Committed) -> None:
+        """Say that a ballot opened, or that its last vote revealed them all
+        (not when an undo closes or reopens one: nothing was voted)."""
+        was_open, self._ballot_open = self._ballot_open, self.table.ballot() is not None
+        if was_open == self._ballot_open or any(e["type"] == UNDO for e in committed.events):
+            return
+        self.say("speech.ballot.open" if self._ballot_open else "speech.ballot.revealed")
 
     # -- input --------------------------------------------------------------
     def send(self, command: dict[str, Any]) -> bool:
@@ -175,7 +197,20 @@ class TableScreen(BoxLayout):
         who cannot hear it, or a muted kiosk, still sees what it meant."""
         if self.sounds is not None:
             self.sounds.play(name)
-        self.caption_text = self.t(f"sound.{name}", **args)
+        self._caption(self.t(f"sound.{name}", **args))
+
+    def say(self, key: str, caption: bool = True, **args: Any) -> None:
+        """Say a line aloud, if the kiosk narrates, and on the bar (unless
+        ``caption`` is False: a sound's caption just said the same). The line
+        must be among the game's ``spoken_lines``, rendered ahead."""
+        line = self.t(key, **args)
+        if self.narrator is not None:
+            self.narrator.say(line)
+        if caption:
+            self._caption(line)
+
+    def _caption(self, text: str) -> None:
+        self.caption_text = text
         if self._caption_end is not None:
             self._caption_end.cancel()
         self._caption_end = Clock.schedule_once(self._end_caption, CAPTION_SECONDS)

@@ -50,6 +50,7 @@ from .words import (
     vote_words,
 )
 
+MINUTE = 60  # seconds: the spoken "one minute left"
 Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
 VOTE_COLOURS = {
@@ -177,12 +178,12 @@ class Article27TableScreen(TableScreen):
         self.countdown_text = clock_text(remaining, self.t)
         self.timer_caption = timer_caption(timer, self.t)
         self.timer_warning = in_warning(timer)
-        if (
-            timer["running"]
-            and self._remaining is not None
-            and self._remaining > WARNING_SECONDS >= remaining
-        ):
-            self.sound(WARNING, count=WARNING_SECONDS)
+        if timer["running"] and self._remaining is not None:
+            if self._remaining > MINUTE >= remaining > WARNING_SECONDS:
+                self.say("speech.a27.one_minute")
+            if self._remaining > WARNING_SECONDS >= remaining:
+                self.sound(WARNING, count=WARNING_SECONDS)
+                self.say("speech.a27.seconds_left", caption=False, count=WARNING_SECONDS)
         self._remaining = remaining
 
     def _hear(self, first: bool) -> None:
@@ -197,8 +198,11 @@ class Article27TableScreen(TableScreen):
         self._heard = len(table.log)
         if "gavel" in new or "vote_called" in new:
             self.sound(GAVEL)
+            key = "speech.a27.gavel.vote" if "vote_called" in new else "speech.a27.gavel.start"
+            self.say(key, caption=False)
         if "timer_expired" in new:
             self.sound(EXPIRY)
+            self.say("speech.a27.time_up", caption=False)
 
     def _show_clock(self, view: dict[str, Any]) -> None:
         t = self.t

@@ -254,6 +254,15 @@ def actions(commands: list[dict[str, Any]], view: dict[str, Any], t: Messages) -
 
 
 class Article27Words(Words):
+    def spoken_lines(self, t: Messages) -> list[str]:
+        return super().spoken_lines(t) + [
+            t("speech.a27.gavel.start"),
+            t("speech.a27.gavel.vote"),
+            t("speech.a27.one_minute"),
+            t("speech.a27.seconds_left", count=WARNING_SECONDS),
+            t("speech.a27.time_up"),
+        ]
+
     def status_line(self, view: dict[str, Any], t: Messages) -> str:
         return status_line(view, t)
 

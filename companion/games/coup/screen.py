@@ -20,7 +20,7 @@ from kivy.uix.modalview import ModalView
 from ...table import Table
 from ...ui.buttons import CommandButton
 from ...ui.table_screen import TableScreen
-from .words import command_groups
+from .words import CHALLENGE_CUE, command_groups
 
 Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
@@ -84,15 +84,26 @@ class CoupTableScreen(TableScreen):
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         self._panels: list[PlayerPanel] = []
         self._reference: list[tuple[str, str]] = []
+        self._response_left: float | None = None  # the countdown at the last look
+        self._turn_said: int | None = None  # the turn whose player was last called
         super().__init__(table, lang=lang, **kwargs)
 
     def show_time(self) -> None:
         timer = self.table.timer()
-        self.countdown_text = (
-            ""
-            if timer is None or timer.get("kind") != "response"
-            else self.t("ui.countdown", count=math.ceil(timer["remaining"]))
-        )
+        left = None if timer is None or timer.get("kind") != "response" else timer["remaining"]
+        self.countdown_text = "" if left is None else self.t("ui.countdown", count=math.ceil(left))
+        before, self._response_left = self._response_left, left
+        if left is not None and before is not None and before > CHALLENGE_CUE >= left:
+            self.say("speech.claim.challenge_left", count=CHALLENGE_CUE)
+
+    def _call_turn(self, view: dict[str, Any]) -> None:
+        """Say whose turn it is, once a turn, where the operator asked for it."""
+        if view["phase"] != "action" or self._turn_said == view["turn"]:
+            return
+        first = self._turn_said is None  # the screen just shown: nothing new to say
+        self._turn_said = view["turn"]
+        if not first and self.narrator is not None and self.narrator.turns:
+            self.say("speech.claim.turn", player=view["current"])
 
     def show(self, view: dict[str, Any]) -> None:
         t, words = self.t, self.table.spec.words
@@ -101,6 +112,7 @@ class CoupTableScreen(TableScreen):
         self._show_players(view)
         self._show_reference(words.reference_cards(view, t))
         self._show_commands(view)
+        self._call_turn(view)
 
     def _show_reference(self, cards: list[tuple[str, str]]) -> None:
         if cards == self._reference:

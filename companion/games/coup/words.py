@@ -113,8 +113,18 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
     return t(f"status.{phase}")
 
 
+CHALLENGE_CUE = 5  # seconds left to challenge when the narration says so
+
+
 class ClaimWords(Words):
     """The words of the claim games (Coup, and those on the same machinery)."""
+
+    def spoken_lines(self, t: Messages) -> list[str]:
+        return (
+            super().spoken_lines(t)
+            + [t("speech.claim.turn", player=seat) for seat in range(len(t.names))]
+            + [t("speech.claim.challenge_left", count=CHALLENGE_CUE)]
+        )
 
     def status_line(self, view: dict[str, Any], t: Messages) -> str:
         return status_line(view, t)
