@@ -209,7 +209,9 @@ def test_a_language_change_speaks_with_that_languages_voice(window, tmp_path):
     assert not narrator.ready(["Time is up."]), "the English files are not played for Persian"
 
 
-@pytest.mark.parametrize("lang", ["en", "el", "ru", "fa"])
+# Every language's lines render (above); here English, and Persian's digits
+# and right-to-left bar. Each run waits for the lines to be played out.
+@pytest.mark.parametrize("lang", ["en", "fa"])
 def test_the_article27_screen_says_its_cues_in_the_kiosks_language(window, tmp_path, lang):
     from companion.games.article27.screen import Article27TableScreen
 
@@ -312,3 +314,40 @@ def test_the_operator_turns_narration_on_with_whose_turn_and_sets_its_pace(windo
         worker.join(timeout=60)
     table.execute({"type": "income", "seat": 0})
     assert wait_for(lambda: narrator.spoken == [t("speech.claim.turn", player="Bob")])
+
+
+def test_the_last_seconds_to_challenge_a_claim_are_announced_once(window, tmp_path):
+    from companion.games.base import Fate, Setup
+    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.coup.words import CHALLENGE_CUE
+    from companion.table import EventStore, Table
+
+    clock = FakeClock()
+    setup = Setup(
+        game="coup",
+        seats=["Ann", "Bob", "Cat"],
+        mode="physical",
+        options={"first": 0, "response_seconds": 10},
+    )
+    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=3), clock=clock)
+    narrator = narrator_for(tmp_path)
+    t = Messages("ru", table.names)
+    rendered(narrator, "ru", table.spec.words.spoken_lines(t))
+    screen = show(
+        window,
+        CoupTableScreen(table, lang="ru", sounds=narrator.sounds, narrator=narrator),
+        (800, 480),
+    )
+    table.execute({"type": "tax", "seat": 0})
+    screen.tick()
+    clock.advance(4)  # 6 s left: not yet
+    screen.tick()
+    frames(2)
+    assert narrator.spoken == []
+    clock.advance(1.5)  # 4.5 s left
+    screen.tick()
+    clock.advance(1)
+    screen.tick()
+    line = t("speech.claim.challenge_left", count=CHALLENGE_CUE)
+    assert wait_for(lambda: narrator.spoken == [line]), narrator.spoken
+    assert screen.ids.bar.ids.info.text == line
