@@ -36,7 +36,8 @@ function render(state) {
   byId("name").textContent = state.names[state.seat];
   const field = byId("rename-name");
   if (document.activeElement !== field) field.value = state.names[state.seat];
-  byId("status").textContent = state.status;
+  // A live region: said again only when it says something new.
+  if (byId("status").textContent !== state.status) byId("status").textContent = state.status;
   const list = byId("secret-lines");
   const wasShown = !list.hidden;
   list.replaceChildren(...state.secrets.map((line) => {
@@ -127,6 +128,8 @@ async function start() {
   Companion.languageMenu(byId("language"), state.languages, state.lang);
   byId("actions-title").textContent = Companion.t("web.your_actions");
   byId("offer-title").textContent = Companion.t("web.offer_title");
+  byId("offer-to").setAttribute("aria-label", Companion.t("web.offer_to"));
+  byId("offer-kind").setAttribute("aria-label", Companion.t("web.offer_kind"));
   byId("offer-amount-label").textContent = Companion.t("web.offer_amount");
   byId("offer-text-label").textContent = Companion.t("web.offer_text");
   byId("offer-send").textContent = Companion.t("web.offer_send");
