@@ -120,6 +120,8 @@ def test_a_seat_s_page_passes_axe(store, phones, game, lang):
         assert_accessible(page, lang, f"{game}'s seat page")
         page.locator("#rename summary").click()  # the rename form, open
         assert_accessible(page, lang, f"{game}'s seat page, renaming")
+        page.locator("#large-text").check()
+        assert_accessible(page, lang, f"{game}'s seat page, in large text")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -132,6 +134,8 @@ def test_the_table_page_passes_axe(store, phones, lang):
         expect(page.locator("#link")).to_have_attribute("data-state", "open")
         expect(page.locator("#log li").first).to_be_visible()
         assert_accessible(page, lang, "the table page")
+        page.locator("#large-text").check()
+        assert_accessible(page, lang, "the table page, in large text")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -7,8 +7,14 @@ const SECRET_SIZES_REM = [1.3, 1.15, 1.0, 0.9, 0.8];   // largest first
 // does not tell which it is ("ja" from "nein"): more than the longest, an
 // offer with its 80 characters of text (a longer one takes a multiple).
 const COMMAND_BYTES = 512;
+// What the phone buzzes (milliseconds on, off, on...) for each cue its state
+// carries: one pattern per kind of cue, the same for every seat. The cue comes
+// from the public view alone (the game's words), so a buzz tells whoever
+// feels or hears it only what the kiosk's screen shows.
+const BUZZ = { turn: [200], ballot: [90, 80, 90], choose: [300, 120, 300] };
 let csrf = "";
 let revealTimer = null;
+let lastCue;           // none before the first state: opening the page buzzes nothing
 
 function byId(id) { return document.getElementById(id); }
 
@@ -31,8 +37,17 @@ function fitSecrets(list) {
   }
 }
 
+// Buzz when the state newly cues this seat (unless its setting is off).
+function buzz(cue) {
+  const before = lastCue;
+  lastCue = cue ?? null;
+  if (before === undefined || lastCue === before || !(lastCue in BUZZ)) return;
+  if (Companion.setting("vibrate", true) && "vibrate" in navigator) navigator.vibrate(BUZZ[lastCue]);
+}
+
 function render(state) {
   if (state.csrf) csrf = state.csrf;
+  buzz(state.cue);
   byId("name").textContent = state.names[state.seat];
   const field = byId("rename-name");
   if (document.activeElement !== field) field.value = state.names[state.seat];
@@ -151,6 +166,9 @@ async function start() {
       byId("rename").open = false;
     }
   });
+  byId("settings-title").textContent = Companion.t("web.settings");
+  Companion.settingBox(byId("vibrate"), "vibrate", true, "web.vibrate");
+  Companion.largeText(byId("large-text"));
   render(state);
   const secrets = byId("secrets");
   secrets.addEventListener("pointerdown", (event) => { event.preventDefault(); showSecrets(true); });

@@ -42,6 +42,8 @@ async function start() {
   const state = await response.json();
   await Companion.loadCatalog(state.lang, state.dir);
   Companion.languageMenu(byId("language"), state.languages, state.lang);
+  byId("settings-title").textContent = Companion.t("web.settings");
+  Companion.largeText(byId("large-text"));
   render(state);
   Companion.live("/ws/table", render, byId("link"));
 }
