@@ -203,3 +203,21 @@ def test_the_table_s_log_adds_new_lines_and_keeps_those_it_showed(store, phone):
         expect(lines).to_have_count(3)
         expect(phone.locator("#log li[data-seen]")).to_have_count(2)
         expect(lines.last).not_to_have_attribute("data-seen", "yes")
+
+
+def test_a_keyboard_shows_the_secrets_while_its_key_is_held(store, phone):
+    """Hold to reveal works without a finger: the card takes the focus,
+    Space held down shows the secrets and letting go hides them."""
+    table, seat = sh_election(store)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        take_seat(
+            phone, f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, seat))}"
+        )
+        expect(phone.locator("#link")).to_have_attribute("data-state", "open")
+        phone.locator("#secrets").focus()
+        phone.keyboard.down(" ")
+        expect(phone.locator("#secret-lines")).to_be_visible()
+        assert_accessible(phone, "en", "the seat page, its secrets shown")
+        phone.keyboard.up(" ")
+        expect(phone.locator("#secret-lines")).to_be_hidden()

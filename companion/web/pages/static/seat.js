@@ -175,6 +175,13 @@ async function start() {
   for (const end of ["pointerup", "pointerleave", "pointercancel"]) {
     secrets.addEventListener(end, () => showSecrets(false));
   }
+  // From a keyboard too: Space or Enter held down shows them, let go hides them.
+  const held = (event) => (event.key === " " || event.key === "Enter") && !event.repeat;
+  secrets.addEventListener("keydown", (event) => {
+    if (held(event)) { event.preventDefault(); showSecrets(true); }
+  });
+  secrets.addEventListener("keyup", (event) => { if (held(event)) showSecrets(false); });
+  secrets.addEventListener("blur", () => showSecrets(false));
   document.addEventListener("visibilitychange", () => showSecrets(false));
   Companion.live("/ws", render, byId("link"), async () => {
     const response = await fetch("/api/seat", { credentials: "same-origin" }).catch(() => null);
