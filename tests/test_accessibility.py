@@ -2,7 +2,8 @@
 package-lock.json) in a real chromium: no serious or critical violation on
 a seat's page in each game, the public table, a join link's page, the
 waiting page, a refusal, and the console's login and cards, in English,
-Greek, Russian and Persian (right to left). The checker itself is shown to
+Greek, Russian and Persian (right to left); the phone pages also in large
+text and in the phone's dark mode. The checker itself is shown to
 catch a real fault first: a test that finds nothing must be able to find
 something."""
 
@@ -122,6 +123,8 @@ def test_a_seat_s_page_passes_axe(store, phones, game, lang):
         assert_accessible(page, lang, f"{game}'s seat page, renaming")
         page.locator("#large-text").check()
         assert_accessible(page, lang, f"{game}'s seat page, in large text")
+        page.emulate_media(color_scheme="dark")  # the phone's dark mode: its own colours
+        assert_accessible(page, lang, f"{game}'s seat page, dark")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -136,6 +139,8 @@ def test_the_table_page_passes_axe(store, phones, lang):
         assert_accessible(page, lang, "the table page")
         page.locator("#large-text").check()
         assert_accessible(page, lang, "the table page, in large text")
+        page.emulate_media(color_scheme="dark")
+        assert_accessible(page, lang, "the table page, dark")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -147,6 +152,8 @@ def test_a_join_link_and_a_refusal_pass_axe(store, phones, lang):
         page.goto(f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, 0))}")
         expect(page.locator(".take-seat button")).to_be_visible()
         assert_accessible(page, lang, "a join link's page")
+        page.emulate_media(color_scheme="dark")
+        assert_accessible(page, lang, "a join link's page, dark")
         page.goto(f"{base}/join/not-a-token")
         expect(page.locator(".refusal")).to_be_visible()
         assert_accessible(page, lang, "a refusal")
