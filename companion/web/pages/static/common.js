@@ -79,9 +79,6 @@ const Companion = {
         linkElement.dataset.state = "open";
         linkElement.textContent = Companion.t("web.connected");
       };
-
-// Before the first paint where it can: the page comes in its reader's size.
-document.documentElement.classList.toggle("large-text", Companion.setting("large_text", false));
       socket.onmessage = (message) => onState(JSON.parse(message.data));
       socket.onclose = (event) => {
         linkElement.dataset.state = "closed";
@@ -97,19 +94,10 @@ document.documentElement.classList.toggle("large-text", Companion.setting("large
           }
           connect();
         };
-
-// Before the first paint where it can: the page comes in its reader's size.
-document.documentElement.classList.toggle("large-text", Companion.setting("large_text", false));
         setTimeout(retry, delay);
         delay = Math.min(delay * 2, 5000);
       };
-
-// Before the first paint where it can: the page comes in its reader's size.
-document.documentElement.classList.toggle("large-text", Companion.setting("large_text", false));
     };
-
-// Before the first paint where it can: the page comes in its reader's size.
-document.documentElement.classList.toggle("large-text", Companion.setting("large_text", false));
     connect();
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden && linkElement.dataset.state === "closed") connect();
