@@ -228,3 +228,28 @@ def test_a_keyboard_shows_the_secrets_while_its_key_is_held(store, phone):
         assert_accessible(phone, "en", "the seat page, its secrets shown")
         phone.keyboard.up(" ")
         expect(phone.locator("#secret-lines")).to_be_hidden()
+
+
+def test_what_a_screen_reader_finds_by_role_and_name(store, phones):
+    """The parts a screen reader goes to, found the way it finds them: by
+    role and accessible name (Persian, to be sure the names are worded)."""
+    from companion.i18n import translate
+
+    def t(key: str) -> str:
+        return translate(key, "fa")
+
+    table, seat = a27_negotiation(store)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        page = phones(LOCALES["fa"])
+        take_seat(
+            page, f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, seat))}"
+        )
+        expect(page.get_by_role("button", name=t("web.hold_to_reveal"))).to_be_visible()
+        for key in ("web.offer_to", "web.offer_kind", "web.language"):
+            expect(page.get_by_role("combobox", name=t(key))).to_be_visible()
+        expect(page.get_by_role("checkbox", name=t("web.vibrate"))).to_be_checked()
+        expect(page.get_by_role("checkbox", name=t("web.large_text"))).not_to_be_checked()
+        expect(page.get_by_role("status").filter(has_text=t("web.connected"))).to_be_visible()
+        page.goto(f"{base}/table")
+        expect(page.get_by_role("log", name=t("ui.log"))).to_contain_text(table.names[0])

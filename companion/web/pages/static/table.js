@@ -42,6 +42,7 @@ async function start() {
   const state = await response.json();
   await Companion.loadCatalog(state.lang, state.dir);
   Companion.languageMenu(byId("language"), state.languages, state.lang);
+  byId("log-card").setAttribute("aria-label", Companion.t("ui.log"));
   byId("settings-title").textContent = Companion.t("web.settings");
   Companion.largeText(byId("large-text"));
   render(state);
