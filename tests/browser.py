@@ -7,7 +7,8 @@ a fresh phone-sized browser context) and ``phones`` (makes more such pages,
 each with its own cookies). Tests import the helpers ``serve_in_thread`` (an
 aiohttp app on 127.0.0.1 in a thread of its own), ``take_seat`` (open a join
 link and tap its button) and ``shot`` (a screenshot under
-screenshots/phone/). Browser tests run after all others and carry the
+screenshots/phone/), and ``axe_violations`` (what axe-core finds serious or
+critical on a page). Browser tests run after all others and carry the
 ``browser`` marker, so ``-m "not browser"`` leaves them out (see
 pytest_collection_modifyitems). Without chromium or Playwright, tests that use
 the fixtures skip and say why.
@@ -54,6 +55,9 @@ NO_PLAYWRIGHT = (
     "no browser: the Python package playwright is not installed (it is in the test extra)"
 )
 SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "screenshots")) / "phone"
+# axe-core as tests/axe/package-lock.json pins it (scripts/test installs it).
+AXE = Path(__file__).with_name("axe") / "node_modules" / "axe-core" / "axe.min.js"
+AXE_IMPACTS = ("serious", "critical")
 # A test using any of these fixtures drives the real chromium.
 BROWSER_FIXTURES = {"browser", "phone", "phones"}
 
@@ -166,3 +170,29 @@ def serve_in_thread(app: web.Application) -> Iterator[Served]:
         loop.call_soon_threadsafe(loop.stop)
         thread.join()
         loop.close()
+
+
+def axe_violations(page: Page) -> list[dict[str, object]]:
+    """Run axe-core in ``page`` as it is now; return the violations it
+    rates serious or critical, each as its rule's ``id``, ``impact``,
+    ``help`` and the ``targets`` (CSS selectors) of the elements at fault.
+    The pages' CSP allows no inline script, so axe's source is evaluated
+    through the browser's own protocol (as Playwright evaluates anything),
+    which a page's CSP does not govern."""
+    if not AXE.exists():
+        pytest.skip(
+            f"no axe-core: {AXE} is missing (./scripts/test installs tests/axe's "
+            "npm packages when npm is there)"
+        )
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    results = page.evaluate(
+        """async () => {
+            const found = await window.axe.run(document, { resultTypes: ["violations"] });
+            return found.violations.map((v) => ({
+                id: v.id, impact: v.impact, help: v.help,
+                targets: v.nodes.map((node) => node.target.join(" ")),
+            }));
+        }"""
+    )
+    return [v for v in results if v["impact"] in AXE_IMPACTS]

@@ -183,7 +183,8 @@ def test_phones_that_come_before_the_first_game_are_told_to_wait(tmp_path):
     status, html = page
     assert status == 200 and 'lang="fa" dir="rtl"' in html
     assert translate("web.waiting", "fa") in html
-    assert f'http-equiv="refresh" content="{RETRY_SECONDS}"' in html
+    assert f'data-retry="{RETRY_SECONDS}"' in html and "/static/waiting.js" in html
+    assert "http-equiv" not in html, "no timed refresh: it moves a screen reader's place"
 
 
 def test_serve_without_a_game_to_serve_says_how_to_name_one(tmp_path):

@@ -50,6 +50,7 @@ def test_every_shell_file_passes_shellcheck():
         "deploy/drm-card",
         "scripts/test",
         "scripts/system-packages.sh",
+        "scripts/test-node-packages.sh",
         ".ci/run",
     ):
         assert Path(expected) in files

@@ -24,10 +24,11 @@ EN = catalog("en")
 
 
 def literal_keys() -> set[str]:
-    """Keys written literally in the code: RuleError("..."), t("..."), translate("...")."""
+    """Keys written literally in the code: RuleError("..."), t("..."),
+    translate("..."), and the phone pages' Companion.t("...")."""
     pattern = re.compile(r'(?:RuleError|\bt|translate|self\.t)\(\s*"([a-z_]+\.[a-z_.]+)"')
     keys = set()
-    for path in ROOT.rglob("*.py"):
+    for path in [*ROOT.rglob("*.py"), *ROOT.rglob("*.js")]:
         keys |= set(pattern.findall(path.read_text(encoding="utf-8")))
     return keys
 

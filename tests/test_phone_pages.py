@@ -467,3 +467,24 @@ def test_a_refused_press_is_explained_on_that_seat_s_phone_only(store, phones):
         expect(cara.locator("#actions button").first).to_be_visible()
         expect(cara.locator("#message")).to_have_text("")
     assert table.public_view()["ballot"]["voted"] == []
+
+
+def test_the_waiting_page_opens_the_game_once_the_table_answers(phone):
+    """Before the first game the address answers with the waiting page,
+    which stays put (no timed reload) and, once the table's server answers
+    instead, opens what it serves."""
+    from companion.web.waiting import RETRY_SECONDS, waiting_app
+
+    with serve_in_thread(waiting_app()) as base:
+        phone.goto(f"{base}/table")
+        expect(phone.locator("p[role=status]")).to_have_text(re.compile("being set up"))
+        loads = []
+        phone.on("load", lambda _page: loads.append(phone.url))
+        phone.wait_for_timeout(RETRY_SECONDS * 1000 + 1500)  # it has looked again
+        assert loads == []
+        table = "<!doctype html><html lang=en><title>Table</title><h1 id=game>The game</h1>"
+        phone.route(
+            f"{base}/table",
+            lambda route: route.fulfill(status=200, content_type="text/html", body=table),
+        )
+        expect(phone.locator("#game")).to_have_text("The game")

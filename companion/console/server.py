@@ -439,7 +439,8 @@ async def _login_page(request: web.Request, failed: bool = False) -> web.Respons
     lang = _lang(request)
     say = Messages(lang)
     wrong = (
-        f'<p class="wrong" role="alert">⚠ {escape(say("console.login.wrong"))}</p>'
+        f'<p class="wrong" role="alert"><span aria-hidden="true">⚠</span> '
+        f"{escape(say('console.login.wrong'))}</p>"
         if failed
         else ""
     )

@@ -37,14 +37,39 @@ class LastBallot:
     result: str
 
 
+# What a seat's phone may buzz for (seat.js gives each one pattern of its own).
+TURN, BALLOT, CHOOSE = "turn", "ballot", "choose"
+
+
 class Words:
-    """The words of a game. ``t`` is the reader's :class:`Messages`."""
+    """The words of a game. ``t`` is the reader's :class:`Messages`.
+
+    ``cue_phases``: the phases of the game's public view in which the seat
+    the table waits for (``waiting_for``) is to take its turn (``TURN``) or
+    to make a choice of its own (``CHOOSE``: a loss, a keep...); see
+    :meth:`phone_cue`."""
+
+    cue_phases: dict[str, str] = {}
 
     def status_line(self, view: View, t: Messages) -> str:
         """One sentence saying what the table is waiting for."""
         if view["phase"] == "over" and view.get("winner") is not None:
             return t("status.winner", player=view["winner"])
         return t(f"status.{view['phase']}")
+
+    def phone_cue(self, view: View, seat: int) -> str | None:
+        """What the seat's phone buzzes for now: ``BALLOT`` while an open
+        ballot waits for its vote, else ``TURN`` or ``CHOOSE`` while the
+        table waits for the seat in a phase ``cue_phases`` names, else None.
+        Worked out from the public view alone, so a buzz tells whoever feels
+        or hears it only what the kiosk's screen shows, and every seat in
+        the same public situation gets the same cue whatever it holds."""
+        ballot = view.get("ballot")
+        if ballot and seat in ballot["eligible"] and seat not in ballot["voted"]:
+            return BALLOT
+        if seat not in view.get("waiting_for", ()):
+            return None
+        return self.cue_phases.get(view["phase"])
 
     def refusal(self, error: Exception, view: View, t: Messages) -> str:
         """A refused command in words. An engine's "not now" (its

@@ -390,6 +390,8 @@ class TableServer:
             "actions": words.phone_actions(mine, public, t, private),
             "offer": words.offer_form(mine, private, t),
             "status": words.status_line(public, t),
+            # From the public view alone: the same for every seat's secrets.
+            "cue": words.phone_cue(public, seat),
         }
         notice = self._notices.pop(seat, None)
         if notice is not None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...i18n import Messages
-from ..words import Chart, Words, last_per
+from ..words import CHOOSE, TURN, Chart, Words, last_per
 from .rules import AGENDAS, PASSED, VETOED, VOTES, YES_NEEDED
 
 WARNING_SECONDS = 30  # the countdown's last stretch: a warning colour and a tick
@@ -254,6 +254,13 @@ def actions(commands: list[dict[str, Any]], view: dict[str, Any], t: Messages) -
 
 
 class Article27Words(Words):
+    # The Secretary-General's gavel and negotiation; then what a seat must
+    # settle: the one issue when time is up, a deal "for something else"
+    # after the vote, its score, its final count.
+    cue_phases = {"ready": TURN, "negotiation": TURN, "scored": TURN} | {
+        phase: CHOOSE for phase in ("place_one", "settle_other", "announce", "final")
+    }
+
     def spoken_lines(self, t: Messages) -> list[str]:
         return super().spoken_lines(t) + [
             t("speech.a27.gavel.start"),

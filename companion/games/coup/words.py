@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...i18n import Messages
-from ..words import Chart, Words, last_per
+from ..words import CHOOSE, TURN, Chart, Words, last_per
 
 # Command fields as the catalog's texts name them.
 _FIELD_ARGS = {"seat": "player", "card": "character"}
@@ -118,6 +118,12 @@ CHALLENGE_CUE = 5  # seconds left to challenge when the narration says so
 
 class ClaimWords(Words):
     """The words of the claim games (Coup, and those on the same machinery)."""
+
+    # A seat's turn; then what only it may settle: the card it shows when
+    # challenged, the influence it loses, the cards it keeps, its choice.
+    cue_phases = {"action": TURN} | {
+        phase: CHOOSE for phase in ("prove", "lose", "exchange", "choice")
+    }
 
     def spoken_lines(self, t: Messages) -> list[str]:
         return (

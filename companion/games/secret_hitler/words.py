@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...i18n import Messages
-from ..words import Chart, Words, last_per
+from ..words import CHOOSE, TURN, Chart, Words, last_per
 
 # Commands the screen offers in two taps: the action, then a seat. Targeted
 # commands pick their target; a vote or a night confirmation picks the seat
@@ -154,6 +154,25 @@ def power_word(power: str | None, t: Messages) -> str:
 
 
 class SecretHitlerWords(Words):
+    # The candidate's nomination; then the president's and the chancellor's
+    # tiles (or, with the real tiles, the chancellor's), the veto, the
+    # president's power, and the shot or elected seat's answer: Hitler?
+    cue_phases = {"nominate": TURN} | {
+        phase: CHOOSE
+        for phase in (
+            "president_discard",
+            "chancellor_enact",
+            "legislative",
+            "veto",
+            "hitler_reveal",
+            "execution_reveal",
+            "investigate",
+            "special_election",
+            "peek",
+            "execute",
+        )
+    }
+
     def status_line(self, view: dict[str, Any], t: Messages) -> str:
         return status_line(view, t)
 

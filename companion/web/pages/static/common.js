@@ -24,6 +24,36 @@ const Companion = {
     });
   },
 
+  // A setting of this phone's own, kept in its storage; a browser that keeps
+  // nothing (a private window) has it for as long as the page is open.
+  setting(name, fallback) {
+    try {
+      const kept = localStorage.getItem(`companion.${name}`);
+      if (kept !== null) return kept === "on";
+    } catch { /* no storage: the default */ }
+    return fallback;
+  },
+
+  // A setting's checkbox, with its label: shows the setting, keeps each
+  // change and applies it (now, and on every change).
+  settingBox(box, name, fallback, label, apply = () => {}) {
+    box.checked = Companion.setting(name, fallback);
+    box.labels[0].querySelector("span").textContent = Companion.t(label);
+    box.addEventListener("change", () => {
+      try {
+        localStorage.setItem(`companion.${name}`, box.checked ? "on" : "off");
+      } catch { /* no storage: for this page only */ }
+      apply(box.checked);
+    });
+    apply(box.checked);
+  },
+
+  // Large text: the page's type (all of it set in rem) grows with the root's.
+  largeText(box) {
+    Companion.settingBox(box, "large_text", false, "web.large_text",
+      (on) => document.documentElement.classList.toggle("large-text", on));
+  },
+
   t(key, args = {}) {
     let text = Companion.catalog[key];
     if (text === undefined) return key;
@@ -74,3 +104,6 @@ const Companion = {
     });
   },
 };
+
+// Before the first paint where it can: the page comes in its reader's size.
+document.documentElement.classList.toggle("large-text", Companion.setting("large_text", false));

@@ -7,8 +7,14 @@ const SECRET_SIZES_REM = [1.3, 1.15, 1.0, 0.9, 0.8];   // largest first
 // does not tell which it is ("ja" from "nein"): more than the longest, an
 // offer with its 80 characters of text (a longer one takes a multiple).
 const COMMAND_BYTES = 512;
+// What the phone buzzes (milliseconds on, off, on...) for each cue its state
+// carries: one pattern per kind of cue, the same for every seat. The cue comes
+// from the public view alone (the game's words), so a buzz tells whoever
+// feels or hears it only what the kiosk's screen shows.
+const BUZZ = { turn: [200], ballot: [90, 80, 90], choose: [300, 120, 300] };
 let csrf = "";
 let revealTimer = null;
+let lastCue;           // none before the first state: opening the page buzzes nothing
 
 function byId(id) { return document.getElementById(id); }
 
@@ -31,12 +37,22 @@ function fitSecrets(list) {
   }
 }
 
+// Buzz when the state newly cues this seat (unless its setting is off).
+function buzz(cue) {
+  const before = lastCue;
+  lastCue = cue ?? null;
+  if (before === undefined || lastCue === before || !(lastCue in BUZZ)) return;
+  if (Companion.setting("vibrate", true) && "vibrate" in navigator) navigator.vibrate(BUZZ[lastCue]);
+}
+
 function render(state) {
   if (state.csrf) csrf = state.csrf;
+  buzz(state.cue);
   byId("name").textContent = state.names[state.seat];
   const field = byId("rename-name");
   if (document.activeElement !== field) field.value = state.names[state.seat];
-  byId("status").textContent = state.status;
+  // A live region: said again only when it says something new.
+  if (byId("status").textContent !== state.status) byId("status").textContent = state.status;
   const list = byId("secret-lines");
   const wasShown = !list.hidden;
   list.replaceChildren(...state.secrets.map((line) => {
@@ -127,6 +143,8 @@ async function start() {
   Companion.languageMenu(byId("language"), state.languages, state.lang);
   byId("actions-title").textContent = Companion.t("web.your_actions");
   byId("offer-title").textContent = Companion.t("web.offer_title");
+  byId("offer-to").setAttribute("aria-label", Companion.t("web.offer_to"));
+  byId("offer-kind").setAttribute("aria-label", Companion.t("web.offer_kind"));
   byId("offer-amount-label").textContent = Companion.t("web.offer_amount");
   byId("offer-text-label").textContent = Companion.t("web.offer_text");
   byId("offer-send").textContent = Companion.t("web.offer_send");
@@ -148,12 +166,22 @@ async function start() {
       byId("rename").open = false;
     }
   });
+  byId("settings-title").textContent = Companion.t("web.settings");
+  Companion.settingBox(byId("vibrate"), "vibrate", true, "web.vibrate");
+  Companion.largeText(byId("large-text"));
   render(state);
   const secrets = byId("secrets");
   secrets.addEventListener("pointerdown", (event) => { event.preventDefault(); showSecrets(true); });
   for (const end of ["pointerup", "pointerleave", "pointercancel"]) {
     secrets.addEventListener(end, () => showSecrets(false));
   }
+  // From a keyboard too: Space or Enter held down shows them, let go hides them.
+  const held = (event) => (event.key === " " || event.key === "Enter") && !event.repeat;
+  secrets.addEventListener("keydown", (event) => {
+    if (held(event)) { event.preventDefault(); showSecrets(true); }
+  });
+  secrets.addEventListener("keyup", (event) => { if (held(event)) showSecrets(false); });
+  secrets.addEventListener("blur", () => showSecrets(false));
   document.addEventListener("visibilitychange", () => showSecrets(false));
   Companion.live("/ws", render, byId("link"), async () => {
     const response = await fetch("/api/seat", { credentials: "same-origin" }).catch(() => null);

@@ -17,8 +17,20 @@ function render(state) {
     if (view.current === seat) item.className = "current";
     return item;
   }));
-  // The log comes worded by the server in this page's language.
-  byId("log").replaceChildren(...state.log.slice(-12).map((line) => {
+  showLog(byId("log"), state.log.slice(-12));
+}
+
+// The log comes worded by the server in this page's language. It is a live
+// region: the lines it showed stay, the new ones are added (and only they are
+// read out), the oldest go.
+function showLog(list, lines) {
+  const shown = [...list.children];
+  const same = (kept) => lines.slice(0, kept)
+    .every((line, index) => shown[shown.length - kept + index].textContent === line);
+  let kept = Math.min(shown.length, lines.length);
+  while (kept > 0 && !same(kept)) kept -= 1;
+  for (const item of shown.slice(0, shown.length - kept)) item.remove();
+  list.append(...lines.slice(kept).map((line) => {
     const item = document.createElement("li");
     item.textContent = line;
     return item;
@@ -30,6 +42,9 @@ async function start() {
   const state = await response.json();
   await Companion.loadCatalog(state.lang, state.dir);
   Companion.languageMenu(byId("language"), state.languages, state.lang);
+  byId("log-card").setAttribute("aria-label", Companion.t("ui.log"));
+  byId("settings-title").textContent = Companion.t("web.settings");
+  Companion.largeText(byId("large-text"));
   render(state);
   Companion.live("/ws/table", render, byId("link"));
 }
