@@ -57,8 +57,9 @@ def test_the_hush_is_a_soft_steady_hiss_that_loops_without_a_seam(tmp_path):
         assert (wav.getnchannels(), wav.getsampwidth()) == (1, 2)
         assert wav.getnframes() / wav.getframerate() == pytest.approx(SECONDS[HUSH], abs=0.01)
         samples = array("h", wav.readframes(wav.getnframes()))
-    steps = [abs(a - b) for a, b in zip(samples, samples[1:])]
-    assert abs(samples[-1] - samples[0]) <= max(steps), "its end runs into its start"
+    steps = sorted(abs(a - b) for a, b in zip(samples, samples[1:]))
+    seam = abs(samples[-1] - samples[0])
+    assert seam <= steps[len(steps) // 2], "its end runs into its start like any two samples"
     quarter = len(samples) // 4
     loudness = [rms(samples[n * quarter : (n + 1) * quarter]) for n in range(4)]
     assert min(loudness) > 0.7 * max(loudness), "as loud all through: no fade in a loop"
@@ -232,7 +233,6 @@ def test_muted_nothing_is_heard_and_the_steps_still_go_by_on_the_screen(window, 
         ("en", (800, 480)),
         ("fa", (800, 480)),
         ("ru", (800, 480)),
-        ("en", (1280, 720)),
         ("fa", (1280, 720)),
     ],
     ids=lambda v: v if isinstance(v, str) else f"{v[0]}x{v[1]}",
