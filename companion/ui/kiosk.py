@@ -123,6 +123,8 @@ class Kiosk(ScreenManager):
             self.table_screen.open_buttons = opener
 
     def go_home(self) -> None:
+        if self.table_screen is not None:
+            self.table_screen.leave()  # nothing read aloud over the home screen
         self.home.refresh()
         self.current = HOME
 

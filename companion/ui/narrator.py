@@ -119,16 +119,26 @@ class Narrator:
     def say(self, line: str) -> bool:
         """Speak ``line`` after what is being said or sounded; False when it
         will not be heard (narration off, muted, or not rendered yet)."""
+        return self.say_until(line) is not None
+
+    def say_until(self, line: str) -> float | None:
+        """Speak ``line`` as ``say`` does, and tell how many seconds from now
+        it will have been said (after what is sounding and the lines queued
+        before it); None when it will not be heard. A script waits that long
+        before it leaves the table its pause."""
         if not self.enabled or self.sounds.volume <= 0:
-            return False
+            return None
         with self._lock:
             rendered = self._ready.get(line)
         if rendered is None:
             log.info("not spoken, not rendered yet: %r", line)
-            return False
+            return None
+        now = time.monotonic()
+        start = max(now, self.sounds.busy_until + GAP) if self.sounds.busy_until > 0 else now
+        start += sum(queued.seconds + GAP for _line, queued in self._queue)
         self._queue.append((line, rendered))
         self._pump()
-        return True
+        return start - now + rendered.seconds
 
     def stop(self) -> None:
         """Say nothing more of what is queued."""

@@ -1,7 +1,8 @@
 """The kiosk's sounds, made by the project itself: a gavel knock, an expiry
-chime and a warning tick are synthesised here (standard library only) into
-WAV files in a cache directory at start-up, then played with Kivy's
-``SoundLoader``. No sound file of unknown licence ships with the app.
+chime, a warning tick and a soft hiss to mask movement are synthesised here
+(standard library only) into WAV files in a cache directory at start-up,
+then played with Kivy's ``SoundLoader``. No sound file of unknown licence
+ships with the app.
 
 Sound is a courtesy, never a condition: a cache that cannot be written, a
 machine with no audio device or a player that fails is logged and the kiosk
@@ -29,7 +30,8 @@ PEAK = 32767
 DEFAULT_VOLUME = 0.8
 FILES_KEPT = 200  # spoken lines kept loaded: a game's lines, with room to spare
 
-GAVEL, EXPIRY, WARNING = "gavel", "expiry", "warning"
+GAVEL, EXPIRY, WARNING, HUSH = "gavel", "expiry", "warning", "hush"
+LOOP_LEVEL = 0.2  # a loop's share of the volume: the hush under the voice, over a creak
 
 
 def _samples(seconds: float, shape: Callable[[float], float]) -> array.array:
@@ -81,14 +83,38 @@ def warning_tick() -> array.array:
     return _samples(SECONDS[WARNING], lambda t: 0.8 * (tick(t) + tick(t - 0.15)))
 
 
+def hush_noise() -> array.array:
+    """A soft, even hiss (pink noise: as much sound in each octave, like
+    rain) that hides a chair's creak or a rustle while eyes are closed.
+    Played in a loop, so its end runs into its start: the last fifth of a
+    second of a longer stretch is faded into its opening."""
+    noise = random.Random(20)
+    fade = int(0.2 * RATE)
+    total = int(SECONDS[HUSH] * RATE)
+    b0 = b1 = b2 = 0.0
+    raw = []
+    for _ in range(total + fade):
+        white = noise.uniform(-1, 1)  # Paul Kellet's economy filter, white to pink
+        b0 = 0.99765 * b0 + white * 0.0990460
+        b1 = 0.96300 * b1 + white * 0.2965164
+        b2 = 0.57000 * b2 + white * 1.0526913
+        raw.append(b0 + b1 + b2 + white * 0.1848)
+    for n in range(fade):
+        share = n / fade
+        raw[n] = raw[n] * share + raw[total + n] * (1 - share)
+    peak = max(abs(v) for v in raw[:total])
+    return array.array("h", (int(0.7 * PEAK * v / peak) for v in raw[:total]))
+
+
 SYNTHS: dict[str, Callable[[], array.array]] = {
     GAVEL: gavel_knock,
     EXPIRY: expiry_chime,
     WARNING: warning_tick,
+    HUSH: hush_noise,
 }
 # How long each sound lasts, so a file can be checked without making the
-# sound again (making them all takes a quarter of a second on a desktop).
-SECONDS = {GAVEL: 0.25, EXPIRY: 1.6, WARNING: 0.3}
+# sound again (making them all takes half a second on a desktop).
+SECONDS = {GAVEL: 0.25, EXPIRY: 1.6, WARNING: 0.3, HUSH: 3.0}
 # Part of every file name: a new version of a sound gets a new file.
 VERSION = 1
 
@@ -161,12 +187,26 @@ class Sounds:
 
     def __init__(self, directory: Path, volume: float = DEFAULT_VOLUME) -> None:
         self.directory = Path(directory)
-        self.volume = min(1.0, max(0.0, volume))
         self.played: list[str] = []
         self.busy_until = 0.0  # when what was started last ends (time.monotonic)
+        self.looping: set[str] = set()  # sounds asked to loop until stopped, under the rest
+        self._volume = min(1.0, max(0.0, volume))
         self._sounds: dict[str, Any] | None = None  # loaded on first need
         self._audio = False  # whether this machine can play at all (prepare() asks)
         self._files: dict[Path, Any] = {}  # other files played (spoken lines), loaded
+        self._playing_loops: set[str] = set()  # those of ``looping`` heard now
+
+    @property
+    def volume(self) -> float:
+        return self._volume
+
+    @volume.setter
+    def volume(self, volume: float) -> None:
+        """A new volume reaches a loop that is playing at once (a one-shot
+        sound is over before it matters); 0 silences it, more starts it again."""
+        self._volume = min(1.0, max(0.0, volume))
+        for name in sorted(self.looping):
+            self._sound_loop(name)
 
     def prepare(self) -> None:
         """Make (or find) the files and load them. The kiosk does this just
@@ -200,6 +240,45 @@ class Sounds:
         self.prepare()
         assert self._sounds is not None  # prepare() made it, even if left empty
         self._start(name, self._sounds.get(name), SECONDS[name])
+
+    def loop(self, name: str) -> None:
+        """Play ``name`` over and over, softly (``LOOP_LEVEL`` of the volume),
+        until ``stop_loop``: a bed under the voice that never makes it wait
+        (``busy_until`` is untouched). Muted, it waits silently for a volume."""
+        if name not in SYNTHS:
+            raise ValueError(f"no sound named {name!r}")
+        self.looping.add(name)
+        self._sound_loop(name)
+
+    def stop_loop(self, name: str) -> None:
+        self.looping.discard(name)
+        self._sound_loop(name)
+
+    def _sound_loop(self, name: str) -> None:
+        """Make what is heard of the loop ``name`` what is asked: playing at
+        its share of the volume while asked for and not muted, else silent."""
+        heard = name in self.looping and self.volume > 0
+        self.prepare()
+        assert self._sounds is not None  # prepare() made it, even if left empty
+        sound = self._sounds.get(name)
+        starts = heard and name not in self._playing_loops
+        stops = not heard and name in self._playing_loops
+        if starts:
+            self._playing_loops.add(name)
+            self.played.append(name)
+        if stops:
+            self._playing_loops.discard(name)
+        if sound is None:
+            return
+        try:
+            sound.volume = self.volume * LOOP_LEVEL
+            if starts:
+                sound.loop = True
+                sound.play()
+            if stops:
+                sound.stop()
+        except Exception:  # noqa: BLE001 - no audio device, a busy one, a driver error
+            log.exception("the %s loop could not be played or stopped", name)
 
     def play_file(self, label: str, path: Path, seconds: float) -> None:
         """Play a WAV file made elsewhere (a spoken line) as a sound: at the

@@ -111,6 +111,13 @@ class TableScreen(BoxLayout):
         """Stop following the table (the kiosk put another screen on it)."""
         if self.table is not None:
             self.table.unsubscribe(self._changed)
+        self.leave()
+
+    def leave(self) -> None:
+        """The kiosk shows another page: say nothing more of what is queued
+        (a screen reading a script aloud stops it)."""
+        if self.narrator is not None:
+            self.narrator.stop()
 
     def _changed(self, committed: Committed) -> None:
         if committed.table is self.table:

@@ -6,7 +6,12 @@ A command aimed at a seat (a nomination, a power, a vote or a night
 confirmation entered for a seat) takes two taps: its button, then the seat's
 panel (Cancel takes back the first tap). Every other command is one tap. Widgets only
 show views and send commands through the table; every rule lives in the
-engine, and the words in ``sh_words``."""
+engine, and the words in ``sh_words``.
+
+In physical mode, before the first nomination, the screen offers to read the
+night aloud (``night``): the rulebook's script for the table's size over the
+screen, spoken, shown and paced (``ScriptView``). In keeper mode the night is
+on the phones."""
 
 from __future__ import annotations
 
@@ -30,7 +35,9 @@ from kivy.uix.label import Label
 from ...table import Table
 from ...ui.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
 from ...ui.buttons import CommandButton
+from ...ui.script_view import ScriptView
 from ...ui.table_screen import TableScreen
+from .night import WRONG, night_script
 from .rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, VETO_FROM
 from .words import (
     ballot_title,
@@ -52,6 +59,7 @@ Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 LIBERAL_BLUE = (0.20, 0.45, 0.76, 1)
 FASCIST_RED = (0.72, 0.20, 0.16, 1)
 PILES_GREY = (0.26, 0.27, 0.28, 1)
+NIGHT_BLUE = (0.24, 0.22, 0.50, 1)
 VOTE_COLORS = {"ja": (0.16, 0.50, 0.32, 1), "nein": (0.30, 0.30, 0.32, 1)}
 ROLE_COLORS = {
     "liberal": (0.55, 0.76, 1, 1),
@@ -129,6 +137,7 @@ class SecretHitlerTableScreen(TableScreen):
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         self._panels: list[SeatPanel] = []
+        self.night: ScriptView | None = None  # the night being read, over the screen
         super().__init__(table, lang=lang, **kwargs)
 
     def _attach(self, table: Table) -> None:
@@ -136,6 +145,41 @@ class SecretHitlerTableScreen(TableScreen):
         self._open_ballot: dict[str, Any] | None = None  # the open ballot last shown
         self._result_shown = False  # the last election's result is on screen
         super()._attach(table)
+
+    def leave(self) -> None:
+        super().leave()
+        self.close_night()
+
+    # -- the night, read aloud (physical mode) -----------------------------------------
+    @staticmethod
+    def night_offered(view: dict[str, Any]) -> bool:
+        """Before the first nomination of a physical game: the real envelopes
+        were just opened. (Keeper mode's night is on the phones.)"""
+        return (
+            view["mode"] == "physical"
+            and view["phase"] == "nominate"
+            and view["round"] == 1
+            and view["last_election"] is None
+        )
+
+    def read_night(self) -> ScriptView:
+        """Read the rulebook's night for this table's size, over the screen."""
+        self.close_night()
+        t = self.t
+        steps = [(t(step.key), step.act) for step in night_script(len(self.table.names))]
+        night = ScriptView(t("sh.ui.night.title"), steps, t(WRONG), t, self.narrator, self.sounds)
+        night.bind(on_dismiss=self._night_closed)
+        self.night = night
+        night.start()
+        return night
+
+    def close_night(self) -> None:
+        if self.night is not None:
+            self.night.close()
+
+    def _night_closed(self, night: ScriptView) -> None:
+        if self.night is night:
+            self.night = None
 
     # -- two taps ---------------------------------------------------------------
     def start_pick(self, key: tuple) -> None:
@@ -179,7 +223,7 @@ class SecretHitlerTableScreen(TableScreen):
         self._show_tracks(view)
         self._show_players(view, {seat for seat, _ in groups.get(self._pick, [])})
         self._show_ballot(view)
-        self._show_commands(commands)
+        self._show_commands(commands, self.night_offered(view))
 
     def _show_tracks(self, view: dict[str, Any]) -> None:
         """Both tracks as on the boards: the liberal one with the election
@@ -296,7 +340,7 @@ class SecretHitlerTableScreen(TableScreen):
         )
         self._result_shown = True
 
-    def _show_commands(self, commands: list[dict[str, Any]]) -> None:
+    def _show_commands(self, commands: list[dict[str, Any]], night: bool) -> None:
         box = self.ids.commands
         box.clear_widgets()
         if self._pick is not None:
@@ -304,6 +348,10 @@ class SecretHitlerTableScreen(TableScreen):
                 self._button(self.t("sh.ui.cancel"), self.cancel_pick, seat_command=False)
             )
             return
+        if night:
+            button = TintedButton(text=self.t("sh.ui.night.read"), tint=NIGHT_BLUE)
+            button.bind(on_release=lambda _b: self.read_night())
+            box.add_widget(button)
         offered: set[tuple] = set()
         for command in commands:
             key = pick_key(command)

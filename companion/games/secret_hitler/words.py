@@ -10,6 +10,7 @@ from typing import Any
 
 from ...i18n import Messages
 from ..words import CHOOSE, TURN, Chart, Words, last_per
+from .night import night_lines
 
 # Commands the screen offers in two taps: the action, then a seat. Targeted
 # commands pick their target; a vote or a night confirmation picks the seat
@@ -172,6 +173,11 @@ class SecretHitlerWords(Words):
             "execute",
         )
     }
+
+    def spoken_lines(self, t: Messages) -> list[str]:
+        """The ballot's cues, and the night's script in both versions (the
+        physical-mode night is read aloud; docs/games/secret_hitler.md)."""
+        return super().spoken_lines(t) + night_lines(t)
 
     def status_line(self, view: dict[str, Any], t: Messages) -> str:
         return status_line(view, t)
