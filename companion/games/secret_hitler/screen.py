@@ -31,6 +31,7 @@ from ...table import Table
 from ...ui.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
 from ...ui.buttons import CommandButton
 from ...ui.table_screen import TableScreen
+from .palette import FASCIST, JA, LIBERAL, NEIN, PILES, ROLE_TEXT
 from .rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, VETO_FROM
 from .words import (
     ballot_title,
@@ -49,15 +50,7 @@ from .words import (
 
 Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
-LIBERAL_BLUE = (0.20, 0.45, 0.76, 1)
-FASCIST_RED = (0.72, 0.20, 0.16, 1)
-PILES_GREY = (0.26, 0.27, 0.28, 1)
-VOTE_COLORS = {"ja": (0.16, 0.50, 0.32, 1), "nein": (0.30, 0.30, 0.32, 1)}
-ROLE_COLORS = {
-    "liberal": (0.55, 0.76, 1, 1),
-    "fascist": (1, 0.52, 0.45, 1),
-    "hitler": (1, 0.35, 0.28, 1),
-}
+VOTE_COLORS = {"ja": JA, "nein": NEIN}
 
 # Commands by pick key, and the seat each names. The waiting pick (None when
 # there is none) is looked up in it directly: None is never a key.
@@ -67,7 +60,7 @@ PickGroups = dict[tuple | None, list[tuple[int, dict[str, Any]]]]
 class TintedButton(CommandButton):
     """A command button in a colour of its own (a policy's party)."""
 
-    tint = ListProperty(LIBERAL_BLUE)
+    tint = ListProperty(LIBERAL)
 
 
 class PolicySlot(Label):
@@ -77,7 +70,7 @@ class PolicySlot(Label):
     piles' cells."""
 
     filled = BooleanProperty(False)
-    color_on = ListProperty(LIBERAL_BLUE)
+    color_on = ListProperty(LIBERAL)
     danger = BooleanProperty(False)
 
 
@@ -195,7 +188,7 @@ class SecretHitlerTableScreen(TableScreen):
                 {
                     "text": word,
                     "filled": n <= view["liberal"],
-                    "color_on": LIBERAL_BLUE,
+                    "color_on": LIBERAL,
                     "danger": False,
                 }
                 for n, word in enumerate(words, 1)
@@ -204,7 +197,7 @@ class SecretHitlerTableScreen(TableScreen):
                 {
                     "text": t("sh.ui.piles", draw=view["draw"], discard=view["discard"]),
                     "filled": True,
-                    "color_on": PILES_GREY,
+                    "color_on": PILES,
                     "danger": False,
                 }
             ]
@@ -217,7 +210,7 @@ class SecretHitlerTableScreen(TableScreen):
                 {
                     "text": word,
                     "filled": n <= view["fascist"],
-                    "color_on": FASCIST_RED,
+                    "color_on": FASCIST,
                     "danger": n > HITLER_ZONE,
                 }
                 for n, word in enumerate(words, 1)
@@ -252,7 +245,7 @@ class SecretHitlerTableScreen(TableScreen):
             panel.alive = p["alive"]
             panel.details = "  ·  ".join(seat_marks(view, p, self.t))
             panel.role_text = role_word(p, self.t)
-            panel.role_color = ROLE_COLORS.get(p["role"], (1, 1, 1, 1))
+            panel.role_color = ROLE_TEXT.get(p["role"], (1, 1, 1, 1))
             panel.in_office = p["seat"] in offices
             panel.waiting = p["seat"] in waiting and view["phase"] != "election"
             panel.picking = self.picking
@@ -321,7 +314,7 @@ class SecretHitlerTableScreen(TableScreen):
         if policy is None:
             box.add_widget(self._button(text, lambda: self.send(command)))
             return
-        button = TintedButton(text=text, tint=LIBERAL_BLUE if policy == "liberal" else FASCIST_RED)
+        button = TintedButton(text=text, tint=LIBERAL if policy == "liberal" else FASCIST)
         button.bind(on_release=lambda _b: self.send(command))
         box.add_widget(button)
 
