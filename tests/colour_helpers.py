@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -72,17 +73,34 @@ def is_large(font_px: float, bold: bool) -> bool:
     return font_px >= 24 or (bold and font_px >= 18.66)
 
 
+@dataclass
+class Reading:
+    text: str
+    ratio: float
+    needed: float
+    colour: tuple
+    background: tuple
+
+    def __str__(self) -> str:
+        return (
+            f"{self.text[:40]!r}: {self.ratio:.2f}:1 (needs {self.needed}), "
+            f"text {self.colour} on {self.background}"
+        )
+
+
 def text_contrast(pixels: np.ndarray) -> tuple[float, tuple, tuple]:
     """The contrast of the text in a crop of a screenshot (H×W×3 or ×4, 0..255)
     that holds one text on its background: the background is the crop's most
     common colour; the text is the colour, among those covering a fair number of
     pixels (glyphs' cores, not a stray edge's antialiasing), that stands out
-    most from it. Returns the ratio, the text's colour and the background's."""
+    most from it. Returns the ratio, the text's colour and the background's
+    (1:1 for a crop that shows nothing but its background)."""
     rgb = [tuple(p) for p in pixels[..., :3].reshape(-1, 3).tolist()]
     counts = Counter(rgb)
     background, _ = counts.most_common(1)[0]
     others = len(rgb) - counts[background]
-    assert others > 0, "the crop holds nothing but its background"
+    if others == 0:  # no text to be seen: no contrast at all
+        return 1.0, background, background
     enough = max(2, others // 200)
     candidates = [colour for colour, n in counts.items() if n >= enough and colour != background]
     if not candidates:  # a tiny text: its darkest or lightest pixel, however few
@@ -125,3 +143,16 @@ def write_png(pixels: np.ndarray, path: Path) -> Path:
 def simulate_image(pixels: np.ndarray, deficiency: str) -> np.ndarray:
     """A screenshot (0..255) as seen with ``deficiency``."""
     return np.round(simulate(pixels / 255, deficiency) * 255).astype(np.uint8)
+
+
+def write_sheet(pixels: np.ndarray, path: Path, scale: float) -> Path:
+    """A contact sheet scaled by ``scale`` (smoothly, so that text stays
+    text), in at most 256 colours: small enough to commit."""
+    from PIL import Image
+
+    image = Image.fromarray(np.asarray(pixels, dtype=np.uint8))
+    size = (round(image.width * scale), round(image.height * scale))
+    small = image.resize(size, Image.Resampling.LANCZOS).quantize(256)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    small.save(path, optimize=True)
+    return path

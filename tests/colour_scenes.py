@@ -60,9 +60,7 @@ def coup(folder: Path) -> Table:
 
 
 def g54(folder: Path) -> Table:
-    table = g54_table(
-        EventStore(folder / "g54.sqlite3"), "starter", players=4, mode="physical"
-    )
+    table = g54_table(EventStore(folder / "g54.sqlite3"), "starter", players=4, mode="physical")
     table.execute({"type": "banker", "seat": 0})
     return table
 

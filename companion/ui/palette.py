@@ -14,7 +14,7 @@ SCREEN: RGBA = (0.09, 0.1, 0.1, 1)  # every table screen's background
 TEXT: RGBA = (0.92, 0.92, 0.88, 1)
 ACCENT: RGBA = (1, 0.86, 0.45, 1)  # amber: what the table is about to do, a caption, a result
 ALERT: RGBA = (1, 0.45, 0.6, 1)  # a refused command, an error: rose, not amber's neighbour red
-SEAT_ACTIVE: RGBA = (0.42, 0.32, 0.08, 1)  # the seat whose turn (or office) it is
+SEAT_ACTIVE: RGBA = (0.40, 0.28, 0.02, 1)  # the seat whose turn (or office) it is
 SEAT_WAITING: RGBA = (0.08, 0.26, 0.48, 1)  # a seat the table waits for
 SEAT_IDLE: RGBA = (0.17, 0.17, 0.16, 1)
 CHIP_VOTED: RGBA = (0.25, 0.45, 0.62, 1)  # a ballot's seat that has voted...
@@ -23,7 +23,7 @@ BUTTON_CHOSEN: RGBA = (0.85, 0.66, 0.2, 1)  # a chosen option (home, settings, k
 BUTTON: RGBA = (0.27, 0.31, 0.35, 1)
 # A vote's face on the generic screen, by its choice's place in the ballot:
 # blue, orange, grey (a game with its own screen colours its own votes).
-CHOICES: tuple[RGBA, ...] = ((0.10, 0.40, 0.75, 1), (0.78, 0.30, 0.0, 1), (0.34, 0.34, 0.34, 1))
+CHOICES: tuple[RGBA, ...] = ((0.10, 0.40, 0.75, 1), (0.72, 0.26, 0.0, 1), (0.34, 0.34, 0.34, 1))
 
 PALETTE = Palette(
     name="kiosk",

@@ -10,11 +10,11 @@ from __future__ import annotations
 from ..palette import RGBA, Palette
 
 YES: RGBA = (0.10, 0.40, 0.75, 1)
-VETO: RGBA = (0.78, 0.30, 0.0, 1)
+VETO: RGBA = (0.72, 0.26, 0.0, 1)
 ABSTAIN: RGBA = (0.34, 0.34, 0.34, 1)
 VOTES = {"yes": YES, "veto": VETO, "abstain": ABSTAIN}
 DISK_UP: RGBA = (0.50, 0.85, 0.56, 1)  # a passed agenda's disk, face up ...
-DISK_DOWN: RGBA = (0.54, 0.54, 0.52, 1)  # ... a failed one's, face down
+DISK_DOWN: RGBA = (0.57, 0.57, 0.55, 1)  # ... a failed one's, face down
 DISK_UP_SIGN, DISK_DOWN_SIGN, DISK_LEFT_SIGN = "●", "⊘", "○"
 COUNTDOWN: RGBA = (0.96, 0.96, 0.92, 1)
 COUNTDOWN_WARNING: RGBA = (1, 0.42, 0.28, 1)

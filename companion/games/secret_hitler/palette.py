@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..palette import RGBA, Palette
 
-LIBERAL: RGBA = (0.20, 0.45, 0.76, 1)
+LIBERAL: RGBA = (0.17, 0.40, 0.72, 1)
 FASCIST: RGBA = (0.72, 0.20, 0.16, 1)
 PILES: RGBA = (0.26, 0.27, 0.28, 1)
 JA: RGBA = (0.12, 0.50, 0.30, 1)
