@@ -27,7 +27,7 @@ DEFICIENCIES = {
 # CAM02-UCS, in normal vision and under each simulated deficiency. About 1 is
 # a just-noticeable difference and 10 is obvious side by side; 20 keeps two
 # categories apart at a glance, across a table, on a screen in a bright café
-# (e.g. the blue and orange of the Okabe-Ito set are 30-50 apart for everyone).
+# (the blue and the orange of the Okabe-Ito set are 50-65 apart for everyone).
 MIN_DELTA_E = 20.0
 # WCAG 2 AA: normal text 4.5:1, large text 3:1.
 MIN_CONTRAST, MIN_CONTRAST_LARGE = 4.5, 3.0
