@@ -3,13 +3,15 @@ that shows the colours the game gives meaning to, for the colour and contrast
 tests and the colour-vision contact sheet (tests/test_kiosk_contrast.py):
 
 - Article 27: round 2 scored, its votes face up (Yes, Veto, Abstain), the
-  agenda track with a passed and a failed agenda;
+  agenda track with a passed and a failed agenda; and, apart, a negotiation
+  in its last 30 seconds (the countdown's warning colour);
 - Secret Hitler: a liberal and two fascist policies down, an election
   revealed with Ja and Nein;
 - Coup and G54: a claim open to challenge, one seat's turn, the others
   awaited.
 
-Each builder makes its table on a SQLite file under ``folder``."""
+Each builder makes its table on a SQLite file under ``folder``. The tests
+also show a refusal on each (the rose alert)."""
 
 from __future__ import annotations
 
@@ -41,6 +43,10 @@ def article27(folder: Path) -> Table:
     return table
 
 
+def article27_warning(folder: Path) -> Table:
+    return at_stage(folder / "a27-warning.sqlite3", "warning")
+
+
 def secret_hitler(folder: Path) -> Table:
     table = start(folder, 7)
     for policy in ("liberal", "fascist", "fascist"):
@@ -67,6 +73,7 @@ def g54(folder: Path) -> Table:
 
 SCENES: dict[str, Callable[[Path], Table]] = {
     "article27": article27,
+    "article27_warning": article27_warning,
     "secret_hitler": secret_hitler,
     "coup": coup,
     "g54": g54,
