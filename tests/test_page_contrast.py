@@ -1,9 +1,10 @@
-"""Contrast on the phone pages as rendered in a real chromium, in the dark
-scheme and the light one: every text of the join page, a seat's page (its
-secrets held open, its vote buttons, a vote sent, a refusal), the public
-table page (whose turn it is) and the refusal page, measured from the page's
-pixels against WCAG AA (4.5:1; 3:1 for large text). The player whose turn it
-is is marked by a sign as well as a colour."""
+"""Contrast on the pages as rendered in a real chromium: the phone pages in
+the dark scheme and the light one (the join page, a seat's page with its
+secrets held open, its vote buttons, a vote sent and a refusal, the public
+table page, the refusal page) and the café console with a table in alert,
+every text measured from the page's pixels against WCAG AA (4.5:1; 3:1 for
+large text). The player whose turn it is is marked by a sign as well as a
+colour, a table in alert by its words."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ import re
 import pytest
 from browser import NO_PLAYWRIGHT, serve_in_thread, shot, take_seat
 from helpers import new_table
+from mqtt_helpers import Mosquitto
 from page_pixels import page_readings
 from sh_helpers import nominate, sh_table
 
+from companion.fleet import Broker, StatusPublisher
 from companion.games.base import RuleError
 from companion.table import EventStore
 from companion.web.server import TableServer
@@ -85,3 +88,34 @@ def test_the_table_page_marks_whose_turn_it_is_by_a_sign_and_meets_wcag_aa(tmp_p
         assert others.evaluate("(e) => getComputedStyle(e, '::before').content") == "none"
         shot(phone, f"table-page-{scheme}")
         assert _low(phone, "table") == []
+
+
+def test_the_console_with_a_table_in_alert_meets_wcag_aa(tmp_path, browser):
+    from test_console import PASSWORD, console_app, status, wait
+
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    table = StatusPublisher(Broker.from_url(broker.url), "t1", reconnect=(1, 1))
+    table.start()
+    lost = {**status(), "health": {"phones": [0], "disk_free": 10**8, "pad": "lost"}}
+    table.offer(lost)
+    wait(table.idle)
+    try:
+        app, console = console_app(broker, tmp_path)
+        with serve_in_thread(app) as base:
+            wait(lambda: "t1" in console.tables)
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            page = context.new_page()
+            page.goto(base + "/")
+            page.fill("input[name=password]", PASSWORD)
+            page.click("form.login button")
+            card = page.locator('article[data-table="t1"]')
+            expect(card).to_have_class(re.compile(r"\balert\b"))
+            expect(card.locator(".alerts")).to_contain_text("Pad not answering")
+            low = _low(page, "console")
+            shot(page, "console-alert-contrast")
+            context.close()
+        table.close()
+    finally:
+        broker.stop()
+    assert low == []
