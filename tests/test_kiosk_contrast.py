@@ -137,15 +137,38 @@ def test_a_meaningful_colour_always_comes_with_words(rendered, name):
     assert wordless == []
 
 
-def test_the_screens_show_the_colours_that_mean_something(rendered):
-    """The scenes show what the other tests are about: the active seat and
-    the awaited ones, each vote, each party."""
-    names = {name: {colour for colour, _, _ in shown.coloured} for name, shown in rendered.items()}
-    assert {"seat_active", "seat_waiting"} <= names["coup"]
-    assert {"seat_active", "seat_waiting"} <= names["g54"]
-    assert {"yes", "veto", "abstain"} <= names["article27"]
-    assert {"ja", "nein", "seat_active"} <= names["secret_hitler"]
+# What each coloured widget of a scene says in words, by its colour.
+COLOUR_WORDS = {
+    ("article27", "yes"): "Yes",
+    ("article27", "veto"): "Veto",
+    ("article27", "abstain"): "Abstain",
+    ("secret_hitler", "ja"): "Ja!",
+    ("secret_hitler", "nein"): "Nein",
+    ("secret_hitler", "seat_active"): "President|Chancellor",
+    ("coup", "seat_active"): "Their turn",
+    ("coup", "seat_waiting"): "To answer",
+    ("g54", "seat_active"): "Their turn",
+    ("g54", "seat_waiting"): "To answer",
+}
+
+
+def test_each_meaningful_colour_says_its_meaning_in_words(rendered):
+    import re
+
+    seen = set()
+    for (name, colour), words in COLOUR_WORDS.items():
+        for shown_as, widget, _ in rendered[name].coloured:
+            if shown_as == colour:
+                texts = [label.text for label in shown_texts(widget)]
+                assert any(re.search(rf"\b({words})(\W|$)", t) for t in texts), (colour, texts)
+                seen.add((name, colour))
+    assert seen == set(COLOUR_WORDS)
+
+
+def test_the_countdown_s_last_30_seconds_are_drawn_in_the_warning_colour(rendered):
+    """... and said beneath them."""
     warning = rendered["article27_warning"]
+    assert "Last 30 seconds!" in [r.text for r in warning.readings]
     [countdown] = [r for r in warning.readings if r.text == warning.screen.countdown_text]
     expected = warning.palette.colours["countdown_warning"]
     assert max(abs(a - round(b * 255)) for a, b in zip(countdown.colour, expected)) <= 2

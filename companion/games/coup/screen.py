@@ -35,7 +35,7 @@ class PlayerPanel(BoxLayout):
     revealed_text = StringProperty("")
     tokens_text = StringProperty("")
     claims_text = StringProperty("")
-    state_text = StringProperty("")  # the panel's colour in words: its turn, awaited, won
+    state_text = StringProperty("")  # the panel's colour in words: its turn, to answer, won
     current = BooleanProperty(False)
     waiting = BooleanProperty(False)
     out = BooleanProperty(False)
