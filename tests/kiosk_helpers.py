@@ -28,7 +28,7 @@ def shown_labels(widget) -> list[Label]:
         and not isinstance(w, Button)
         and w.text
         and w.opacity > 0
-        and _visible(w)
+        and is_visible(w)
     ]
 
 
@@ -38,7 +38,7 @@ def shown_texts(widget) -> list[str]:
     ]
 
 
-def _visible(widget) -> bool:
+def is_visible(widget) -> bool:
     """Neither the widget nor any parent is hidden (no opacity or height)."""
     while isinstance(widget, Widget):
         if widget.opacity == 0 or widget.height <= 0:

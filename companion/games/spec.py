@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .base import Engine
+    from .palette import Palette
     from .words import Words
 
 # A home-screen variant: an option and the values a tap steps through, the
@@ -52,8 +53,10 @@ class GameSpec:
 
     ``engine``, ``words`` and ``screen`` are "module:attribute" paths
     (``screen`` may be None: the kiosk then shows the game on its generic
-    screen, from the words and the legal commands). ``order`` places the
-    game on the home screen. ``catalogs`` is a directory of ``<lang>.json``
+    screen, from the words and the legal commands). ``palette_path`` names
+    the game's :class:`~.palette.Palette`, the colours its screen gives
+    meaning to (None: its screen shows only the kiosk's shared ones).
+    ``order`` places the game on the home screen. ``catalogs`` is a directory of ``<lang>.json``
     files with the game's own texts, for a game whose texts are not in the
     companion's catalogs.
 
@@ -73,6 +76,7 @@ class GameSpec:
     engine_path: str
     words_path: str
     screen_path: str | None = None
+    palette_path: str | None = None
     variants: tuple[Variant, ...] = ()
     traits: Traits = field(default_factory=Traits)
     catalogs: Path | None = None
@@ -85,6 +89,10 @@ class GameSpec:
     @cached_property
     def words(self) -> Words:
         return _load(self.words_path)
+
+    @cached_property
+    def palette(self) -> Palette | None:
+        return None if self.palette_path is None else _load(self.palette_path)
 
     def screen(self) -> type | None:
         """The game's kiosk screen class (imports Kivy), or None."""

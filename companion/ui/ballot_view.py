@@ -15,10 +15,11 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
+from .palette import CHIP_VOTED, CHIP_WAITING
+
 Builder.load_file(str(Path(__file__).with_name("ballot_view.kv")))
 
 REVEAL_SECONDS = 0.9  # short: the table is waiting to hear the result
-WAITING, VOTED = (0.22, 0.24, 0.26, 1), (0.25, 0.45, 0.62, 1)
 
 
 class VoteChip(Label):
@@ -26,8 +27,8 @@ class VoteChip(Label):
 
     back_text = StringProperty("")
     face_text = StringProperty("")
-    back_color = ListProperty(WAITING)
-    face_color = ListProperty(VOTED)
+    back_color = ListProperty(CHIP_WAITING)
+    face_color = ListProperty(CHIP_VOTED)
     turn = NumericProperty(1.0)  # 0: the back, 1: the face; flips through edge-on
 
 
@@ -54,7 +55,7 @@ class BallotView(BoxLayout):
         self._chips_for(len(seats))
         for chip, (name, voted) in zip(self._chips, seats):
             chip.back_text = f"{name}\n{voted_text if voted else waiting_text}"
-            chip.back_color = VOTED if voted else WAITING
+            chip.back_color = CHIP_VOTED if voted else CHIP_WAITING
             chip.face_text = ""
             chip.turn = 0.0
 
@@ -73,7 +74,7 @@ class BallotView(BoxLayout):
         self._chips_for(len(votes))
         for chip, (name, choice, color) in zip(self._chips, votes):
             chip.back_text = f"{name}\n{voted_text}"
-            chip.back_color = VOTED
+            chip.back_color = CHIP_VOTED
             chip.face_text = f"{name}\n{choice}"
             chip.face_color = list(color)
         if not animate:

@@ -14,12 +14,10 @@ from kivy.properties import StringProperty
 
 from .ballot_view import BallotView  # noqa: F401 - the kv rule uses it
 from .buttons import CommandButton
+from .palette import CHOICES
 from .table_screen import TableScreen
 
 Builder.load_file(str(Path(__file__).with_name("plain_screen.kv")))
-
-# A vote's colour face up, by its choice's place in the ballot.
-CHOICE_COLORS = ((0.25, 0.5, 0.32, 1), (0.55, 0.25, 0.22, 1), (0.4, 0.4, 0.42, 1))
 
 
 class PlainTableScreen(TableScreen):
@@ -57,8 +55,7 @@ class PlainTableScreen(TableScreen):
             self.ids.ballot.clear()
             return
         colors = {
-            choice: CHOICE_COLORS[min(i, len(CHOICE_COLORS) - 1)]
-            for i, choice in enumerate(last.choices)
+            choice: CHOICES[min(i, len(CHOICES) - 1)] for i, choice in enumerate(last.choices)
         }
         self.ids.ballot.reveal(
             last.title,

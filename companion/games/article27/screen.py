@@ -32,6 +32,8 @@ from ...ui.buttons import ChoiceButton, CommandButton
 from ...ui.sounds import EXPIRY, GAVEL, WARNING, Sounds
 from ...ui.split_line import SplitLine
 from ...ui.table_screen import TableScreen
+from ..palette import hex_colour
+from .palette import DISK_DOWN, DISK_DOWN_SIGN, DISK_LEFT_SIGN, DISK_UP, DISK_UP_SIGN, VOTES
 from .rules import AGENDAS, TRACK_SLOTS
 from .words import (
     WARNING_SECONDS,
@@ -53,12 +55,6 @@ from .words import (
 MINUTE = 60  # seconds: the spoken "one minute left"
 Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
-VOTE_COLOURS = {
-    "yes": (0.22, 0.5, 0.3, 1),
-    "veto": (0.66, 0.22, 0.2, 1),
-    "abstain": (0.38, 0.38, 0.36, 1),
-}
-UP_COLOUR, DOWN_COLOUR = "7fd88f", "8a8a84"  # disks face up / face down on the track
 MAX_INFLUENCE_DIGITS = 3  # the box holds 378 influence in all
 
 
@@ -274,7 +270,7 @@ class Article27TableScreen(TableScreen):
             return
         self._result_key = key
         votes = [
-            (t.names[seat], vote_words(choice, t), VOTE_COLOURS[choice])
+            (t.names[seat], vote_words(choice, t), VOTES[choice])
             for seat, choice in enumerate(view["votes"])
         ]
         ballot.reveal(
@@ -285,7 +281,7 @@ class Article27TableScreen(TableScreen):
         t = self.t
         self.track_title = t("a27.ui.track")
         self.track_head = t("a27.ui.track_head")
-        legend = t("a27.ui.track_legend", up=_disk(UP_COLOUR), down=_disk(DOWN_COLOUR), left="○")
+        legend = t("a27.ui.track_legend", up=_disk(True), down=_disk(False), left=DISK_LEFT_SIGN)
         # Two spaces part its items: a narrow column wraps it between them, never inside one.
         self.track_legend = "  ".join(item.replace(" ", "\u00a0") for item in legend.split("  "))
         rows = track_rows(view, t)
@@ -298,7 +294,7 @@ class Article27TableScreen(TableScreen):
             widget.in_play = row["in_play"]
             left = TRACK_SLOTS - row["up"] - row["down"] if row["in_play"] else 0
             widget.disks = (
-                _disk(UP_COLOUR, row["up"]) + _disk(DOWN_COLOUR, row["down"]) + "○" * left
+                _disk(True, row["up"]) + _disk(False, row["down"]) + DISK_LEFT_SIGN * left
             )
 
     # -- the command strip -------------------------------------------------------------
@@ -416,6 +412,8 @@ class Article27TableScreen(TableScreen):
         return button
 
 
-def _disk(colour: str, count: int = 1) -> str:
-    """Track disks in Kivy markup: face up and face down differ in colour."""
-    return f"[color={colour}]{'●' * count}[/color]" if count else ""
+def _disk(up: bool, count: int = 1) -> str:
+    """Track disks in Kivy markup: face up and face down differ in shape and
+    in colour."""
+    sign, colour = (DISK_UP_SIGN, DISK_UP) if up else (DISK_DOWN_SIGN, DISK_DOWN)
+    return f"[color={hex_colour(colour)}]{sign * count}[/color]" if count else ""

@@ -35,6 +35,7 @@ class PlayerPanel(BoxLayout):
     revealed_text = StringProperty("")
     tokens_text = StringProperty("")
     claims_text = StringProperty("")
+    state_text = StringProperty("")  # the panel's colour in words: its turn, to answer, won
     current = BooleanProperty(False)
     waiting = BooleanProperty(False)
     out = BooleanProperty(False)
@@ -143,6 +144,15 @@ class CoupTableScreen(TableScreen):
             panel.out = p["out"]
             panel.current = p["seat"] in (view["current"], view["winner"])
             panel.waiting = p["seat"] in waiting
+            panel.state_text = (
+                t("ui.seat.winner")
+                if p["seat"] == view["winner"]
+                else t("ui.seat.turn")
+                if panel.current
+                else t("ui.seat.waiting")
+                if panel.waiting
+                else ""
+            )
             panel.coins_text = t("ui.coins", count=p["coins"])
             panel.influence_text = (
                 t("ui.out")

@@ -38,6 +38,7 @@ from ...ui.buttons import CommandButton
 from ...ui.script_view import ScriptView
 from ...ui.table_screen import TableScreen
 from .night import WRONG, night_script
+from .palette import FASCIST, JA, LIBERAL, NEIN, NIGHT, PILES, ROLE_TEXT
 from .rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, VETO_FROM
 from .words import (
     ballot_title,
@@ -56,16 +57,7 @@ from .words import (
 
 Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
-LIBERAL_BLUE = (0.20, 0.45, 0.76, 1)
-FASCIST_RED = (0.72, 0.20, 0.16, 1)
-PILES_GREY = (0.26, 0.27, 0.28, 1)
-NIGHT_BLUE = (0.24, 0.22, 0.50, 1)
-VOTE_COLORS = {"ja": (0.16, 0.50, 0.32, 1), "nein": (0.30, 0.30, 0.32, 1)}
-ROLE_COLORS = {
-    "liberal": (0.55, 0.76, 1, 1),
-    "fascist": (1, 0.52, 0.45, 1),
-    "hitler": (1, 0.35, 0.28, 1),
-}
+VOTE_COLORS = {"ja": JA, "nein": NEIN}
 
 # Commands by pick key, and the seat each names. The waiting pick (None when
 # there is none) is looked up in it directly: None is never a key.
@@ -75,7 +67,7 @@ PickGroups = dict[tuple | None, list[tuple[int, dict[str, Any]]]]
 class TintedButton(CommandButton):
     """A command button in a colour of its own (a policy's party)."""
 
-    tint = ListProperty(LIBERAL_BLUE)
+    tint = ListProperty(LIBERAL)
 
 
 class PolicySlot(Label):
@@ -85,7 +77,7 @@ class PolicySlot(Label):
     piles' cells."""
 
     filled = BooleanProperty(False)
-    color_on = ListProperty(LIBERAL_BLUE)
+    color_on = ListProperty(LIBERAL)
     danger = BooleanProperty(False)
 
 
@@ -239,7 +231,7 @@ class SecretHitlerTableScreen(TableScreen):
                 {
                     "text": word,
                     "filled": n <= view["liberal"],
-                    "color_on": LIBERAL_BLUE,
+                    "color_on": LIBERAL,
                     "danger": False,
                 }
                 for n, word in enumerate(words, 1)
@@ -248,7 +240,7 @@ class SecretHitlerTableScreen(TableScreen):
                 {
                     "text": t("sh.ui.piles", draw=view["draw"], discard=view["discard"]),
                     "filled": True,
-                    "color_on": PILES_GREY,
+                    "color_on": PILES,
                     "danger": False,
                 }
             ]
@@ -261,7 +253,7 @@ class SecretHitlerTableScreen(TableScreen):
                 {
                     "text": word,
                     "filled": n <= view["fascist"],
-                    "color_on": FASCIST_RED,
+                    "color_on": FASCIST,
                     "danger": n > HITLER_ZONE,
                 }
                 for n, word in enumerate(words, 1)
@@ -296,7 +288,7 @@ class SecretHitlerTableScreen(TableScreen):
             panel.alive = p["alive"]
             panel.details = "  ·  ".join(seat_marks(view, p, self.t))
             panel.role_text = role_word(p, self.t)
-            panel.role_color = ROLE_COLORS.get(p["role"], (1, 1, 1, 1))
+            panel.role_color = ROLE_TEXT.get(p["role"], (1, 1, 1, 1))
             panel.in_office = p["seat"] in offices
             panel.waiting = p["seat"] in waiting and view["phase"] != "election"
             panel.picking = self.picking
@@ -349,7 +341,7 @@ class SecretHitlerTableScreen(TableScreen):
             )
             return
         if night:
-            button = TintedButton(text=self.t("sh.ui.night.read"), tint=NIGHT_BLUE)
+            button = TintedButton(text=self.t("sh.ui.night.read"), tint=NIGHT)
             button.bind(on_release=lambda _b: self.read_night())
             box.add_widget(button)
         offered: set[tuple] = set()
@@ -369,7 +361,7 @@ class SecretHitlerTableScreen(TableScreen):
         if policy is None:
             box.add_widget(self._button(text, lambda: self.send(command)))
             return
-        button = TintedButton(text=text, tint=LIBERAL_BLUE if policy == "liberal" else FASCIST_RED)
+        button = TintedButton(text=text, tint=LIBERAL if policy == "liberal" else FASCIST)
         button.bind(on_release=lambda _b: self.send(command))
         box.add_widget(button)
 
