@@ -228,6 +228,8 @@ def test_commands_the_store_cannot_keep_are_refused(store):
     for command, key in [
         ({"type": "income", "seat": A, "note": {1, 2}}, "command.not_json"),
         ({"type": "income", "seat": A, (1, 2): 0}, "command.not_json"),
+        ({"type": "income", "seat": float("inf")}, "command.not_json"),
+        ({"type": "proceed", "seat": float("nan")}, "command.not_json"),
         ({"type": "income", "seat": A, "pad": "x" * 5000}, "command.too_large"),
         ("income", "command.not_an_object"),
     ]:

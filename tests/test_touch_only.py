@@ -75,22 +75,36 @@ def choice(box, text):
     return found[0]
 
 
+def offered(window, screen) -> list:
+    """What a finger can tap now: the buttons of a panel over the screen (the
+    night read aloud covers it until closed), else the screen's commands and
+    a seat when one is to be picked."""
+    from kivy.uix.button import Button
+    from kivy.uix.modalview import ModalView
+
+    over = [w for w in window.children if isinstance(w, ModalView)]
+    if over:
+        buttons = [w for w in over[0].walk() if isinstance(w, Button)]
+    else:
+        buttons = sorted(screen.ids.commands.children, key=lambda b: b.text)
+    buttons = [
+        b for b in buttons if getattr(b, "on_release", None) and b.opacity > 0 and not b.disabled
+    ]
+    if over:
+        return buttons
+    return buttons + [p for p in screen._panels if getattr(p, "selectable", False)]
+
+
 def play_to_the_end(window, kiosk, seed: int) -> int:
-    """Tap what the screen offers (its commands, and a seat when one is to be
-    picked), a seeded choice each time, until the game is over."""
+    """Tap what the screen offers, a seeded choice each time, until the game
+    is over."""
     screen = kiosk.table_screen
     pick = random.Random(seed)
     taps = 0
     while not screen.game_over:
-        offered = sorted(screen.ids.commands.children, key=lambda b: b.text)
-        offered = [
-            b
-            for b in offered
-            if getattr(b, "on_release", None) and b.opacity > 0 and not b.disabled
-        ]
-        offered += [p for p in screen._panels if getattr(p, "selectable", False)]
-        assert offered, screen.status_text
-        touch_button(pick.choice(offered))
+        choices = offered(window, screen)
+        assert choices, screen.status_text
+        touch_button(pick.choice(choices))
         assert screen.message_text == "", screen.message_text
         taps += 1
         assert taps < 1500, "the game ends"

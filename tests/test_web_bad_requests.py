@@ -59,8 +59,9 @@ def _seated(server, phone, seat):
     [
         ('{"type": "income", "x": ' + "[" * 5000 + "]" * 5000 + "}", "command.not_json"),
         ('{"type": "income", "note": "\\ud800"}', "command.not_json"),  # a lone surrogate
+        ('{"type": "income", "note": Infinity}', "command.not_json"),  # Python's json reads it
     ],
-    ids=["nested-5000-deep", "lone-surrogate"],
+    ids=["nested-5000-deep", "lone-surrogate", "infinity"],
 )
 def test_a_body_the_table_cannot_keep_is_refused_in_words(store, body, error):
     async def scenario():

@@ -581,11 +581,13 @@ def stored_setup(record: GameRecord) -> Setup:
 
 
 def _check_storable(command: Any) -> None:
-    """A command must be a JSON object the store can keep as it came."""
+    """A command must be a JSON object the store can keep as it came: no
+    NaN or infinity either (Python's json writes them, SQLite's JSON cannot
+    read them back, and a phone's body may carry them)."""
     if not isinstance(command, dict):
         raise RuleError("command.not_an_object")
     try:
-        size = len(json.dumps(command, ensure_ascii=False).encode("utf-8"))
+        size = len(json.dumps(command, ensure_ascii=False, allow_nan=False).encode("utf-8"))
     except (TypeError, ValueError, RecursionError):  # a lone surrogate is a ValueError
         raise RuleError("command.not_json") from None
     if size > MAX_COMMAND_BYTES:
