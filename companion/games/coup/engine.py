@@ -367,7 +367,9 @@ class ClaimEngine:
             for field in action.extra:
                 event[field] = self._extra_field(s, action, seat, command, field)
         if action.check is not None:
-            action.check(s, event)
+            refusal = action.check(action.check_key(s), event)
+            if refusal is not None:
+                raise refusal
         return event
 
     def _extra_field(
@@ -1415,22 +1417,25 @@ class ClaimEngine:
             key: tuple = (action.name, seat, reach)
             if "role" in action.extra:
                 key += (rules.characters,)
+            judged = None
             if action.check_key is not None:
-                key += (action.check_key(s),)
+                judged = action.check_key(s)
+                key += (judged,)
             part = parts.get(key)
             if part is None:
                 if len(parts) >= _LEGAL_CACHE_LIMIT:
                     parts.clear()
                 part = parts[key] = tuple(
-                    map(FrozenCommand, self._menu_part(s, action, seat, living))
+                    map(FrozenCommand, self._menu_part(s, action, seat, living, judged))
                 )
             out.extend(part)
         return tuple(out)
 
     def _menu_part(
-        self, s: CoupState, action: Any, seat: int, living: tuple[int, ...]
+        self, s: CoupState, action: Any, seat: int, living: tuple[int, ...], judged: Any
     ) -> list[dict[str, Any]]:
-        """One action's commands: every target and extra field it may name."""
+        """One action's commands: every target and extra field it may name
+        (and its check allows, given ``judged``, its ``check_key``'s value)."""
         name = action.name
         hooks = s.ruleset.hooks
         limited = hooks is not None and hooks.reach_key(s) is not None
@@ -1445,7 +1450,7 @@ class ClaimEngine:
             values = s.ruleset.characters if field == "role" else named
             commands = [dict(c, **{field: v}) for c in commands for v in values]
         if action.check is not None:
-            commands = [c for c in commands if _passes(action.check, s, c)]
+            commands = [c for c in commands if action.check(judged, c) is None]
         return commands
 
     def _coup_targets(self, s: CoupState, seat: int) -> list[int]:
@@ -1604,16 +1609,6 @@ class ClaimEngine:
         if kind == "proceed":
             return "log.proceed", {}
         return None
-
-
-def _passes(
-    check: Callable[[CoupState, dict[str, Any]], None], s: CoupState, command: dict[str, Any]
-) -> bool:
-    try:
-        check(s, command)
-    except RuleError:
-        return False
-    return True
 
 
 def _first_clockwise(
