@@ -136,7 +136,7 @@ def decide_counter(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
 
 
 def apply_counter(s: Article27State, e: dict[str, Any]) -> None:
-    bribe = find(s, e)
+    bribe = s.bribes[e["bribe"]]  # decide found it
     bribe.update(amount=e["amount"], kind=e["kind"], issue=e["issue"], text=e["text"])
     if e["seat"] == bribe["from"]:
         _escrow(s, bribe, e["amount"])
@@ -161,7 +161,7 @@ def decide_accept(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
 
 
 def apply_accept(s: Article27State, e: dict[str, Any]) -> None:
-    bribe = find(s, e)
+    bribe = s.bribes[e["bribe"]]  # decide found it
     _escrow(s, bribe, bribe["amount"])
     bribe.update(status="accepted", awaiting=None, number=e["number"])
     s.accepted = e["number"]
@@ -277,7 +277,7 @@ def apply_closing(s: Article27State, e: dict[str, Any]) -> None:
     """Refuse, withdraw or reclaim: the escrow goes back to the briber."""
     give_back(
         s,
-        find(s, e),
+        s.bribes[e["bribe"]],  # decide found it
         {"refuse": "refused", "withdraw": "withdrawn", "reclaim": "reclaimed"}[e["type"]],
     )
 
@@ -300,7 +300,7 @@ def decide_confirm(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
 
 
 def apply_confirm(s: Article27State, e: dict[str, Any]) -> None:
-    find(s, e)["confirmed"][e["seat"]] = e["kept"]
+    s.bribes[e["bribe"]]["confirmed"][e["seat"]] = e["kept"]  # decide found it
 
 
 def unconfirmed(s: Article27State) -> list[dict[str, Any]]:
