@@ -592,10 +592,12 @@ class SecretHitlerEngine:
     def term_limited(s: SecretHitlerState) -> set[int]:
         """Who may not be nominated chancellor: the last elected chancellor,
         and the last elected president while more than 5 players are alive."""
-        limited = {s.last_chancellor}
-        if len(s.living) > FULL_TERM_LIMITS_ABOVE:
+        limited = set()
+        if s.last_chancellor is not None:
+            limited.add(s.last_chancellor)
+        if s.last_president is not None and len(s.living) > FULL_TERM_LIMITS_ABOVE:
             limited.add(s.last_president)
-        return {seat for seat in limited if seat is not None}
+        return limited
 
     def eligible_chancellors(self, s: SecretHitlerState) -> list[int]:
         limited = self.term_limited(s)
