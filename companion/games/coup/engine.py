@@ -699,8 +699,9 @@ class ClaimEngine:
             t.extra = {field: e[field] for field in action.extra}
         if action.every_other:
             t.targets = self._everyone_reachable(s, t.actor)
-        if s.ruleset.hooks is not None:
-            self._pay_fee(s, t.actor, action.character)
+        hooks = s.ruleset.hooks
+        if hooks is not None:
+            hooks.pay_fee(s, t.actor, action.character, False)
         cost = action.cost
         if cost:
             if action.pay_to_target:
@@ -777,7 +778,7 @@ class ClaimEngine:
         seat, character = e["seat"], e["character"]
         hooks = s.ruleset.hooks
         if hooks is not None:
-            self._pay_fee(s, seat, character, counter=True)
+            hooks.pay_fee(s, seat, character, True)
         t = s.turn
         if s.interrupt is not None or t.step == "action":
             # What comes due, stopped as it does or at the start of the turn.
