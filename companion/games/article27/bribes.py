@@ -176,11 +176,14 @@ def _mark_conflicts(s: Article27State, recipient: int) -> None:
     gone)."""
     held = [b for b in s.bribes.values() if b["to"] == recipient and b["status"] == "accepted"]
     for bribe in held:
-        conflicted = any(
-            later["number"] > bribe["number"]
-            and conflicts(bribe["kind"], bribe["issue"], later["kind"], later["issue"])
-            for later in held
-        )
+        # Plain loops: this runs at every acceptance and every deal undone.
+        conflicted = False
+        for later in held:
+            if later["number"] > bribe["number"] and conflicts(
+                bribe["kind"], bribe["issue"], later["kind"], later["issue"]
+            ):
+                conflicted = True
+                break
         if conflicted != bribe["conflicted"]:
             bribe["conflicted"] = conflicted
             _refresh(s, bribe)
