@@ -1446,10 +1446,10 @@ class ClaimEngine:
             return [{"type": name, "seat": seat, "target": i} for i in reached]
         commands = [{"type": name, "seat": seat}]
         if action.targeted:
-            commands = [dict(c, target=i) for c in commands for i in reached]
+            commands = [{**c, "target": i} for c in commands for i in reached]
         for field in action.extra:
             values = s.ruleset.characters if field == "role" else named
-            commands = [dict(c, **{field: v}) for c in commands for v in values]
+            commands = [{**c, field: v} for c in commands for v in values]
         if action.check is not None:
             commands = [c for c in commands if action.check(judged, c) is None]
         return commands
