@@ -137,12 +137,13 @@ def decide_counter(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
 
 def apply_counter(s: Article27State, e: dict[str, Any]) -> None:
     bribe = s.bribes[e["bribe"]]  # decide found it
-    bribe.update(amount=e["amount"], kind=e["kind"], issue=e["issue"], text=e["text"])
+    for term in ("amount", "kind", "issue", "text"):
+        bribe[term] = e[term]
     if e["seat"] == bribe["from"]:
         _escrow(s, bribe, e["amount"])
-        bribe.update(status="offered", awaiting=bribe["to"])
+        bribe["status"], bribe["awaiting"] = "offered", bribe["to"]
     else:
-        bribe.update(status="countered", awaiting=bribe["from"])
+        bribe["status"], bribe["awaiting"] = "countered", bribe["from"]
     _refresh(s, bribe)
 
 
@@ -163,7 +164,7 @@ def decide_accept(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
 def apply_accept(s: Article27State, e: dict[str, Any]) -> None:
     bribe = s.bribes[e["bribe"]]  # decide found it
     _escrow(s, bribe, bribe["amount"])
-    bribe.update(status="accepted", awaiting=None, number=e["number"])
+    bribe["status"], bribe["awaiting"], bribe["number"] = "accepted", None, e["number"]
     s.accepted = e["number"]
     s.offering.discard(bribe["from"])
     _refresh(s, bribe)
@@ -237,7 +238,7 @@ def _close(s: Article27State, bribe: dict[str, Any], status: str) -> None:
     was = bribe["status"]
     if was in OPEN:
         s.offering.discard(bribe["from"])  # a player has one open offer at most
-    bribe.update(held=0, status=status, awaiting=None)
+    bribe["held"], bribe["status"], bribe["awaiting"] = 0, status, None
     del s.bribes[bribe["id"]]
     del s.answers[bribe["id"]]
     s.closed[bribe["id"]] = bribe
