@@ -136,13 +136,14 @@ def decide_counter(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
 
 
 def apply_counter(s: Article27State, e: dict[str, Any]) -> None:
-    bribe = find(s, e)
-    bribe.update(amount=e["amount"], kind=e["kind"], issue=e["issue"], text=e["text"])
+    bribe = s.bribes[e["bribe"]]  # decide found it
+    for term in ("amount", "kind", "issue", "text"):
+        bribe[term] = e[term]
     if e["seat"] == bribe["from"]:
         _escrow(s, bribe, e["amount"])
-        bribe.update(status="offered", awaiting=bribe["to"])
+        bribe["status"], bribe["awaiting"] = "offered", bribe["to"]
     else:
-        bribe.update(status="countered", awaiting=bribe["from"])
+        bribe["status"], bribe["awaiting"] = "countered", bribe["from"]
     _refresh(s, bribe)
 
 
@@ -161,9 +162,9 @@ def decide_accept(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
 
 
 def apply_accept(s: Article27State, e: dict[str, Any]) -> None:
-    bribe = find(s, e)
+    bribe = s.bribes[e["bribe"]]  # decide found it
     _escrow(s, bribe, bribe["amount"])
-    bribe.update(status="accepted", awaiting=None, number=e["number"])
+    bribe["status"], bribe["awaiting"], bribe["number"] = "accepted", None, e["number"]
     s.accepted = e["number"]
     s.offering.discard(bribe["from"])
     _refresh(s, bribe)
@@ -176,11 +177,14 @@ def _mark_conflicts(s: Article27State, recipient: int) -> None:
     gone)."""
     held = [b for b in s.bribes.values() if b["to"] == recipient and b["status"] == "accepted"]
     for bribe in held:
-        conflicted = any(
-            later["number"] > bribe["number"]
-            and conflicts(bribe["kind"], bribe["issue"], later["kind"], later["issue"])
-            for later in held
-        )
+        # Plain loops: this runs at every acceptance and every deal undone.
+        conflicted = False
+        for later in held:
+            if later["number"] > bribe["number"] and conflicts(
+                bribe["kind"], bribe["issue"], later["kind"], later["issue"]
+            ):
+                conflicted = True
+                break
         if conflicted != bribe["conflicted"]:
             bribe["conflicted"] = conflicted
             _refresh(s, bribe)
@@ -234,7 +238,7 @@ def _close(s: Article27State, bribe: dict[str, Any], status: str) -> None:
     was = bribe["status"]
     if was in OPEN:
         s.offering.discard(bribe["from"])  # a player has one open offer at most
-    bribe.update(held=0, status=status, awaiting=None)
+    bribe["held"], bribe["status"], bribe["awaiting"] = 0, status, None
     del s.bribes[bribe["id"]]
     del s.answers[bribe["id"]]
     s.closed[bribe["id"]] = bribe
@@ -277,7 +281,7 @@ def apply_closing(s: Article27State, e: dict[str, Any]) -> None:
     """Refuse, withdraw or reclaim: the escrow goes back to the briber."""
     give_back(
         s,
-        find(s, e),
+        s.bribes[e["bribe"]],  # decide found it
         {"refuse": "refused", "withdraw": "withdrawn", "reclaim": "reclaimed"}[e["type"]],
     )
 
@@ -300,7 +304,7 @@ def decide_confirm(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
 
 
 def apply_confirm(s: Article27State, e: dict[str, Any]) -> None:
-    find(s, e)["confirmed"][e["seat"]] = e["kept"]
+    s.bribes[e["bribe"]]["confirmed"][e["seat"]] = e["kept"]  # decide found it
 
 
 def unconfirmed(s: Article27State) -> list[dict[str, Any]]:

@@ -367,7 +367,9 @@ class ClaimEngine:
             for field in action.extra:
                 event[field] = self._extra_field(s, action, seat, command, field)
         if action.check is not None:
-            action.check(s, event)
+            refusal = action.check(action.check_key(s), event)
+            if refusal is not None:
+                raise refusal
         return event
 
     def _extra_field(
@@ -697,8 +699,9 @@ class ClaimEngine:
             t.extra = {field: e[field] for field in action.extra}
         if action.every_other:
             t.targets = self._everyone_reachable(s, t.actor)
-        if s.ruleset.hooks is not None:
-            self._pay_fee(s, t.actor, action.character)
+        hooks = s.ruleset.hooks
+        if hooks is not None:
+            hooks.pay_fee(s, t.actor, action.character, False)
         cost = action.cost
         if cost:
             if action.pay_to_target:
@@ -775,7 +778,7 @@ class ClaimEngine:
         seat, character = e["seat"], e["character"]
         hooks = s.ruleset.hooks
         if hooks is not None:
-            self._pay_fee(s, seat, character, counter=True)
+            hooks.pay_fee(s, seat, character, True)
         t = s.turn
         if s.interrupt is not None or t.step == "action":
             # What comes due, stopped as it does or at the start of the turn.
@@ -1415,22 +1418,25 @@ class ClaimEngine:
             key: tuple = (action.name, seat, reach)
             if "role" in action.extra:
                 key += (rules.characters,)
+            judged = None
             if action.check_key is not None:
-                key += (action.check_key(s),)
+                judged = action.check_key(s)
+                key += (judged,)
             part = parts.get(key)
             if part is None:
                 if len(parts) >= _LEGAL_CACHE_LIMIT:
                     parts.clear()
                 part = parts[key] = tuple(
-                    map(FrozenCommand, self._menu_part(s, action, seat, living))
+                    map(FrozenCommand, self._menu_part(s, action, seat, living, judged))
                 )
             out.extend(part)
         return tuple(out)
 
     def _menu_part(
-        self, s: CoupState, action: Any, seat: int, living: tuple[int, ...]
+        self, s: CoupState, action: Any, seat: int, living: tuple[int, ...], judged: Any
     ) -> list[dict[str, Any]]:
-        """One action's commands: every target and extra field it may name."""
+        """One action's commands: every target and extra field it may name
+        (and its check allows, given ``judged``, its ``check_key``'s value)."""
         name = action.name
         hooks = s.ruleset.hooks
         limited = hooks is not None and hooks.reach_key(s) is not None
@@ -1440,12 +1446,12 @@ class ClaimEngine:
             return [{"type": name, "seat": seat, "target": i} for i in reached]
         commands = [{"type": name, "seat": seat}]
         if action.targeted:
-            commands = [dict(c, target=i) for c in commands for i in reached]
+            commands = [{**c, "target": i} for c in commands for i in reached]
         for field in action.extra:
             values = s.ruleset.characters if field == "role" else named
-            commands = [dict(c, **{field: v}) for c in commands for v in values]
+            commands = [{**c, field: v} for c in commands for v in values]
         if action.check is not None:
-            commands = [c for c in commands if _passes(action.check, s, c)]
+            commands = [c for c in commands if action.check(judged, c) is None]
         return commands
 
     def _coup_targets(self, s: CoupState, seat: int) -> list[int]:
@@ -1604,16 +1610,6 @@ class ClaimEngine:
         if kind == "proceed":
             return "log.proceed", {}
         return None
-
-
-def _passes(
-    check: Callable[[CoupState, dict[str, Any]], None], s: CoupState, command: dict[str, Any]
-) -> bool:
-    try:
-        check(s, command)
-    except RuleError:
-        return False
-    return True
 
 
 def _first_clockwise(

@@ -47,12 +47,17 @@ class Action:
     choose: Callable[[CoupState, Turn, Any], None] | None = None  # after a choice
     again: bool = False  # the actor then takes another action
     self_target: bool = False  # the actor may be the player named
-    check: Callable[[CoupState, dict[str, Any]], None] | None = None  # more validation
-    check_key: Callable[[CoupState], Any] | None = None  # what ``check`` depends on
+    # More validation: ``check`` gives the refusal of a declaration (or
+    # None) from what ``check_key`` says of the state and the declaration
+    # alone, so the commands kept by that key are the ones it allows.
+    check: Callable[[Any, dict[str, Any]], RuleError | None] | None = None
+    check_key: Callable[[CoupState], Any] | None = None
     price: int = field(init=False)  # coins the actor must hold to declare it
     plain: bool = field(init=False)  # names nobody and nothing, no check: one command
 
     def __post_init__(self) -> None:
+        if (self.check is None) != (self.check_key is None):
+            raise ValueError(f"{self.name}: a check judges by its check_key")
         object.__setattr__(self, "price", max(self.cost, self.needs))
         object.__setattr__(
             self, "plain", not (self.targeted or self.extra or self.check is not None)

@@ -194,9 +194,9 @@ def tokens_used(s: CoupState) -> bool:
     return sum(s.extras.disappear.values()) >= DISAPPEAR_TOKENS
 
 
-def tokens_left(s: CoupState, event: dict[str, Any]) -> None:
-    if tokens_used(s):
-        raise RuleError("g54.no_disappear_token")
+def tokens_left(used: bool, event: dict[str, Any]) -> RuleError | None:
+    """A Mercenary needs a Disappear token left (``used``: ``tokens_used``)."""
+    return RuleError("g54.no_disappear_token") if used else None
 
 
 # -- Special interests -----------------------------------------------------------------
@@ -218,15 +218,19 @@ def richest_and_poorest(s: CoupState) -> tuple[tuple[int, ...], tuple[int, ...]]
     )
 
 
-def richest_to_poorest(s: CoupState, event: dict[str, Any]) -> None:
-    coins = [s.coins[i] for i in s.living]
+def richest_to_poorest(
+    ends: tuple[tuple[int, ...], tuple[int, ...]], event: dict[str, Any]
+) -> RuleError | None:
+    """The Communist takes from a richest living player for a poorest one
+    (``ends``: ``richest_and_poorest``)."""
     rich, poor = event["target"], event["to"]
-    if s.coins[rich] != max(coins):
-        raise RuleError("g54.not_richest", player=rich)
-    if s.coins[poor] != min(coins):
-        raise RuleError("g54.not_poorest", player=poor)
+    if rich not in ends[0]:
+        return RuleError("g54.not_richest", player=rich)
+    if poor not in ends[1]:
+        return RuleError("g54.not_poorest", player=poor)
     if rich == poor:
-        raise RuleError("g54.same_player")
+        return RuleError("g54.same_player")
+    return None
 
 
 def customs(s: CoupState, t: Turn) -> None:

@@ -74,6 +74,9 @@ _KEEPER_REVEALING = frozenset(
 )
 # Choices that depend on the tiles in a hand (keeper mode).
 _PRIVATE_CHOICES = frozenset(("discard", "enact"))
+# Situations whose menus are kept (a few thousand at most in practice); the
+# cache is emptied when it reaches this size.
+_LEGAL_CACHE_LIMIT = 20000
 
 
 class SecretHitlerEngine:
@@ -97,6 +100,8 @@ class SecretHitlerEngine:
             "peek": self._decide_peek,
             "execute": self._decide_execute,
         }
+        # Menus by situation (see legal_commands), shared by every table.
+        self._legal: dict[tuple[Any, ...], tuple[FrozenCommand, ...]] = {}
         self._apply = {
             "started": self._apply_started,
             "confirm": self._apply_confirm,
@@ -276,8 +281,13 @@ class SecretHitlerEngine:
         votes = command.get("votes")
         if not isinstance(votes, list) or len(votes) != s.players:
             raise RuleError("sh.bad_ballot")
-        for alive, vote in zip(s.alive, votes):
-            if (vote != JA and vote != NEIN) if alive else vote is not None:
+        # Every living seat votes Ja or Nein and every dead one (the
+        # executed) nothing: counted, and the few dead looked at, rather
+        # than every seat walked in Python, as each election asks.
+        if votes.count(JA) + votes.count(NEIN) != len(s.living):
+            raise RuleError("sh.bad_ballot")
+        for seat in s.executed:
+            if votes[seat] is not None:
                 raise RuleError("sh.bad_ballot")
         return {"type": "ballot", "votes": list(votes)}
 
@@ -587,10 +597,12 @@ class SecretHitlerEngine:
     def term_limited(s: SecretHitlerState) -> set[int]:
         """Who may not be nominated chancellor: the last elected chancellor,
         and the last elected president while more than 5 players are alive."""
-        limited = {s.last_chancellor}
-        if len(s.living) > FULL_TERM_LIMITS_ABOVE:
+        limited = set()
+        if s.last_chancellor is not None:
+            limited.add(s.last_chancellor)
+        if s.last_president is not None and len(s.living) > FULL_TERM_LIMITS_ABOVE:
             limited.add(s.last_president)
-        return {seat for seat in limited if seat is not None}
+        return limited
 
     def eligible_chancellors(self, s: SecretHitlerState) -> list[int]:
         limited = self.term_limited(s)
@@ -651,8 +663,62 @@ class SecretHitlerEngine:
 
     def legal_commands(self, s: SecretHitlerState) -> tuple[dict[str, Any], ...]:
         """Every command the engine accepts now (votes go through the table's
-        ballot and are not listed here)."""
-        phase = self.public_phase(s)
+        ballot and are not listed here).
+
+        The menus are built once per situation and shared, as commands that refuse changes; see
+        ``_situation`` for what a situation is."""
+        key = self._situation(s)
+        if key is None:
+            return self._commands(s, self.public_phase(s))
+        commands = self._legal.get(key)
+        if commands is None:
+            if len(self._legal) >= _LEGAL_CACHE_LIMIT:
+                self._legal.clear()
+            commands = self._legal[key] = self._commands(s, key[0])
+        return commands
+
+    def _situation(self, s: SecretHitlerState) -> tuple[Any, ...] | None:
+        """Everything the menu of the current phase is made from (None for
+        the phases built afresh): the nomination reads the candidate, who
+        lives and the last government (``eligible_chancellors``); a hand, its
+        holder and which policies it holds, the chancellor's also the veto
+        (``_veto_refusal``); a power, the president, who lives and (to
+        investigate) who was investigated; the night, who has confirmed. The
+        key holds every value those rules read, so a kept menu is the one
+        they would build now."""
+        if s.winner is not None or s.reshuffle_due:
+            return None
+        phase = s.phase
+        if phase == "election":  # the ballot's: nothing listed
+            return (phase,)
+        if phase == "nominate":
+            return (phase, s.candidate, s.living, s.last_chancellor, s.last_president)
+        if phase == "president_discard":
+            hand = s.hand
+            return (phase, s.president, LIBERAL in hand, FASCIST in hand)
+        if phase == "chancellor_enact" or phase == "legislative":
+            hand = s.hand
+            return (
+                phase,
+                s.chancellor,
+                s.keeper,
+                LIBERAL in hand,
+                FASCIST in hand,
+                s.fascist >= VETO_FROM,
+                s.veto_refused,
+            )
+        if phase == "veto" or phase == PEEK:
+            return (phase, s.president)
+        if phase == SPECIAL_ELECTION or phase == EXECUTE:
+            return (phase, s.president, s.living)
+        if phase == INVESTIGATE:
+            return (phase, s.president, s.living, tuple(s.investigations))
+        if phase == "night":
+            return (phase, s.players, frozenset(s.confirmed))
+        return None
+
+    def _commands(self, s: SecretHitlerState, phase: str) -> tuple[FrozenCommand, ...]:
+        """The menu of ``phase`` as the rules build it now."""
         out: list[dict[str, Any]] = []
         if phase == "night":
             out = [{"type": "confirm", "seat": i} for i in range(s.players) if i not in s.confirmed]

@@ -110,4 +110,9 @@ class SecretHitlerState:
         return seat
 
     def investigated(self, seat: int) -> bool:
-        return any(target == seat for _, target in self.investigations)
+        # A plain loop: the engine asks for every living seat whenever a
+        # power to investigate comes up, and a generator costs more here.
+        for _, target in self.investigations:
+            if target == seat:
+                return True
+        return False
