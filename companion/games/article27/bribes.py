@@ -26,6 +26,9 @@ from .state import Article27State
 OPEN = ("offered", "countered")
 MAX_TEXT = 200
 PAIRS = 100  # seat pairs a bribe's number makes room for (seats are 0-9)
+# Bribe menus kept (``bribe_menus``): a negotiation's live bribes in all
+# their situations, shared by every table, with room to spare.
+MENUS = 4096
 
 
 def bribe_id(briber: int, recipient: int, count: int) -> int:
@@ -80,7 +83,7 @@ def covers(s: Article27State, seat: int, bribe: dict[str, Any], amount: int) -> 
 
 def decide_offer(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
     seat = seat_of(command, s.players)
-    if seat in s.offering:
+    if seat in offering(s):
         # One offer at a time: withdraw the waiting one to make another.
         raise RuleError("a27.offer_waiting")
     recipient = seat_of(command, s.players, "to")
@@ -97,8 +100,7 @@ def decide_offer(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
 def apply_offer(s: Article27State, e: dict[str, Any]) -> None:
     assert s.influence is not None  # keeper mode: the app holds the influence
     s.influence[e["seat"]] -= e["amount"]
-    s.offering.add(e["seat"])
-    bribe = s.bribes[e["bribe"]] = {
+    s.bribes[e["bribe"]] = {
         "id": e["bribe"],
         "from": e["seat"],
         "to": e["to"],
@@ -115,7 +117,6 @@ def apply_offer(s: Article27State, e: dict[str, Any]) -> None:
     }
     pair = (e["seat"], e["to"])
     s.offers_made[pair] = s.offers_made.get(pair, 0) + 1
-    _refresh(s, bribe)
 
 
 def _answering(s: Article27State, command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -144,7 +145,6 @@ def apply_counter(s: Article27State, e: dict[str, Any]) -> None:
         bribe["status"], bribe["awaiting"] = "offered", bribe["to"]
     else:
         bribe["status"], bribe["awaiting"] = "countered", bribe["from"]
-    _refresh(s, bribe)
 
 
 def _escrow(s: Article27State, bribe: dict[str, Any], amount: int) -> None:
@@ -166,8 +166,6 @@ def apply_accept(s: Article27State, e: dict[str, Any]) -> None:
     _escrow(s, bribe, bribe["amount"])
     bribe["status"], bribe["awaiting"], bribe["number"] = "accepted", None, e["number"]
     s.accepted = e["number"]
-    s.offering.discard(bribe["from"])
-    _refresh(s, bribe)
     _mark_conflicts(s, bribe["to"])
 
 
@@ -185,9 +183,7 @@ def _mark_conflicts(s: Article27State, recipient: int) -> None:
             ):
                 conflicted = True
                 break
-        if conflicted != bribe["conflicted"]:
-            bribe["conflicted"] = conflicted
-            _refresh(s, bribe)
+        bribe["conflicted"] = conflicted
 
 
 def decide_refuse(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
@@ -221,11 +217,6 @@ def give_back(s: Article27State, bribe: dict[str, Any], status: str) -> None:
     payer = bribe["from"]
     s.influence[payer] += bribe["held"]
     _close(s, bribe, status)
-    if payer in s.offering:
-        # The briber may now cover terms they could not: refresh their open deal.
-        for other in s.bribes.values():
-            if other["from"] == payer and other["status"] == "countered":
-                _refresh(s, other)
 
 
 def pay_out(s: Article27State, bribe: dict[str, Any]) -> None:
@@ -236,27 +227,64 @@ def pay_out(s: Article27State, bribe: dict[str, Any]) -> None:
 
 def _close(s: Article27State, bribe: dict[str, Any], status: str) -> None:
     was = bribe["status"]
-    if was in OPEN:
-        s.offering.discard(bribe["from"])  # a player has one open offer at most
     bribe["held"], bribe["status"], bribe["awaiting"] = 0, status, None
     del s.bribes[bribe["id"]]
-    del s.answers[bribe["id"]]
     s.closed[bribe["id"]] = bribe
     if was == "accepted":
         _mark_conflicts(s, bribe["to"])  # a conflict ends with either deal
 
 
-def _refresh(s: Article27State, bribe: dict[str, Any]) -> None:
-    """Rebuild the commands a live bribe offers its parties (kept with the
-    state so the negotiation menu never walks every bribe): the answering
-    side accepts (if the briber can cover the terms), refuses or counters;
-    the briber withdraws an open offer; the recipient backs out of an
-    accepted one; after a conflicting deal the briber may take theirs back."""
+def offering(s: Article27State) -> set[int]:
+    """The players whose offer waits for an answer (one each at most)."""
+    return {b["from"] for b in s.bribes.values() if b["status"] in OPEN}
+
+
+def bribe_menus(s: Article27State) -> tuple[set[int], list[dict[str, Any]]]:
+    """The players whose offer waits for an answer, and the commands the
+    live bribes offer their parties now: the answering side accepts (if the
+    briber can cover the terms), refuses or counters; the briber withdraws an
+    open offer; the recipient backs out of an accepted one; after a
+    conflicting deal the briber may take theirs back.
+
+    Asked at every step of a negotiation, so each bribe's commands are kept
+    per situation in ``_MENUS``, outside the state (nothing in the state is
+    derived): the key holds everything the commands depend on (a bribe's
+    number names its two players)."""
+    waiting: set[int] = set()
+    commands: list[dict[str, Any]] = []
+    menus = _MENUS
+    for bribe in s.bribes.values():
+        if bribe["status"] == "accepted":
+            key: tuple = (bribe["id"], bribe["conflicted"])
+        else:
+            who, amount = bribe["awaiting"], bribe["amount"]
+            waiting.add(bribe["from"])
+            key = (
+                bribe["id"],
+                who,
+                amount,
+                bribe["kind"],
+                bribe["issue"],
+                covers(s, who, bribe, amount),
+            )
+        menu = menus.get(key)
+        if menu is None:
+            if len(menus) >= MENUS:
+                menus.clear()
+            menu = menus[key] = _menu(bribe, key[-1])
+        commands += menu
+    return waiting, commands
+
+
+_MENUS: dict[tuple, tuple[dict[str, Any], ...]] = {}
+
+
+def _menu(bribe: dict[str, Any], can_accept: bool) -> tuple[dict[str, Any], ...]:
     number = bribe["id"]
-    if bribe["status"] in OPEN:
+    if bribe["status"] != "accepted":
         who = bribe["awaiting"]
         raise_to = bribe["amount"] + 1 if who == bribe["to"] else max(1, bribe["amount"] - 1)
-        answers = [
+        menu = [
             FrozenCommand(type="refuse", seat=who, bribe=number),
             FrozenCommand(
                 type="counter",
@@ -268,13 +296,13 @@ def _refresh(s: Article27State, bribe: dict[str, Any]) -> None:
             ),
             FrozenCommand(type="withdraw", seat=bribe["from"], bribe=number),
         ]
-        if covers(s, who, bribe, bribe["amount"]):
-            answers.append(FrozenCommand(type="accept", seat=who, bribe=number))
+        if can_accept:
+            menu.append(FrozenCommand(type="accept", seat=who, bribe=number))
     else:
-        answers = [FrozenCommand(type="withdraw", seat=bribe["to"], bribe=number)]
-        if bribe["conflicted"]:
-            answers.append(FrozenCommand(type="reclaim", seat=bribe["from"], bribe=number))
-    s.answers[number] = tuple(answers)
+        menu = [FrozenCommand(type="withdraw", seat=bribe["to"], bribe=number)]
+        if can_accept:  # for a deal: whether it is conflicted
+            menu.append(FrozenCommand(type="reclaim", seat=bribe["from"], bribe=number))
+    return tuple(menu)
 
 
 def apply_closing(s: Article27State, e: dict[str, Any]) -> None:

@@ -26,7 +26,7 @@ table's clock, so a restarted table knows how much time is left.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, combinations
+from itertools import combinations
 from typing import Any
 
 from ..base import (
@@ -552,8 +552,6 @@ class Article27Engine:
         s.bribes = {}
         s.closed = {}
         s.accepted = 0
-        s.answers = {}
-        s.offering = set()
         s.announcements = []
         s.announcer = s.challenge = None
         s.timer_started = s.timer_paused = None
@@ -755,17 +753,16 @@ class Article27Engine:
                 return moves
             # Who may make an offer, a bit per seat: influence left behind the
             # screen, and no offer of theirs waiting for an answer.
-            influence, offering, able = s.influence, s.offering, 0
+            influence, able = s.influence, 0
             assert influence is not None  # keeper mode: the app holds the influence
+            waiting, answers = bribes.bribe_menus(s)
             for seat in range(s.players):
-                if influence[seat] >= 1 and seat not in offering:
+                if influence[seat] >= 1 and seat not in waiting:
                     able |= 1 << seat
             offers = self._offers.get((s.players, s.sg, able))
             if offers is None:
                 offers = self._offer_menu(s, able)
-            if not s.answers:
-                return moves + offers
-            return moves + offers + tuple(chain.from_iterable(s.answers.values()))
+            return moves + offers + tuple(answers)
         out: list[dict[str, Any]] = []
         if phase == "unused":
             count = len(AGENDAS) - s.players

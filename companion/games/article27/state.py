@@ -34,8 +34,6 @@ class Article27State:
         "slots",
         "timer_started",
         "closed",
-        "answers",
-        "offering",
         "timer_paused",
         "timer_paused_total",
         "votes",
@@ -85,11 +83,6 @@ class Article27State:
         # each by number.
         self.bribes: dict[int, dict[str, Any]] = {}
         self.closed: dict[int, dict[str, Any]] = {}
-        # Indexes kept by the bribe events, so that the negotiation menu never
-        # walks every bribe: the commands each live bribe offers its parties,
-        # and the players whose offer is waiting for an answer.
-        self.answers: dict[int, tuple[dict[str, Any], ...]] = {}
-        self.offering: set[int] = set()
         # Offers made so far this game, by (briber, recipient): a bribe's
         # number counts only its own pair's (see bribes.bribe_id).
         self.offers_made: dict[tuple[int, int], int] = {}
