@@ -1418,25 +1418,25 @@ class ClaimEngine:
             key: tuple = (action.name, seat, reach)
             if "role" in action.extra:
                 key += (rules.characters,)
-            judged = None
+            checked = None
             if action.check_key is not None:
-                judged = action.check_key(s)
-                key += (judged,)
+                checked = action.check_key(s)
+                key += (checked,)
             part = parts.get(key)
             if part is None:
                 if len(parts) >= _LEGAL_CACHE_LIMIT:
                     parts.clear()
                 part = parts[key] = tuple(
-                    map(FrozenCommand, self._menu_part(s, action, seat, living, judged))
+                    map(FrozenCommand, self._menu_part(s, action, seat, living, checked))
                 )
             out.extend(part)
         return tuple(out)
 
     def _menu_part(
-        self, s: CoupState, action: Any, seat: int, living: tuple[int, ...], judged: Any
+        self, s: CoupState, action: Any, seat: int, living: tuple[int, ...], checked: Any
     ) -> list[dict[str, Any]]:
         """One action's commands: every target and extra field it may name
-        (and its check allows, given ``judged``, its ``check_key``'s value)."""
+        (and its check allows, given ``checked``, its ``check_key``'s value)."""
         name = action.name
         hooks = s.ruleset.hooks
         limited = hooks is not None and hooks.reach_key(s) is not None
@@ -1451,7 +1451,7 @@ class ClaimEngine:
             values = s.ruleset.characters if field == "role" else named
             commands = [{**c, field: v} for c in commands for v in values]
         if action.check is not None:
-            commands = [c for c in commands if action.check(judged, c) is None]
+            commands = [c for c in commands if action.check(checked, c) is None]
         return commands
 
     def _coup_targets(self, s: CoupState, seat: int) -> list[int]:

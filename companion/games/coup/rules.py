@@ -57,7 +57,7 @@ class Action:
 
     def __post_init__(self) -> None:
         if (self.check is None) != (self.check_key is None):
-            raise ValueError(f"{self.name}: a check judges by its check_key")
+            raise ValueError(f"{self.name}: a check decides by its check_key")
         object.__setattr__(self, "price", max(self.cost, self.needs))
         object.__setattr__(
             self, "plain", not (self.targeted or self.extra or self.check is not None)
