@@ -19,7 +19,7 @@ from sh_helpers import nominate, sh_table
 from test_console import KEY, PASSWORD, status
 
 from companion.games.base import Fate, Setup
-from companion.i18n import LANGUAGES
+from companion.i18n import LANGUAGES, Messages
 from companion.table import Table, seat_source
 from companion.web.server import TableServer
 from companion.web.waiting import waiting_app
@@ -253,3 +253,37 @@ def test_what_a_screen_reader_finds_by_role_and_name(store, phones):
         expect(page.get_by_role("status").filter(has_text=t("web.connected"))).to_be_visible()
         page.goto(f"{base}/table")
         expect(page.get_by_role("log", name=t("ui.log"))).to_contain_text(table.names[0])
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_the_table_page_shows_what_the_table_waits_for_its_figures_and_cards(store, phones, lang):
+    """/table says what the kiosk's bar and status line say, and shows the
+    cards the kiosk keeps in sight (G54's five characters), worded in the
+    page's language; it passes axe with them."""
+    table, _ = g54_loss(store)
+    t, words, view = Messages(lang, table.names), table.spec.words, table.public_view()
+    cards = words.reference_cards(view, t)
+    assert len(cards) == 6, "the set's five characters and the general actions"
+    with serve_in_thread(TableServer(table).app()) as base:
+        page = phones(LOCALES[lang])
+        page.goto(f"{base}/table")
+        expect(page.locator("#link")).to_have_attribute("data-state", "open")
+        expect(page.locator("#status")).to_have_text(words.status_line(view, t))
+        expect(page.locator("#facts")).to_have_text(" · ".join(words.bar_items(view, t)))
+        expect(page.locator("#reference-title")).to_have_text(t("web.reference"))
+        expect(page.locator("#reference dt")).to_have_text([name for name, _ in cards])
+        expect(page.locator("#reference dd")).to_have_text([text for _, text in cards])
+        assert_accessible(page, lang, "G54's table page with its cards")
+
+
+def test_the_table_page_shows_no_cards_where_the_game_keeps_none(store, phones):
+    table, _ = coup_turn(store)
+    table.execute({"type": "income", "seat": 0})
+    t, words, view = Messages("en", table.names), table.spec.words, table.public_view()
+    with serve_in_thread(TableServer(table).app()) as base:
+        page = phones(LOCALES["en"])
+        page.goto(f"{base}/table")
+        expect(page.locator("#link")).to_have_attribute("data-state", "open")
+        expect(page.locator("#status")).to_have_text(words.status_line(view, t))
+        expect(page.locator("#facts")).to_contain_text(t("ui.turn", count=2))
+        expect(page.locator("#reference-card")).to_be_hidden()

@@ -88,10 +88,26 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
         message = json.loads(text)
         assert canonical(message["public"]) in publics
         if audience == "table":
-            assert set(message) == {"type", "version", "game", "names", "public", "log"}
+            assert set(message) == {
+                "type",
+                "version",
+                "game",
+                "names",
+                "public",
+                "status",
+                "facts",
+                "reference",
+                "log",
+            }
+            public, words = message["public"], spec_for(game).words
             assert message["log"] == [
-                t[0].log_line(line["key"], line["args"]) for line in message["public"]["log"]
+                t[0].log_line(line["key"], line["args"]) for line in public["log"]
             ], "the worded log says only what the public view holds"
+            assert message["status"] == words.status_line(public, t[0])
+            assert message["facts"] == words.bar_items(public, t[0])
+            assert message["reference"] == [
+                {"name": name, "text": text} for name, text in words.reference_cards(public, t[0])
+            ], "the table's words come from the public view alone"
             continue
         seat = int(audience.split(":")[1])
         assert message["seat"] == seat

@@ -94,6 +94,16 @@ class Words:
         A game's words add its own to these, the table screen's ballot cues."""
         return [t("speech.ballot.open"), t("speech.ballot.revealed")]
 
+    def bar_items(self, view: View, t: Messages) -> list[str]:
+        """The table's figures, shown beside its name (the kiosk's bar, the
+        public page): none unless the game says."""
+        return []
+
+    def reference_cards(self, view: View, t: Messages) -> list[tuple[str, str]]:
+        """Cards the table keeps in sight, as (name, what it does), on the
+        kiosk and the public page: none unless the game says."""
+        return []
+
     def seat_line(self, view: View, seat: int, t: Messages) -> str:
         """What the table knows of one seat, on one line ("" for its name alone)."""
         return ""

@@ -16,7 +16,9 @@ Routes:
   seat's CSRF token in a header and come from this server's own pages
   (Origin), so another site cannot forge it;
 - ``GET /table``, ``GET /api/table``, ``GET /ws/table``: the public table, for
-  a TV or spectators, with no secret in it;
+  a TV or spectators, with no secret in it: the status line, the table's
+  figures and the cards it keeps in sight (its words' ``bar_items`` and
+  ``reference_cards``), the players and the log;
 - ``GET /api/messages/<lang>``: the catalog the pages translate with;
 
 Every state carries a ``version``: how many times what that page receives
@@ -522,15 +524,21 @@ class TableServer:
         )
 
     def _table_state(self, lang: str) -> dict[str, Any]:
-        """The public table, with its log worded in the page's language."""
+        """The public table, worded in the page's language: what it waits
+        for, its figures, the cards it keeps in sight, and its log."""
         table, public = self.table, self._public()
-        t = Messages(lang, table.names)
+        t, words = Messages(lang, table.names), table.spec.words
         return {
             "type": "state",
             "version": self._public_version,
             "game": table.setup.game,
             "names": table.names,
             "public": public,
+            "status": words.status_line(public, t),
+            "facts": words.bar_items(public, t),
+            "reference": [
+                {"name": name, "text": text} for name, text in words.reference_cards(public, t)
+            ],
             "log": [t.log_line(line["key"], line["args"]) for line in public["log"]],
         }
 

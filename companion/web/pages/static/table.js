@@ -1,5 +1,6 @@
 "use strict";
-// The public table: who is where, coins or influence, the log. No secrets.
+// The public table: what it waits for, its figures, who is where, coins or
+// influence, the cards it keeps in sight, the log. No secrets.
 
 function byId(id) { return document.getElementById(id); }
 
@@ -17,7 +18,27 @@ function render(state) {
     if (view.current === seat) item.className = "current";
     return item;
   }));
+  showText(byId("status"), state.status);
+  showText(byId("facts"), state.facts.join(" · "));
+  showReference(state.reference);
   showLog(byId("log"), state.log.slice(-12));
+}
+
+// A live region is read out when its text changes: set it only then.
+function showText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+// The cards the table keeps in sight, as on the kiosk (the game's words say which).
+function showReference(cards) {
+  byId("reference-card").hidden = cards.length === 0;
+  byId("reference").replaceChildren(...cards.flatMap(({ name, text }) => {
+    const term = document.createElement("dt");
+    term.textContent = name;
+    const detail = document.createElement("dd");
+    detail.textContent = text;
+    return [term, detail];
+  }));
 }
 
 // The log comes worded by the server in this page's language. It is a live
@@ -44,6 +65,7 @@ async function start() {
   Companion.languageMenu(byId("language"), state.languages, state.lang);
   byId("log-card").setAttribute("aria-label", Companion.t("ui.log"));
   byId("settings-title").textContent = Companion.t("web.settings");
+  byId("reference-title").textContent = Companion.t("web.reference");
   Companion.largeText(byId("large-text"));
   render(state);
   Companion.live("/ws/table", render, byId("link"));
