@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from companion.games.base import Fate, RuleError, Setup
-from companion.table import Table
+from companion.table import Table, seat_source
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 
@@ -92,3 +92,22 @@ def reach(table, actor: int, **wanted: int) -> None:
         else:
             quiet_turn(table)
     raise AssertionError("could not reach the position")
+
+
+def challenge_lost(store) -> Table:
+    """Keeper mode, the starter set: Bob challenged Ann's Banker and lost, and
+    must turn up one of his two cards, chosen by number on his phone."""
+    setup = Setup(
+        game="g54",
+        seats=["Ann", "Bob", "Cat"],
+        mode="keeper",
+        options={"first": 0, "set": "starter"},
+    )
+    deal = {
+        "hands": [["banker", "director"], ["guerrilla", "politician"], ["peacekeeper", "banker"]]
+    }
+    table = Table.start(store, setup, fate=Fate(seed=3, script=deal))
+    table.execute({"type": "banker", "seat": 0})
+    table.execute({"type": "challenge", "seat": 1}, source=seat_source(1))
+    table.execute({"type": "show", "seat": 0}, source=seat_source(0))
+    return table

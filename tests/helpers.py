@@ -21,6 +21,18 @@ def new_table(store, names, mode="physical", options=None, deal=None, seed=7):
     return Table.start(store, setup, fate=Fate(seed=seed, script=deal))
 
 
+def coup_with_countdown(path: Path, clock: Callable[[], float]) -> Table:
+    """Coup with the real cards, Natassa first, clockwise: a claim stands
+    unchallenged when its 10-second response countdown on ``clock`` ends."""
+    setup = Setup(
+        game="coup",
+        seats=["Natassa", "Stelios", "Giorgos"],
+        mode="physical",
+        options={"first": 0, "direction": "clockwise", "response_seconds": 10},
+    )
+    return Table.start(EventStore(path), setup, fate=Fate(seed=1), clock=clock)
+
+
 def physical_table(path):
     """A Coup table in physical mode on the SQLite file ``path``: Natassa,
     Stelios and Giorgos, clockwise, Natassa first."""

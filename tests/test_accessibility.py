@@ -15,12 +15,13 @@ import re
 import pytest
 from a27_helpers import PK, a27_table, propose
 from browser import NO_PLAYWRIGHT, axe_violations, serve_in_thread, take_seat
+from g54_helpers import challenge_lost
 from sh_helpers import nominate, sh_table
 from test_console import KEY, PASSWORD, status
 
 from companion.games.base import Fate, Setup
 from companion.i18n import LANGUAGES, Messages
-from companion.table import Table, seat_source
+from companion.table import Table
 from companion.web.server import TableServer
 from companion.web.waiting import waiting_app
 
@@ -62,20 +63,7 @@ def coup_turn(store) -> tuple[Table, int]:
 
 def g54_loss(store) -> tuple[Table, int]:
     """G54: Bob challenged and lost, and turns up a card chosen by number."""
-    setup = Setup(
-        game="g54",
-        seats=["Ann", "Bob", "Cat"],
-        mode="keeper",
-        options={"first": 0, "set": "starter"},
-    )
-    deal = {
-        "hands": [["banker", "director"], ["guerrilla", "politician"], ["peacekeeper", "banker"]]
-    }
-    table = Table.start(store, setup, fate=Fate(seed=3, script=deal))
-    table.execute({"type": "banker", "seat": 0})
-    table.execute({"type": "challenge", "seat": 1}, source=seat_source(1))
-    table.execute({"type": "show", "seat": 0}, source=seat_source(0))
-    return table, 1
+    return challenge_lost(store), 1
 
 
 SEAT_STATES = {

@@ -13,6 +13,7 @@ import urllib.request
 
 import pytest
 from browser import NO_PLAYWRIGHT, serve_in_thread, shot, take_seat
+from g54_helpers import challenge_lost
 from sh_helpers import nominate, sh_table
 
 from companion.table import EventStore, Table
@@ -281,22 +282,7 @@ def test_an_article_27_bribe_is_offered_from_the_phone(store, phones):
 
 
 def test_a_coup_phone_turns_up_a_card_chosen_by_number(store, phones):
-    from companion.games.base import Fate, Setup
-    from companion.table import seat_source
-
-    setup = Setup(
-        game="g54",
-        seats=["Ann", "Bob", "Cat"],
-        mode="keeper",
-        options={"first": 0, "set": "starter"},
-    )
-    deal = {
-        "hands": [["banker", "director"], ["guerrilla", "politician"], ["peacekeeper", "banker"]]
-    }
-    table = Table.start(store, setup, fate=Fate(seed=3, script=deal))
-    table.execute({"type": "banker", "seat": 0})
-    table.execute({"type": "challenge", "seat": 1}, source=seat_source(1))
-    table.execute({"type": "show", "seat": 0}, source=seat_source(0))
+    table = challenge_lost(store)
     server = TableServer(table)
     with serve_in_thread(server.app()) as base:
         bob, _ = seated(phones, base, server, 1)

@@ -90,7 +90,7 @@ pytest.importorskip("kivy.base")
 from kiosk_helpers import button_with, shown_texts  # noqa: E402
 from sh_helpers import nominate  # noqa: E402
 from sh_kiosk_helpers import keeper, start  # noqa: E402
-from ui_helpers import frames, screenshot, show, tap  # noqa: E402
+from ui_helpers import frames, screenshot, show, tap, wait_for  # noqa: E402
 
 PAUSE = 0.2  # seconds: the operator's pause, short for the test
 READ = "Read the night aloud"
@@ -136,14 +136,6 @@ def fast_voice(voices, lang):
     )
     piper.chmod(0o755)
     return voices
-
-
-def wait_for(condition, seconds=10.0):
-    end = time.monotonic() + seconds
-    while not condition() and time.monotonic() < end:
-        frames(1)
-        time.sleep(0.02)
-    return condition()
 
 
 def said(sounds) -> list[str]:

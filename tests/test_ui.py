@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import physical_table
+from helpers import coup_with_countdown, physical_table
 
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
@@ -303,13 +303,7 @@ def test_a_claim_under_a_countdown_shows_the_seconds_left(window, tmp_path):
     from companion.games.coup.screen import CoupTableScreen
 
     clock = FakeClock()
-    setup = Setup(
-        game="coup",
-        seats=["Natassa", "Stelios", "Giorgos"],
-        mode="physical",
-        options={"first": 0, "direction": "clockwise", "response_seconds": 10},
-    )
-    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=1), clock=clock)
+    table = coup_with_countdown(tmp_path / "g.sqlite3", clock)
     screen = show(window, CoupTableScreen(table), (800, 480))
     assert screen.countdown_text == ""
     tap(button(screen, "Tax (+3, Duke)"))

@@ -5,6 +5,7 @@ that it lies inside the window. The ``window`` fixture is in conftest.py."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,16 @@ SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "screenshots"))
 def frames(n: int = 3) -> None:
     for _ in range(n):
         EventLoop.idle()
+
+
+def wait_for(condition, seconds: float = 10.0) -> bool:
+    """Let frames pass until ``condition()`` holds (or ``seconds`` are up),
+    for what the kiosk's clock and threads do in their own time; returns it."""
+    end = time.monotonic() + seconds
+    while not condition() and time.monotonic() < end:
+        frames(1)
+        time.sleep(0.02)
+    return condition()
 
 
 def show(window, widget, size):
