@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from a27_helpers import DI, HU, NU, PK, SM, FakeClock
 from a27_kiosk_helpers import kiosk_table
+from helpers import coup_with_countdown
 
 from companion.games import names, spec_for
 from companion.i18n import LANGUAGES, Messages
@@ -135,7 +136,7 @@ def test_every_line_is_whole_and_made_from_nothing_secret():
 
 # -- through the kiosk -------------------------------------------------------------
 pytest.importorskip("kivy.base")
-from ui_helpers import frames, show, tap  # noqa: E402
+from ui_helpers import frames, show, tap, wait_for  # noqa: E402
 
 
 def narrator_for(tmp_path, volume=1.0, enabled=True):
@@ -151,14 +152,6 @@ def rendered(narrator, lang, lines):
     if worker is not None:
         worker.join(timeout=60)
     assert narrator.ready(lines)
-
-
-def wait_for(condition, seconds=10.0):
-    end = time.monotonic() + seconds
-    while not condition() and time.monotonic() < end:
-        frames(1)
-        time.sleep(0.02)
-    return condition()
 
 
 def test_lines_play_through_the_sounds_one_after_another_and_after_a_sound(window, tmp_path):
@@ -294,6 +287,7 @@ def test_the_operator_turns_narration_on_with_whose_turn_and_sets_its_pace(windo
     panel.open(animation=False)
     frames(3)
     t = Messages("en")
+    assert panel.voice_text == t("settings.voice", name="espeak-ng-en-gb")
     [turns] = [b for b in panel.ids.narration.children if b.text == t("settings.narration.turns")]
     panel.ids.narration.parent.parent.scroll_to(turns, animate=False)
     frames(2)
@@ -317,19 +311,11 @@ def test_the_operator_turns_narration_on_with_whose_turn_and_sets_its_pace(windo
 
 
 def test_the_last_seconds_to_challenge_a_claim_are_announced_once(window, tmp_path):
-    from companion.games.base import Fate, Setup
     from companion.games.coup.screen import CoupTableScreen
     from companion.games.coup.words import CHALLENGE_CUE
-    from companion.table import EventStore, Table
 
     clock = FakeClock()
-    setup = Setup(
-        game="coup",
-        seats=["Ann", "Bob", "Cat"],
-        mode="physical",
-        options={"first": 0, "response_seconds": 10},
-    )
-    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=3), clock=clock)
+    table = coup_with_countdown(tmp_path / "g.sqlite3", clock)
     narrator = narrator_for(tmp_path)
     t = Messages("ru", table.names)
     rendered(narrator, "ru", table.spec.words.spoken_lines(t))
@@ -351,3 +337,27 @@ def test_the_last_seconds_to_challenge_a_claim_are_announced_once(window, tmp_pa
     line = t("speech.claim.challenge_left", count=CHALLENGE_CUE)
     assert wait_for(lambda: narrator.spoken == [line]), narrator.spoken
     assert screen.ids.bar.ids.info.text == line
+
+
+def test_without_a_voice_the_settings_say_so_and_the_kiosk_only_captions(
+    window, tmp_path, monkeypatch
+):
+    from companion.games.base import Setup
+    from companion.table import EventStore, Table
+    from companion.ui.kiosk import Kiosk
+    from companion.ui.kiosk_settings import KioskSettings
+    from companion.ui.settings_view import OperatorSettings
+
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))  # no espeak-ng, no piper
+    settings = KioskSettings(tmp_path / "kiosk.ini")
+    settings.narration = True
+    store = EventStore(tmp_path / "g.sqlite3")
+    table = Table.start(store, Setup(game="coup", seats=["Ann", "Bob"], options={"first": 0}))
+    kiosk = show(
+        window, Kiosk(store, table, settings=settings, sounds_dir=tmp_path / "s"), (800, 480)
+    )
+    assert kiosk.narrator.voice_name is None
+    panel = OperatorSettings(kiosk)
+    assert panel.voice_text == Messages("en")("settings.no_voice")
+    line = Messages("en", table.names)("speech.ballot.open")
+    assert not kiosk.narrator.say(line) and kiosk.narrator.spoken == []

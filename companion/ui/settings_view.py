@@ -80,6 +80,7 @@ class OperatorSettings(ModalView):
     pin_warning = StringProperty("")
     message = StringProperty("")
     devices_text = StringProperty("")
+    voice_text = StringProperty("")  # the voice the narration speaks with, or that none can
 
     def __init__(self, kiosk: Any, **kwargs: Any) -> None:
         self.kiosk = kiosk
@@ -155,6 +156,8 @@ class OperatorSettings(ModalView):
                 for name, on in NARRATION
             ],
         )
+        voice = self.kiosk.narrator.voice_name
+        self.voice_text = t("settings.voice", name=voice) if voice else t("settings.no_voice")
         ssid, password = self.settings.wifi or ("", None)
         self.ids.ssid.value, self.ids.password.value = ssid, password or ""
         self.devices_text = "\n".join(self.kiosk.device_lines(t))
