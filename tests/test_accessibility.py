@@ -79,7 +79,7 @@ def test_the_checker_finds_a_button_with_no_name(store, phone):
     table, _ = coup_turn(store)
     with serve_in_thread(TableServer(table).app()) as base:
         phone.goto(f"{base}/table")
-        expect(phone.locator("#players li")).to_have_count(3)
+        expect(phone.locator("#players > li")).to_have_count(3)
         assert axe_violations(phone) == []
         phone.evaluate(
             """() => {

@@ -20,8 +20,8 @@ PHONE_CSS = PACKAGE / "web" / "pages" / "static" / "app.css"
 CONSOLE_CSS = PACKAGE / "console" / "console.css"
 # The stylesheets' colours that mean something side by side: a message that
 # went through and one refused; the player whose turn it is among the others;
-# the live link and the lost one.
-PHONE_PAIRS = (("ok", "error"), ("accent", "text"), ("error", "muted"))
+# the live link and the lost one; a board's two sides (Secret Hitler's tracks).
+PHONE_PAIRS = (("ok", "error"), ("accent", "text"), ("error", "muted"), ("cool", "warm"))
 CONSOLE_PAIRS = (("alert", "text"), ("alert", "border"))
 
 

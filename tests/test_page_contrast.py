@@ -80,11 +80,11 @@ def test_the_table_page_marks_whose_turn_it_is_by_a_sign_and_meets_wcag_aa(tmp_p
     with serve_in_thread(server.app()) as base:
         phone.emulate_media(color_scheme=scheme)
         phone.goto(f"{base}/table")
-        current = phone.locator("#players li.current")
-        expect(current).to_contain_text("Stelios")
+        current = phone.locator("#players > li.current strong")
+        expect(current).to_have_text("Stelios")
         sign = current.evaluate("(e) => getComputedStyle(e, '::before').content")
-        assert sign == '"▶\u00a0"'
-        others = phone.locator("#players li:not(.current)").first
+        assert sign.startswith('"▶\u00a0"'), sign  # then its alternative text: none
+        others = phone.locator("#players > li:not(.current) strong").first
         assert others.evaluate("(e) => getComputedStyle(e, '::before').content") == "none"
         shot(phone, f"table-page-{scheme}")
         assert _low(phone, "table") == []

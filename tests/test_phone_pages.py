@@ -91,7 +91,9 @@ def test_a_phone_joins_sees_its_role_votes_and_sees_the_reveal(store, phones):
         spectator = phones()
         spectator.goto(f"{base}/table")
         expect(spectator.locator("#log")).to_contain_text("B has voted.")
-        expect(spectator.locator("#players li").nth(1)).to_have_text("B · on a phone")
+        bob_on_table = spectator.locator("#players > li").nth(1)
+        expect(bob_on_table.locator("strong")).to_have_text("B")
+        expect(bob_on_table.locator("li")).to_have_text(["on a phone"])
         for seat, choice in ((0, "ja"), (2, "ja"), (3, "nein"), (4, "ja")):
             vote_by_phone_api(base, server, seat, choice)
         expect(spectator.locator("#log")).to_contain_text("The votes are in: 3 Ja, 2 Nein.")
@@ -397,7 +399,7 @@ def test_the_table_page_words_the_game_in_its_own_language(store, phones, locale
         ][0]
         assert "duke" not in claim.lower(), "the game's term is worded, not its key"
         expect(page.locator("#log")).to_contain_text(claim)
-        expect(page.locator("#players li").nth(1)).to_contain_text(t("ui.coins", count=2))
+        expect(page.locator("#players > li").nth(1)).to_contain_text(t("ui.coins", count=2))
         expect(english.locator("#log")).to_contain_text("Ann claims the Duke")
         # A change reaches both pages (made on the server's loop, as the
         # kiosk and the phones make theirs).
@@ -407,7 +409,7 @@ def test_the_table_page_words_the_game_in_its_own_language(store, phones, locale
             Messages("en", table.names).log_line(*table.log_lines()[-1])
         )
         if lang == "fa":  # each row runs right to left: the name first
-            row = page.locator("#players li").nth(1)
+            row = page.locator("#players > li").nth(1)
             expect(row).to_contain_text("۲")
             name, coins = row.locator("strong").bounding_box(), row.bounding_box()
             assert name["x"] + name["width"] > coins["x"] + coins["width"] * 0.8, (name, coins)

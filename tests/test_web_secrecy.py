@@ -96,6 +96,7 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
                 "public",
                 "status",
                 "facts",
+                "board",
                 "reference",
                 "log",
             }
@@ -105,6 +106,7 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
             ], "the worded log says only what the public view holds"
             assert message["status"] == words.status_line(public, t[0])
             assert message["facts"] == words.bar_items(public, t[0])
+            assert message["board"] == words.board(public, t[0])
             assert message["reference"] == [
                 {"name": name, "text": text} for name, text in words.reference_cards(public, t[0])
             ], "the table's words come from the public view alone"
@@ -114,3 +116,5 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
         assert canonical(message["private"]) in privates[seat], "only this seat's own view"
         assert message["secrets"] == secret_lines(spec_for(game).words, message["private"], t[seat])
         assert all(action["command"]["seat"] == seat for action in message["actions"])
+        # The board under its secrets: the table's, from the public view alone.
+        assert message["board"] == spec_for(game).words.board(message["public"], t[seat])

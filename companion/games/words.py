@@ -10,6 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import board as parts
+from .board import Board, Part, Seat
+
 if TYPE_CHECKING:
     from ..i18n import Messages
 
@@ -103,6 +106,66 @@ class Words:
         """Cards the table keeps in sight, as (name, what it does), on the
         kiosk and the public page: none unless the game says."""
         return []
+
+    def board(self, view: View, t: Messages) -> Board:
+        """The public board as the kiosk's screen shows it (see
+        :mod:`.board`), for the public table and the seats' pages: the
+        seats, the game's parts, then the ballot."""
+        return parts.board(
+            self.board_seats(view, t), [*self.board_parts(view, t), self.ballot_part(view, t)]
+        )
+
+    def board_seats(self, view: View, t: Messages) -> list[Seat]:
+        """Each seat's panel: its name and what the game's words say of it."""
+        waiting = set(view.get("waiting_for", ()))
+        return [
+            parts.seat(
+                p["name"],
+                [self.seat_line(view, p["seat"], t)],
+                *((t("ui.seat.waiting"), "waiting") if p["seat"] in waiting else ()),
+            )
+            for p in view["players"]
+        ]
+
+    def board_parts(self, view: View, t: Messages) -> list[Part | None]:
+        """The game's own parts of the board (its tracks, piles, cards...)."""
+        return []
+
+    def ballot_part(self, view: View, t: Messages) -> Part | None:
+        """The ballot as the kiosk shows it: while it is open, who has voted
+        (never how); once closed, every vote and the result, for as long as
+        the table shows it."""
+        ballot = view.get("ballot")
+        voted_word = t("ui.ballot.voted")
+        if ballot:
+            voted = set(ballot["voted"])
+            return parts.part(
+                "ballot",
+                self.ballot_title(view, t),
+                [
+                    parts.item(
+                        t("web.ballot_seat", player=s, state=voted_word)
+                        if s in voted
+                        else t("web.ballot_seat", player=s, state=t("ui.ballot.waiting")),
+                        on=s in voted,
+                    )
+                    for s in ballot["eligible"]
+                ],
+                kind="ballot",
+            )
+        last = self.last_ballot(view, t)
+        if last is None:
+            return None
+        return parts.part(
+            "ballot",
+            last.title,
+            [
+                parts.item(t("web.ballot_seat", player=s, state=t(f"choice.{c}")), on=True)
+                for s, c in last.votes
+            ],
+            kind="ballot",
+            note=last.result,
+        )
 
     def seat_line(self, view: View, seat: int, t: Messages) -> str:
         """What the table knows of one seat, on one line ("" for its name alone)."""

@@ -94,9 +94,11 @@ class TableScreen(BoxLayout):
         self.log_text = self.t("ui.log")
         self.chart_text = self.t("ui.chart")
         self.buttons_text = self.t("ui.seat_buttons")
-        self._attach(table)
+        self.follow(table)
 
-    def _attach(self, table: Table) -> None:
+    def follow(self, table: Table) -> None:
+        """Show ``table`` from now on, and follow what it commits (a new
+        game takes the place of the one shown)."""
         if self.table is not None:
             self.table.unsubscribe(self._changed)
         self.table = table
@@ -163,7 +165,7 @@ class TableScreen(BoxLayout):
             self.message_text = self.t.error(exc)
             return False
         self.message_text = ""
-        self._attach(table)
+        self.follow(table)
         return True
 
     def open_log(self) -> TextPanel:

@@ -17,8 +17,9 @@ Routes:
   (Origin), so another site cannot forge it;
 - ``GET /table``, ``GET /api/table``, ``GET /ws/table``: the public table, for
   a TV or spectators, with no secret in it: the status line, the table's
-  figures and the cards it keeps in sight (its words' ``bar_items`` and
-  ``reference_cards``), the players and the log;
+  figures, its board as the kiosk shows it and the cards it keeps in sight
+  (its words' ``bar_items``, ``board`` and ``reference_cards``), and the
+  log; a seat's state carries the same board, under its own secrets;
 - ``GET /api/messages/<lang>``: the catalog the pages translate with;
 
 Every state carries a ``version``: how many times what that page receives
@@ -57,6 +58,7 @@ from aiohttp import hdrs, web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from ..games.base import RuleError
+from ..games.words import Words
 from ..i18n import LANGUAGES, Messages, catalog, direction, translate
 from ..table import Committed, Table, seat_source
 from ..table.store import StoreError
@@ -176,6 +178,7 @@ class TableServer:
         # far, and the last state (without its version).
         self._seat_versions: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
         self._table_text_cache: tuple[Any, dict[str, str]] = (None, {})
+        self._board_cache: tuple[Any, dict[str, dict[str, Any]]] = (None, {})
         self._closing: set[asyncio.Future] = set()  # sockets being closed
         self._open_by_address: dict[str, int] = defaultdict(int)
         self._notices: dict[int, RuleError] = {}  # a seat's refused press, for its phone
@@ -393,6 +396,7 @@ class TableServer:
             "offer": words.offer_form(mine, private, t),
             "status": words.status_line(public, t),
             # From the public view alone: the same for every seat's secrets.
+            **self._public_board(t),
             "cue": words.phone_cue(public, seat),
         }
         notice = self._notices.pop(seat, None)
@@ -424,6 +428,17 @@ class TableServer:
             return
         self._public_cache = (key, public)
         self._public_version += 1
+
+    def _public_board(self, t: Messages) -> dict[str, Any]:
+        """The public board in ``t``'s language (:func:`public_board`),
+        worded once per state and language however many pages show it."""
+        public = self._public()
+        if self._board_cache[0] is not public:
+            self._board_cache = (public, {})
+        boards = self._board_cache[1]
+        if t.lang not in boards:
+            boards[t.lang] = public_board(self.table.spec.words, public, t)
+        return boards[t.lang]
 
     def _public_key(self) -> tuple[Any, ...]:
         table = self.table
@@ -535,10 +550,7 @@ class TableServer:
             "names": table.names,
             "public": public,
             "status": words.status_line(public, t),
-            "facts": words.bar_items(public, t),
-            "reference": [
-                {"name": name, "text": text} for name, text in words.reference_cards(public, t)
-            ],
+            **self._public_board(t),
             "log": [t.log_line(line["key"], line["args"]) for line in public["log"]],
         }
 
@@ -723,6 +735,18 @@ def _can_open(socket: web.WebSocketResponse, request: web.Request) -> bool:
         return socket.can_prepare(request).ok
     except UnicodeEncodeError:
         return False
+
+
+def public_board(words: Words, public: dict[str, Any], t: Messages) -> dict[str, Any]:
+    """What the kiosk shows of the table, worded from the public view for a
+    page: its figures, its board and the cards it keeps in sight."""
+    return {
+        "facts": words.bar_items(public, t),
+        "board": words.board(public, t),
+        "reference": [
+            {"name": name, "text": text} for name, text in words.reference_cards(public, t)
+        ],
+    }
 
 
 def _text(state: dict[str, Any]) -> str:

@@ -34,15 +34,18 @@ from ...ui.split_line import SplitLine
 from ...ui.table_screen import TableScreen
 from ..palette import hex_colour
 from .palette import DISK_DOWN, DISK_DOWN_SIGN, DISK_LEFT_SIGN, DISK_UP, DISK_UP_SIGN, VOTES
-from .rules import AGENDAS, TRACK_SLOTS
+from .rules import AGENDAS
 from .words import (
     WARNING_SECONDS,
     Action,
     actions,
     bribe_lines,
     clock_text,
+    disks_left,
+    floor_title,
     in_warning,
     info_line,
+    issue_agenda,
     outcome_line,
     result_lines,
     sg_line,
@@ -217,7 +220,7 @@ class Article27TableScreen(TableScreen):
         phase = view["phase"]
         self.board_shown = phase not in ("final", "over")
         self.compact_board = view["ballot"] is not None or view["votes"] is not None
-        self.floor_title = t("a27.ui.floor_privilege" if view["privilege"] else "a27.ui.floor")
+        self.floor_title = floor_title(view, t)
         self.table_title = t("a27.ui.table")
         moves = {c["issue"]: c for c in self._commands if c["type"] == "move"}
         if not self._tiles:
@@ -232,9 +235,7 @@ class Article27TableScreen(TableScreen):
             tile = self._tiles[issue["issue"]]
             tile.name = t(f"issue.{issue['issue']}")
             tile.revealed = issue["agenda"] is not None
-            tile.agenda = (
-                t(f"agenda.{issue['agenda']}") if tile.revealed else t("a27.ui.not_revealed")
-            )
+            tile.agenda = issue_agenda(issue, t)
             tile.in_proposal = issue["place"] == "floor"
             tile.command = moves.get(issue["issue"])
             if tile.in_proposal:
@@ -292,9 +293,10 @@ class Article27TableScreen(TableScreen):
         for widget, row in zip(self._rows, rows):
             widget.agenda, widget.value = row["agenda"], row["value"]
             widget.in_play = row["in_play"]
-            left = TRACK_SLOTS - row["up"] - row["down"] if row["in_play"] else 0
             widget.disks = (
-                _disk(True, row["up"]) + _disk(False, row["down"]) + DISK_LEFT_SIGN * left
+                _disk(True, row["up"])
+                + _disk(False, row["down"])
+                + DISK_LEFT_SIGN * disks_left(row)
             )
 
     # -- the command strip -------------------------------------------------------------

@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...i18n import Messages
-from ..words import CHOOSE, TURN, Chart, Words, last_per
-from .rules import AGENDAS, PASSED, VETOED, VOTES, YES_NEEDED
+from .. import board as parts
+from ..board import Part, Seat
+from ..words import CHOOSE, TURN, Chart, LastBallot, Words, last_per
+from .palette import DISK_DOWN_SIGN, DISK_LEFT_SIGN, DISK_UP_SIGN
+from .rules import AGENDAS, PASSED, TRACK_SLOTS, VETOED, VOTES, YES_NEEDED
 
 WARNING_SECONDS = 30  # the countdown's last stretch: a warning colour and a tick
 
@@ -130,6 +133,27 @@ def track_rows(view: dict[str, Any], t: Messages) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def disks_left(row: dict[str, Any]) -> int:
+    """The track's open slots of an agenda in play (none once put away)."""
+    return TRACK_SLOTS - row["up"] - row["down"] if row["in_play"] else 0
+
+
+def track_legend(t: Messages) -> str:
+    """What the track's disks mean, its items parted by two spaces."""
+    return t("a27.ui.track_legend", up=DISK_UP_SIGN, down=DISK_DOWN_SIGN, left=DISK_LEFT_SIGN)
+
+
+def floor_title(view: dict[str, Any], t: Messages) -> str:
+    return t("a27.ui.floor_privilege" if view["privilege"] else "a27.ui.floor")
+
+
+def issue_agenda(issue: dict[str, Any], t: Messages) -> str:
+    """The agenda an issue's disk shows, once revealed."""
+    if issue["agenda"] is None:
+        return t("a27.ui.not_revealed")
+    return t(f"agenda.{issue['agenda']}")
 
 
 def bribe_lines(view: dict[str, Any], t: Messages) -> list[str]:
@@ -277,6 +301,94 @@ class Article27Words(Words):
         if option == "timer_seconds":
             return t("home.value.minutes", count=value // 60)
         return super().variant_value(option, value, t)
+
+    def bar_items(self, view: dict[str, Any], t: Messages) -> list[str]:
+        return [line for line in (info_line(view, t),) if line]
+
+    def board_seats(self, view: dict[str, Any], t: Messages) -> list[Seat]:
+        """The players by name: the gavel's line says who holds it, the
+        ballot who has voted."""
+        return [parts.seat(p["name"], []) for p in view["players"]]
+
+    def board_parts(self, view: dict[str, Any], t: Messages) -> list[Part | None]:
+        """The gavel, the clock, the issues on the floor and on the table,
+        the agenda track, the bribes on the board and the final scores."""
+        timer = view.get("timer")
+        issues = {i["issue"]: i for i in view["issues"]}
+        on_table = [i for i in view["issues"] if i["place"] != "floor"]
+        over = view["phase"] == "over"
+        return [
+            parts.lines("gavel", "", [sg_line(view, t)]),
+            (
+                parts.lines(
+                    "clock", "", [clock_text(timer["remaining"], t), timer_caption(timer, t)]
+                )
+                if timer
+                else None
+            ),
+            *(
+                ()
+                if view["phase"] in ("final", "over")
+                else (
+                    self._issues(
+                        "floor", floor_title(view, t), [issues[i] for i in view["floor"]], t
+                    ),
+                    self._issues("table", t("a27.ui.table"), on_table, t),
+                )
+            ),
+            parts.part(
+                "track",
+                t("a27.ui.track"),
+                [
+                    parts.item(
+                        row["agenda"],
+                        detail=" ".join(
+                            (
+                                row["value"],
+                                DISK_UP_SIGN * row["up"]
+                                + DISK_DOWN_SIGN * row["down"]
+                                + DISK_LEFT_SIGN * disks_left(row),
+                            )
+                        ).strip(),
+                        on=row["in_play"],
+                    )
+                    for row in track_rows(view, t)
+                ],
+                note=f"{t('a27.ui.track_head')} · {track_legend(t)}",
+            ),
+            parts.lines("bribes", t("a27.ui.bribes"), bribe_lines(view, t))
+            if view["bribes"]
+            else None,
+            parts.lines("results", t("a27.ui.results"), result_lines(view, t)) if over else None,
+        ]
+
+    @staticmethod
+    def _issues(key: str, title: str, issues: list[dict[str, Any]], t: Messages) -> Part:
+        return parts.part(
+            key,
+            title,
+            [
+                parts.item(
+                    t(f"issue.{i['issue']}"), detail=issue_agenda(i, t), on=i["agenda"] is not None
+                )
+                for i in issues
+            ],
+            kind="tiles",
+        )
+
+    def ballot_title(self, view: dict[str, Any], t: Messages) -> str:
+        return t("a27.ui.ballot_title")
+
+    def last_ballot(self, view: dict[str, Any], t: Messages) -> LastBallot | None:
+        """The votes of the round, face up, until the next round's ballot."""
+        if view["votes"] is None or view["phase"] == "over":
+            return None
+        return LastBallot(
+            t("a27.ui.ballot_title"),
+            VOTES,
+            list(enumerate(view["votes"])),
+            outcome_line(view, t),
+        )
 
     def secret_lines(self, private: dict[str, Any], t: Messages) -> list[str]:
         if "agenda" not in private:

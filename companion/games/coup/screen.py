@@ -6,7 +6,6 @@ every rule lives in the engine, every word in the game's words."""
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +19,9 @@ from kivy.uix.modalview import ModalView
 from ...table import Table
 from ...ui.buttons import CommandButton
 from ...ui.table_screen import TableScreen
-from .words import CHALLENGE_CUE, command_groups
+from .words import CHALLENGE_CUE, command_groups, countdown_text
 
 Builder.load_file(str(Path(__file__).with_name("screen.kv")))
-
-_RECENT_CLAIMS = 4
 
 
 class PlayerPanel(BoxLayout):
@@ -91,8 +88,10 @@ class CoupTableScreen(TableScreen):
 
     def show_time(self) -> None:
         timer = self.table.timer()
-        left = None if timer is None or timer.get("kind") != "response" else timer["remaining"]
-        self.countdown_text = "" if left is None else self.t("ui.countdown", count=math.ceil(left))
+        if timer is not None and timer.get("kind") != "response":
+            timer = None  # only a claim's response countdown shows here
+        left = None if timer is None else timer["remaining"]
+        self.countdown_text = "" if timer is None else countdown_text(timer, self.t)
         before, self._response_left = self._response_left, left
         if left is not None and before is not None and before > CHALLENGE_CUE >= left:
             self.say("speech.claim.challenge_left", count=CHALLENGE_CUE)
@@ -140,35 +139,17 @@ class CoupTableScreen(TableScreen):
         t, words = self.t, self.table.spec.words
         waiting = set(view["waiting_for"])
         for panel, p in zip(self._panels, players):
+            texts = words.panel_texts(view, p, t)
             panel.name = p["name"]
             panel.out = p["out"]
             panel.current = p["seat"] in (view["current"], view["winner"])
             panel.waiting = p["seat"] in waiting
-            panel.state_text = (
-                t("ui.seat.winner")
-                if p["seat"] == view["winner"]
-                else t("ui.seat.turn")
-                if panel.current
-                else t("ui.seat.waiting")
-                if panel.waiting
-                else ""
-            )
-            panel.coins_text = t("ui.coins", count=p["coins"])
-            panel.influence_text = (
-                t("ui.out")
-                if p["out"]
-                else "● " * p["influence"] + t("ui.influence", count=p["influence"])
-            )
-            panel.revealed_text = "  ".join(t(f"character.{c}") for c in p["revealed"])
-            panel.tokens_text = "\n".join(words.seat_marks(view, p["seat"], t))
-            recent = p["claims"][-_RECENT_CLAIMS:]
-            panel.claims_text = "\n".join(
-                t(
-                    f"ui.claim.{c['result']}",
-                    character=t(f"ui.claim_kind.{c['kind']}", character=c["character"]),
-                )
-                for c in recent
-            )
+            panel.state_text = texts["state"]
+            panel.coins_text = texts["coins"]
+            panel.influence_text = texts["influence"]
+            panel.revealed_text = texts["revealed"]
+            panel.tokens_text = "\n".join(texts["tokens"])
+            panel.claims_text = "\n".join(texts["claims"])
 
     def _fit_panels(self, *_args: Any) -> None:
         self.panels_height = max(panel.minimum_height for panel in self._panels)

@@ -6,10 +6,13 @@ legal, this module only words it."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from ...i18n import Messages
+from .. import board as parts
+from ..board import Part, Seat
 from ..words import CHOOSE, TURN, Chart, Words, last_per
 
 # Command fields as the catalog's texts name them.
@@ -114,6 +117,7 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
 
 
 CHALLENGE_CUE = 5  # seconds left to challenge when the narration says so
+RECENT_CLAIMS = 4  # the claims a seat's panel lists, the latest last
 
 
 class ClaimWords(Words):
@@ -160,6 +164,68 @@ class ClaimWords(Words):
         """The characters' cards the kiosk keeps in sight, as (name, what it
         does): none in Coup, whose five the players know."""
         return []
+
+    def board_seats(self, view: dict[str, Any], t: Messages) -> list[Seat]:
+        return [self.seat_panel(view, p, t) for p in view["players"]]
+
+    def seat_panel(self, view: dict[str, Any], player: dict[str, Any], t: Messages) -> Seat:
+        """A seat's panel on the pages, as on the kiosk (:meth:`panel_texts`)."""
+        texts = self.panel_texts(view, player, t)
+        return parts.seat(
+            player["name"],
+            [
+                texts["coins"],
+                texts["influence"],
+                texts["revealed"],
+                *texts["tokens"],
+                *texts["claims"],
+            ],
+            state=texts["state"],
+            tone=texts["tone"],
+        )
+
+    def panel_texts(
+        self, view: dict[str, Any], player: dict[str, Any], t: Messages
+    ) -> dict[str, Any]:
+        """What a seat's panel says: its turn (or the answer the table waits
+        for, or its win) and that colour's tone, its coins and influence,
+        the characters it has turned up, the variant's tokens and its latest
+        claims with what became of them."""
+        seat = player["seat"]
+        if seat == view["winner"]:
+            state, tone = t("ui.seat.winner"), "winner"
+        elif seat == view["current"]:
+            state, tone = t("ui.seat.turn"), "turn"
+        elif seat in view["waiting_for"]:
+            state, tone = t("ui.seat.waiting"), "waiting"
+        else:
+            state, tone = "", "out" if player["out"] else ""
+        return {
+            "state": state,
+            "tone": tone,
+            "coins": t("ui.coins", count=player["coins"]),
+            "influence": (
+                t("ui.out")
+                if player["out"]
+                else "● " * player["influence"] + t("ui.influence", count=player["influence"])
+            ),
+            "revealed": "  ".join(t(f"character.{c}") for c in player["revealed"]),
+            "tokens": self.seat_marks(view, seat, t),
+            "claims": [
+                t(
+                    f"ui.claim.{c['result']}",
+                    character=t(f"ui.claim_kind.{c['kind']}", character=c["character"]),
+                )
+                for c in player["claims"][-RECENT_CLAIMS:]
+            ],
+        }
+
+    def board_parts(self, view: dict[str, Any], t: Messages) -> list[Part | None]:
+        """The response countdown, while a claim waits for a challenge."""
+        timer = view.get("timer")
+        if not timer or timer.get("kind") != "response":
+            return []
+        return [parts.lines("countdown", "", [countdown_text(timer, t)])]
 
     def secret_lines(self, private: dict[str, Any], t: Messages) -> list[str]:
         if "hand" not in private:
@@ -209,6 +275,11 @@ class ClaimWords(Words):
             for seat in range(len(names))
         ]
         return Chart(t("chart.coins"), t("chart.turns"), series, t.number)
+
+
+def countdown_text(timer: dict[str, Any], t: Messages) -> str:
+    """How long an unchallenged claim has left, in whole seconds rounded up."""
+    return t("ui.countdown", count=math.ceil(timer["remaining"]))
 
 
 def _cards(private: dict[str, Any]) -> list[str]:

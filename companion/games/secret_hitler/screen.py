@@ -39,19 +39,21 @@ from ...ui.script_view import ScriptView
 from ...ui.table_screen import TableScreen
 from .night import WRONG, night_script
 from .palette import FASCIST, JA, LIBERAL, NEIN, NIGHT, PILES, ROLE_TEXT
-from .rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, VETO_FROM
 from .words import (
     ballot_title,
     command_label,
     election_result,
+    fascist_track,
     info_line,
+    liberal_track,
+    offices,
     pick_key,
     pick_label,
     pick_prompt,
     picked_seat,
-    power_word,
     role_word,
-    seat_marks,
+    seat_details,
+    shown_waiting,
     status_line,
 )
 
@@ -132,11 +134,11 @@ class SecretHitlerTableScreen(TableScreen):
         self.night: ScriptView | None = None  # the night being read, over the screen
         super().__init__(table, lang=lang, **kwargs)
 
-    def _attach(self, table: Table) -> None:
+    def follow(self, table: Table) -> None:
         self._pick: tuple | None = None  # the two-tap command waiting for a seat
         self._open_ballot: dict[str, Any] | None = None  # the open ballot last shown
         self._result_shown = False  # the last election's result is on screen
-        super()._attach(table)
+        super().follow(table)
 
     def leave(self) -> None:
         super().leave()
@@ -218,55 +220,22 @@ class SecretHitlerTableScreen(TableScreen):
         self._show_commands(commands, self.night_offered(view))
 
     def _show_tracks(self, view: dict[str, Any]) -> None:
-        """Both tracks as on the boards: the liberal one with the election
-        tracker and the piles beside it, the fascist one with the power of
-        each slot, the danger zone, and the veto's state."""
+        """Both tracks as on the boards (the game's words say each slot):
+        the liberal one with the election tracker and the piles beside it,
+        the fascist one with the power of each slot, the danger zone, and
+        the veto's state."""
         t = self.t
-        liberal, fascist = self.ids.liberal_track, self.ids.fascist_track
-        liberal.title = t("sh.ui.track.liberal", count=view["liberal"], total=LIBERAL_WIN)
-        liberal.state_text = t("sh.ui.tracker", count=view["tracker"])
-        words = [""] * (LIBERAL_WIN - 1) + [t("sh.ui.power.liberal_win")]
-        liberal.fill(
-            [
-                {
-                    "text": word,
-                    "filled": n <= view["liberal"],
-                    "color_on": LIBERAL,
-                    "danger": False,
-                }
-                for n, word in enumerate(words, 1)
-            ]
-            + [
-                {
-                    "text": t("sh.ui.piles", draw=view["draw"], discard=view["discard"]),
-                    "filled": True,
-                    "color_on": PILES,
-                    "danger": False,
-                }
-            ]
-        )
-        fascist.title = t("sh.ui.track.fascist", count=view["fascist"], total=FASCIST_WIN)
-        words = [power_word(p, t) for p in view["powers"]] + [t("sh.ui.power.fascist_win")]
-        words[VETO_FROM - 1] = self._veto_word(view, words[VETO_FROM - 1])
-        fascist.fill(
-            [
-                {
-                    "text": word,
-                    "filled": n <= view["fascist"],
-                    "color_on": FASCIST,
-                    "danger": n > HITLER_ZONE,
-                }
-                for n, word in enumerate(words, 1)
-            ]
-        )
-        fascist.state_text = t("sh.ui.hitler_zone") if view["hitler_zone"] else ""
-
-    def _veto_word(self, view: dict[str, Any], power: str) -> str:
-        """The veto's slot: what it will unlock, then the veto's state."""
-        for state in ("requested", "refused", "unlocked"):
-            if view[f"veto_{state}"]:
-                return self.t(f"sh.ui.veto.{state}")
-        return self.t("sh.ui.power.with_veto", power=power)
+        for widget, track, color in (
+            (self.ids.liberal_track, liberal_track(view, t), LIBERAL),
+            (self.ids.fascist_track, fascist_track(view, t), FASCIST),
+        ):
+            widget.title, widget.state_text = track["title"], track["state"]
+            cells = [{**cell, "color_on": color} for cell in track["cells"]]
+            if "piles" in track:
+                cells.append(
+                    {"text": track["piles"], "filled": True, "color_on": PILES, "danger": False}
+                )
+            widget.fill(cells)
 
     def _show_players(self, view: dict[str, Any], pickable: set[int]) -> None:
         players = view["players"]
@@ -277,20 +246,15 @@ class SecretHitlerTableScreen(TableScreen):
             self._panels = [SeatPanel(seat=p["seat"], pick_action=self.pick_seat) for p in players]
             for panel in self._panels:
                 grid.add_widget(panel)
-        waiting = set(view["waiting_for"])
-        offices = (
-            set()
-            if view["phase"] == "night"
-            else {view[o] for o in ("president", "chancellor", "candidate", "nominee")}
-        )
+        waiting, in_office = shown_waiting(view), offices(view)
         for panel, p in zip(self._panels, players):
             panel.name = p["name"]
             panel.alive = p["alive"]
-            panel.details = "  ·  ".join(seat_marks(view, p, self.t))
+            panel.details = seat_details(view, p, self.t)
             panel.role_text = role_word(p, self.t)
             panel.role_color = ROLE_TEXT.get(p["role"], (1, 1, 1, 1))
-            panel.in_office = p["seat"] in offices
-            panel.waiting = p["seat"] in waiting and view["phase"] != "election"
+            panel.in_office = p["seat"] in in_office
+            panel.waiting = p["seat"] in waiting
             panel.picking = self.picking
             panel.selectable = p["seat"] in pickable
 

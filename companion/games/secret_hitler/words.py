@@ -9,8 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...i18n import Messages
-from ..words import CHOOSE, TURN, Chart, Words, last_per
+from .. import board as parts
+from ..board import Part, Seat
+from ..words import CHOOSE, TURN, Chart, LastBallot, Words, last_per
 from .night import night_lines
+from .rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, VETO_FROM
 
 # Commands the screen offers in two taps: the action, then a seat. Targeted
 # commands pick their target; a vote or a night confirmation picks the seat
@@ -101,6 +104,11 @@ def seat_marks(view: dict[str, Any], player: dict[str, Any], t: Messages) -> lis
     return [m for m in marks if m]
 
 
+def seat_details(view: dict[str, Any], player: dict[str, Any], t: Messages) -> str:
+    """A seat's marks on one line, as its panel shows them."""
+    return "  ·  ".join(seat_marks(view, player, t))
+
+
 def role_word(player: dict[str, Any], t: Messages) -> str:
     """A role is in the view only once the game is over (keeper mode)."""
     return t(f"sh.ui.role.{player['role']}") if player["role"] else ""
@@ -154,6 +162,58 @@ def power_word(power: str | None, t: Messages) -> str:
     return t(f"sh.ui.power.{power}") if power else ""
 
 
+def liberal_track(view: dict[str, Any], t: Messages) -> dict[str, Any]:
+    """The liberal track as on its board: its count, the election tracker
+    beside it, each slot filled or not (the last one wins), and the piles."""
+    words = [""] * (LIBERAL_WIN - 1) + [t("sh.ui.power.liberal_win")]
+    return {
+        "title": t("sh.ui.track.liberal", count=view["liberal"], total=LIBERAL_WIN),
+        "state": t("sh.ui.tracker", count=view["tracker"]),
+        "cells": [
+            {"text": word, "filled": n <= view["liberal"], "danger": False}
+            for n, word in enumerate(words, 1)
+        ],
+        "piles": t("sh.ui.piles", draw=view["draw"], discard=view["discard"]),
+    }
+
+
+def fascist_track(view: dict[str, Any], t: Messages) -> dict[str, Any]:
+    """The fascist track for this table's size: each slot's power (the veto
+    where it unlocks), filled or not, those past the danger zone marked, and
+    whether Hitler's election now wins."""
+    words = [power_word(p, t) for p in view["powers"]] + [t("sh.ui.power.fascist_win")]
+    words[VETO_FROM - 1] = veto_word(view, words[VETO_FROM - 1], t)
+    return {
+        "title": t("sh.ui.track.fascist", count=view["fascist"], total=FASCIST_WIN),
+        "state": t("sh.ui.hitler_zone") if view["hitler_zone"] else "",
+        "cells": [
+            {"text": word, "filled": n <= view["fascist"], "danger": n > HITLER_ZONE}
+            for n, word in enumerate(words, 1)
+        ],
+    }
+
+
+def veto_word(view: dict[str, Any], power: str, t: Messages) -> str:
+    """The veto's slot: what it will unlock, then the veto's state."""
+    for state in ("requested", "refused", "unlocked"):
+        if view[f"veto_{state}"]:
+            return t(f"sh.ui.veto.{state}")
+    return t("sh.ui.power.with_veto", power=power)
+
+
+def offices(view: dict[str, Any]) -> set[int]:
+    """The seats in office or nominated for it (none at night)."""
+    if view["phase"] == "night":
+        return set()
+    return {view[o] for o in ("president", "chancellor", "candidate", "nominee")} - {None}
+
+
+def shown_waiting(view: dict[str, Any]) -> set[int]:
+    """The seats the table waits for, as a seat's colour shows it: not the
+    voters of an election (the ballot shows who has voted)."""
+    return set() if view["phase"] == "election" else set(view["waiting_for"])
+
+
 class SecretHitlerWords(Words):
     # The candidate's nomination; then the president's and the chancellor's
     # tiles (or, with the real tiles, the chancellor's), the veto, the
@@ -184,6 +244,70 @@ class SecretHitlerWords(Words):
 
     def command_label(self, command: dict[str, Any], view: dict[str, Any], t: Messages) -> str:
         return command_label(command, t)
+
+    def bar_items(self, view: dict[str, Any], t: Messages) -> list[str]:
+        return [info_line(view, t)]
+
+    def board_seats(self, view: dict[str, Any], t: Messages) -> list[Seat]:
+        """Each seat with its marks (office, limits, what powers showed) and,
+        once the game is over, its role."""
+        office, waiting = offices(view), shown_waiting(view)
+        return [
+            parts.seat(
+                p["name"],
+                [seat_details(view, p, t), role_word(p, t)],
+                state=t("ui.seat.waiting") if p["alive"] and p["seat"] in waiting else "",
+                tone=(
+                    "out"
+                    if not p["alive"]
+                    else "waiting"
+                    if p["seat"] in waiting
+                    else "office"
+                    if p["seat"] in office
+                    else ""
+                ),
+            )
+            for p in view["players"]
+        ]
+
+    def board_parts(self, view: dict[str, Any], t: Messages) -> list[Part | None]:
+        """Both tracks as on the boards, and the piles."""
+        liberal, fascist = liberal_track(view, t), fascist_track(view, t)
+        return [
+            parts.part(
+                "liberal",
+                liberal["title"],
+                [parts.item(c["text"], on=c["filled"], tone="cool") for c in liberal["cells"]],
+                kind="track",
+                note=liberal["state"],
+            ),
+            parts.part(
+                "fascist",
+                fascist["title"],
+                [
+                    parts.item(c["text"], on=c["filled"], tone=_slot_tone(c))
+                    for c in fascist["cells"]
+                ],
+                kind="track",
+                note=fascist["state"],
+            ),
+            parts.lines("piles", "", [liberal["piles"]]),
+        ]
+
+    def ballot_title(self, view: dict[str, Any], t: Messages) -> str:
+        return ballot_title(view["candidate"], view["nominee"], t)
+
+    def last_ballot(self, view: dict[str, Any], t: Messages) -> LastBallot | None:
+        """The last election's votes face up, until the next ballot opens."""
+        election = view["last_election"]
+        if election is None:
+            return None
+        return LastBallot(
+            ballot_title(election["president"], election["chancellor"], t),
+            ("ja", "nein"),
+            [(seat, vote) for seat, vote in enumerate(election["votes"]) if vote is not None],
+            election_result(election, t),
+        )
 
     def secret_lines(self, private: dict[str, Any], t: Messages) -> list[str]:
         lines: list[str] = []
@@ -245,6 +369,10 @@ class SecretHitlerWords(Words):
             ],
             t.number,
         )
+
+
+def _slot_tone(cell: dict[str, Any]) -> str:
+    return "danger" if cell["danger"] else "warm"
 
 
 def _policies(tiles: list[str], t: Messages) -> str:

@@ -74,6 +74,10 @@ function render(state) {
     return button;
   }));
   renderOffer(state.offer);
+  Board.show(byId("board"), state.board);
+  const facts = state.facts.join(" · ");
+  if (byId("facts").textContent !== facts) byId("facts").textContent = facts;
+  Board.reference(state.reference);
   if (state.notice) {               // a press on this seat's own buttons was refused
     const message = byId("message");
     message.dataset.kind = "error";
@@ -167,6 +171,8 @@ async function start() {
     }
   });
   byId("settings-title").textContent = Companion.t("web.settings");
+  byId("board-title").textContent = Companion.t("web.board");
+  byId("reference-title").textContent = Companion.t("web.reference");
   Companion.settingBox(byId("vibrate"), "vibrate", true, "web.vibrate");
   Companion.largeText(byId("large-text"));
   render(state);

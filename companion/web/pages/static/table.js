@@ -1,44 +1,23 @@
 "use strict";
-// The public table: what it waits for, its figures, who is where, coins or
-// influence, the cards it keeps in sight, the log. No secrets.
+// The public table: what it waits for, its figures, the board as the kiosk
+// shows it (board.js), the cards it keeps in sight, the log. No secrets.
 
 function byId(id) { return document.getElementById(id); }
 
 function render(state) {
   const view = state.public;
   byId("title").textContent = Companion.t(`game.${state.game}`);
-  byId("players").replaceChildren(...view.players.map((player, seat) => {
-    const item = document.createElement("li");
-    const name = document.createElement("strong");
-    name.dir = "auto";
-    name.textContent = state.names[seat];
-    item.append(name);
-    if ("coins" in player) item.append(` · ${Companion.t("ui.coins", { count: player.coins })}`);
-    if (view.phones && view.phones[seat].phone) item.append(` · ${Companion.t("web.on_phone")}`);
-    if (view.current === seat) item.className = "current";
-    return item;
-  }));
+  Board.show(byId("board"), state.board, (seat) => (
+    view.phones && view.phones[seat].phone ? [Companion.t("web.on_phone")] : []));
   showText(byId("status"), state.status);
   showText(byId("facts"), state.facts.join(" · "));
-  showReference(state.reference);
+  Board.reference(state.reference);
   showLog(byId("log"), state.log.slice(-12));
 }
 
 // A live region is read out when its text changes: set it only then.
 function showText(element, text) {
   if (element.textContent !== text) element.textContent = text;
-}
-
-// The cards the table keeps in sight, as on the kiosk (the game's words say which).
-function showReference(cards) {
-  byId("reference-card").hidden = cards.length === 0;
-  byId("reference").replaceChildren(...cards.flatMap(({ name, text }) => {
-    const term = document.createElement("dt");
-    term.textContent = name;
-    const detail = document.createElement("dd");
-    detail.textContent = text;
-    return [term, detail];
-  }));
 }
 
 // The log comes worded by the server in this page's language. It is a live
@@ -66,6 +45,7 @@ async function start() {
   byId("log-card").setAttribute("aria-label", Companion.t("ui.log"));
   byId("settings-title").textContent = Companion.t("web.settings");
   byId("reference-title").textContent = Companion.t("web.reference");
+  byId("board-title").textContent = Companion.t("web.board");
   Companion.largeText(byId("large-text"));
   render(state);
   Companion.live("/ws/table", render, byId("link"));

@@ -1,0 +1,82 @@
+"use strict";
+// The public board, drawn the same way for every game from what its words
+// say (companion/games/board.py): the seats' panels, then the game's parts
+// (lines, a track of slots, a row of tiles, the ballot's seats). Only
+// public words come here: the table page shows it, and a seat's page shows
+// it under that seat's own secrets.
+
+const Board = {
+  // `seatExtra(seat)`: words the page adds to a seat's panel ("on a phone").
+  show(element, board, seatExtra = () => []) {
+    const seats = document.createElement("ul");
+    seats.id = element.dataset.seatsId || "";
+    seats.className = "seats";
+    seats.replaceChildren(...board.seats.map((seat, index) => Board.seat(seat, seatExtra(index))));
+    element.replaceChildren(seats, ...board.parts.map(Board.part));
+  },
+
+  // The cards the table keeps in sight, as on the kiosk (the game's words say which).
+  reference(cards) {
+    document.getElementById("reference-card").hidden = cards.length === 0;
+    document.getElementById("reference").replaceChildren(...cards.flatMap(({ name, text }) => [
+      Board.line("dt", name),
+      Board.line("dd", text),
+    ]));
+  },
+
+  seat({ name, state, tone, lines }, extra) {
+    const item = document.createElement("li");
+    item.className = `seat tone-${tone || "none"}`;
+    if (tone === "turn" || tone === "winner") item.classList.add("current");
+    const head = document.createElement("strong");
+    head.dir = "auto";
+    head.textContent = name;
+    item.append(head);
+    if (state) item.append(Board.span("seat-state", state));
+    const more = [...lines, ...extra];
+    if (more.length) {
+      const list = document.createElement("ul");
+      list.replaceChildren(...more.map((line) => Board.line("li", line)));
+      item.append(list);
+    }
+    return item;
+  },
+
+  part({ key, title, kind, note, items }) {
+    const section = document.createElement("section");
+    section.className = `part part-${key} kind-${kind}`;
+    if (title) {
+      const heading = document.createElement("h3");
+      heading.textContent = title;
+      section.append(heading);
+    }
+    const list = document.createElement(kind === "track" ? "ol" : "ul");
+    list.className = "items";
+    list.replaceChildren(...items.map(Board.item));
+    section.append(list);
+    if (note) section.append(Board.line("p", note, "note"));
+    return section;
+  },
+
+  item({ text, detail, on, tone }) {
+    const entry = document.createElement("li");
+    entry.className = `tone-${tone || "none"}${on ? " on" : ""}`;
+    if (text) entry.append(Board.span("text", text));
+    if (detail) entry.append(Board.span("detail", detail));
+    return entry;
+  },
+
+  span(className, text) {
+    const span = document.createElement("span");
+    span.className = className;
+    span.textContent = text;
+    return span;
+  },
+
+  line(tag, text, className = "") {
+    const element = document.createElement(tag);
+    if (className) element.className = className;
+    element.textContent = text;
+    return element;
+  },
+};
