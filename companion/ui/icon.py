@@ -10,6 +10,8 @@ beside a word says nothing the word does not.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kivy.graphics import Color, Ellipse, Line, Mesh
 from kivy.graphics.tesselator import TYPE_POLYGONS, WINDING_ODD, Tesselator
 from kivy.properties import ObjectProperty, StringProperty
@@ -17,19 +19,24 @@ from kivy.uix.widget import Widget
 
 from ..games import icons
 
-# Kivy draws a line ``width`` either side of its path.
+# Kivy's ``Line(width=w)`` reaches ``w`` either side of its path.
 _HALF = 0.5
+
+ToWindow = Callable[[icons.Point], tuple[float, float]]
 
 
 class IconView(Widget):
+    """Draws on its own canvas (a kv rule may add to ``canvas.before`` or
+    ``canvas.after``)."""
+
     icon = ObjectProperty(None, allownone=True)
     piece = StringProperty("")
     spec = ObjectProperty(None, allownone=True)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.bind(pos=self._redraw, size=self._redraw, icon=self._redraw, piece=self._redraw)
-        self.bind(spec=self._redraw)
+        self.bind(pos=self._redraw, size=self._redraw)
+        self.bind(icon=self._redraw, piece=self._redraw, spec=self._redraw)
         self._redraw()
 
     def shown(self) -> icons.Icon | None:
@@ -58,43 +65,33 @@ class IconView(Widget):
                 _draw(shape, icon, at, scale)
 
 
-def _draw(shape: icons.Shape, icon: icons.Icon, at, scale: float) -> None:
+def _draw(shape: icons.Shape, icon: icons.Icon, at: ToWindow, scale: float) -> None:
+    width = max(1.0, shape.width * scale * _HALF)
     if isinstance(shape, icons.Ellipse):
-        (x0, y0), (x1, y1) = (
-            at((shape.centre[0] - shape.rx, shape.centre[1] + shape.ry)),
-            at((shape.centre[0] + shape.rx, shape.centre[1] - shape.ry)),
-        )
+        cx, cy = shape.centre
+        (x0, y0), (x1, y1) = at((cx - shape.rx, cy + shape.ry)), at((cx + shape.rx, cy - shape.ry))
         if shape.fill:
             Color(*icon.colour(shape.fill))
             Ellipse(pos=(x0, y0), size=(x1 - x0, y1 - y0), segments=max(24, int(scale * 40)))
         if shape.stroke:
             Color(*icon.colour(shape.stroke))
-            Line(
-                ellipse=(x0, y0, x1 - x0, y1 - y0),
-                width=max(1.0, shape.width * scale * _HALF),
-            )
+            Line(ellipse=(x0, y0, x1 - x0, y1 - y0), width=width)
     elif isinstance(shape, icons.Polygon):
-        points = [coordinate for point in shape.points for coordinate in at(point)]
+        points = _flat(shape.points, at)
         if shape.fill:
             Color(*icon.colour(shape.fill))
             _fill(points)
         if shape.stroke:
             Color(*icon.colour(shape.stroke))
-            Line(
-                points=points,
-                close=True,
-                joint="round",
-                width=max(1.0, shape.width * scale * _HALF),
-            )
+            Line(points=points, close=True, joint="round", width=width)
     else:
         outline = shape.points if isinstance(shape, icons.Line) else shape.points()
         Color(*icon.colour(shape.stroke))
-        Line(
-            points=[coordinate for point in outline for coordinate in at(point)],
-            cap="round",
-            joint="round",
-            width=max(1.0, shape.width * scale * _HALF),
-        )
+        Line(points=_flat(outline, at), cap="round", joint="round", width=width)
+
+
+def _flat(points: tuple[icons.Point, ...], at: ToWindow) -> list[float]:
+    return [coordinate for point in points for coordinate in at(point)]
 
 
 def _fill(points: list[float]) -> None:
