@@ -262,7 +262,7 @@ def star(
     return Polygon(tuple(corners), fill, stroke, width)
 
 
-def regular(
+def regular_polygon(
     cx: float,
     cy: float,
     r: float,

@@ -19,11 +19,11 @@ from ..icons import (
     medallion,
     oval,
     rect,
+    regular_polygon,
     rounded_rect,
     scales,
     star,
 )
-from ..icons import regular as regular_polygon
 from .rules import AGENDAS, ISSUES
 
 
