@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .base import Engine
+    from .icons import Icons
     from .palette import Palette
     from .words import Words
 
@@ -58,7 +59,9 @@ class GameSpec:
     meaning to (None: its screen shows only the kiosk's shared ones).
     ``order`` places the game on the home screen. ``catalogs`` is a directory of ``<lang>.json``
     files with the game's own texts, for a game whose texts are not in the
-    companion's catalogs.
+    companion's catalogs. ``icons_path`` names the game's
+    :data:`~.icons.Icons`, an icon for each of its pieces by the name the
+    game gives it (None: the game draws none).
 
     ``private_bytes`` is the length a seat's own part of its phone's state
     (its secrets and its choices, worded) is padded to, so that every seat's
@@ -77,6 +80,7 @@ class GameSpec:
     words_path: str
     screen_path: str | None = None
     palette_path: str | None = None
+    icons_path: str | None = None
     variants: tuple[Variant, ...] = ()
     traits: Traits = field(default_factory=Traits)
     catalogs: Path | None = None
@@ -93,6 +97,10 @@ class GameSpec:
     @cached_property
     def palette(self) -> Palette | None:
         return None if self.palette_path is None else _load(self.palette_path)
+
+    @cached_property
+    def icons(self) -> Icons:
+        return {} if self.icons_path is None else _load(self.icons_path)
 
     def screen(self) -> type | None:
         """The game's kiosk screen class (imports Kivy), or None."""

@@ -8,6 +8,7 @@ SPEC = GameSpec(
     order=1,
     engine_path=f"{__name__}.engine:ENGINE",
     words_path=f"{__name__}.words:WORDS",
+    icons_path=f"{__name__}.icons:ICONS",
     palette_path=f"{__name__}.palette:PALETTE",
     screen_path=f"{__name__}.screen:Article27TableScreen",
     variants=(

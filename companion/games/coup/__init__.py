@@ -7,6 +7,7 @@ SPEC = GameSpec(
     order=3,
     engine_path=f"{__name__}.game:ENGINE",
     words_path=f"{__name__}.words:WORDS",
+    icons_path=f"{__name__}.icons:ICONS",
     screen_path=f"{__name__}.screen:CoupTableScreen",
     variants=(
         ("direction", ("counterclockwise", "clockwise")),

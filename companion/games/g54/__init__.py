@@ -9,6 +9,7 @@ SPEC = GameSpec(
     order=4,
     engine_path=f"{__name__}.game:ENGINE",
     words_path=f"{__name__}.words:WORDS",
+    icons_path=f"{__name__}.icons:ICONS",
     screen_path="companion.games.coup.screen:CoupTableScreen",
     variants=(
         ("set", ("random", "starter")),

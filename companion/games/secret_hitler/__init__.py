@@ -7,6 +7,7 @@ SPEC = GameSpec(
     order=2,
     engine_path=f"{__name__}.engine:ENGINE",
     words_path=f"{__name__}.words:WORDS",
+    icons_path=f"{__name__}.icons:ICONS",
     palette_path=f"{__name__}.palette:PALETTE",
     screen_path=f"{__name__}.screen:SecretHitlerTableScreen",
     # "I have seen my role": not secret, but the seat's own to say, on its

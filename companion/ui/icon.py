@@ -1,0 +1,103 @@
+"""A piece's icon on the kiosk: ``IconView`` draws an
+:class:`~companion.games.icons.Icon`'s shapes with canvas instructions,
+in the largest square its box holds, centred, and draws them again when
+the box moves or changes size.
+
+Either give it the icon (``IconView(icon=spec.icons["coin"])``) or the piece's
+name and its game's spec (``IconView(piece="duke", spec=spec)``). An icon
+beside a word says nothing the word does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kivy.graphics import Color, Ellipse, Line, Mesh
+from kivy.graphics.tesselator import TYPE_POLYGONS, WINDING_ODD, Tesselator
+from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.widget import Widget
+
+from ..games import icons
+
+# Kivy's ``Line(width=w)`` reaches ``w`` either side of its path.
+_HALF = 0.5
+
+ToWindow = Callable[[icons.Point], tuple[float, float]]
+
+
+class IconView(Widget):
+    """Draws on its own canvas (a kv rule may add to ``canvas.before`` or
+    ``canvas.after``)."""
+
+    icon = ObjectProperty(None, allownone=True)
+    piece = StringProperty("")
+    spec = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.bind(pos=self._redraw, size=self._redraw)
+        self.bind(icon=self._redraw, piece=self._redraw, spec=self._redraw)
+        self._redraw()
+
+    def shown(self) -> icons.Icon | None:
+        """The icon drawn: the one given, else the spec's for ``piece``."""
+        if self.icon is not None:
+            return self.icon
+        if self.spec is None or not self.piece:
+            return None
+        return self.spec.icons[self.piece]
+
+    def _redraw(self, *_args) -> None:
+        self.canvas.clear()
+        icon = self.shown()
+        if icon is None:
+            return
+        side = min(self.width, self.height)
+        scale = side / icons.SIZE
+        left = self.x + (self.width - side) / 2
+        top = self.y + (self.height + side) / 2
+
+        def at(point: icons.Point) -> tuple[float, float]:
+            return left + point[0] * scale, top - point[1] * scale
+
+        with self.canvas:
+            for shape in icon.shapes:
+                _draw(shape, icon, at, scale)
+
+
+def _draw(shape: icons.Shape, icon: icons.Icon, at: ToWindow, scale: float) -> None:
+    width = max(1.0, shape.width * scale * _HALF)
+    if isinstance(shape, icons.Ellipse):
+        cx, cy = shape.centre
+        (x0, y0), (x1, y1) = at((cx - shape.rx, cy + shape.ry)), at((cx + shape.rx, cy - shape.ry))
+        if shape.fill:
+            Color(*icon.colour(shape.fill))
+            Ellipse(pos=(x0, y0), size=(x1 - x0, y1 - y0), segments=max(24, int(scale * 40)))
+        if shape.stroke:
+            Color(*icon.colour(shape.stroke))
+            Line(ellipse=(x0, y0, x1 - x0, y1 - y0), width=width)
+    elif isinstance(shape, icons.Polygon):
+        points = _flat(shape.points, at)
+        if shape.fill:
+            Color(*icon.colour(shape.fill))
+            _fill(points)
+        if shape.stroke:
+            Color(*icon.colour(shape.stroke))
+            Line(points=points, close=True, joint="round", width=width)
+    else:
+        outline = shape.points if isinstance(shape, icons.Line) else shape.points()
+        Color(*icon.colour(shape.stroke))
+        Line(points=_flat(outline, at), cap="round", joint="round", width=width)
+
+
+def _flat(points: tuple[icons.Point, ...], at: ToWindow) -> list[float]:
+    return [coordinate for point in points for coordinate in at(point)]
+
+
+def _fill(points: list[float]) -> None:
+    """A polygon's inside, cut into triangles (it need not be convex)."""
+    tesselator = Tesselator()
+    tesselator.add_contour(points)
+    if tesselator.tesselate(WINDING_ODD, TYPE_POLYGONS):
+        for vertices, indices in tesselator.meshes:
+            Mesh(vertices=vertices, indices=indices, mode="triangle_fan")
