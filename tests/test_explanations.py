@@ -73,7 +73,8 @@ G54_SETS = (
     ["speculator", "producer", "crime_boss", "protestor", "intellectual"],
 )
 # Names that are no words of any catalog, one of them written right to left.
-NAMES = ["Anna", "Bozhidar", "Chiara", "Dimitris", "ناتاشا", "Farida", "Gwen", "Hiro", "Ilse", "Jonas"]
+NAMES = ["Anna", "Bozhidar", "Chiara", "Dimitris", "ناتاشا"]
+NAMES += ["Farida", "Gwen", "Hiro", "Ilse", "Jonas"]
 SAMPLES = 2  # states checked per phase and kind of step
 MAX_GAMES = 200  # playouts before a phase not yet reached fails the test
 MAX_COMMANDS = 20000
