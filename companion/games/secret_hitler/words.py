@@ -263,7 +263,7 @@ class SecretHitlerWords(Words):
                 t("reference.sh.parties_title"),
                 t("reference.sh.parties", liberals=liberals, count=fascists),
             ),
-            (t("reference.sh.track_title", count=players), "; ".join(slots)),
+            (t("reference.sh.track_title", count=players), t.join(slots)),
             *((power_word(p, t), t(f"reference.sh.power.{p}")) for p in powers),
             *(
                 (t(f"reference.sh.{part}_title"), t(f"reference.sh.{part}"))
