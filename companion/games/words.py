@@ -197,7 +197,7 @@ class Words:
 
 def seat_names(seats: Iterable[int], t: Messages) -> str:
     """Seats' names as a list in the reader's language."""
-    return t.join(t.names[seat] if seat < len(t.names) else t.number(seat + 1) for seat in seats)
+    return t.join(t.names[seat] for seat in seats)
 
 
 def waiting_line(seats: Sequence[int], t: Messages) -> list[str]:

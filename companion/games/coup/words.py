@@ -169,9 +169,12 @@ class ClaimWords(Words):
         return super().explain(view, t) if explainer is None else explainer(view, t)
 
     def explain_turn(self, view: dict[str, Any], t: Messages) -> list[str]:
+        """The turn's choices: a Coup alone with 10 coins at its start (not
+        before an extra action an action gave)."""
         seat = view["current"]
         coins = view["players"][seat]["coins"]
-        if coins >= COUP.forced_coup_at:
+        again = view["pending"] is not None and view["pending"]["again"]
+        if coins >= COUP.forced_coup_at and not again:
             first = t("explain.claim.forced", player=seat, coins=coins)
         else:
             first = self.turn_line(view, t)
