@@ -148,6 +148,7 @@ def checked(table: Table, view: dict[str, Any]) -> None:
     words = spec_for(view["game"]).words
     for lang in LANGUAGES:
         t = Messages(lang, table.names)
+        reads_whole(words.status_line(view, t))  # what the explanation goes with
         lines = words.explain(view, t)
         assert 1 <= len(lines) <= 4, lines
         for line in lines:

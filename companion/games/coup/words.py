@@ -72,8 +72,8 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
         return t("status.action", player=current)
     if phase == "lose":
         return t("status.lose", player=view["waiting_for"][0])
-    claim = pending and pending["claim"]
     if phase == "challenge":
+        claim = awaited_claim(view)
         if claim["kind"] == "block":
             return t(
                 "status.challenge_block",
@@ -103,6 +103,7 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
     if phase == "choice":
         return t(f"status.choice.{pending['choice']['kind']}", player=pending["choice"]["seat"])
     if phase == "prove":
+        claim = awaited_claim(view)
         return t(
             "status.prove",
             player=claim["seat"],
