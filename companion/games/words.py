@@ -6,7 +6,7 @@ legal, a game's words only say it. Each game's spec names a subclass of
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -96,6 +96,23 @@ class Words:
         are needed. None may carry a secret: the whole table hears them.
         A game's words add its own to these, the table screen's ballot cues."""
         return [t("speech.ballot.open"), t("speech.ballot.revealed")]
+
+    def explain(self, view: View, t: Messages) -> list[str]:
+        """What is happening now and what each player may do, in a few short
+        sentences ("rules at hand"). Worked out from the public view alone,
+        so every reader in the same situation reads the same words and none
+        carries a secret. A game's words say it in the game's own terms;
+        said the plain way, it is the status line, then how this table keeps
+        its secrets (or, at the end, how to go on)."""
+        if view["phase"] == "over":
+            return [self.status_line(view, t), t("explain.over")]
+        return [self.status_line(view, t), t(f"explain.mode.{view['mode']}")]
+
+    def quick_reference(self, view: View, t: Messages) -> list[tuple[str, str]]:
+        """The game's rules at a glance, as (heading, text) sections in the
+        rulebook's words, for the game this table plays (its player count,
+        its characters): none unless the game says."""
+        return []
 
     def bar_items(self, view: View, t: Messages) -> list[str]:
         """The table's figures, shown beside its name (the kiosk's bar, the
@@ -239,6 +256,25 @@ class Words:
     def game_chart(self, views: list[View], names: list[str], t: Messages) -> Chart | None:
         """The chart of the finished game ``views`` went through."""
         return None
+
+
+def seat_names(seats: Iterable[int], t: Messages) -> str:
+    """Seats' names as a list in the reader's language."""
+    return t.join(t.names[seat] for seat in seats)
+
+
+def waiting_line(seats: Sequence[int], t: Messages) -> list[str]:
+    """Who the table still waits for, as a sentence (none when nobody)."""
+    return [t("explain.waiting", players=seat_names(seats, t))] if seats else []
+
+
+def ballot_lines(view: View, t: Messages) -> list[str]:
+    """How the open ballot is cast and shown, and who is still to vote."""
+    ballot = view.get("ballot")
+    if not ballot:
+        return []
+    still = [seat for seat in ballot["eligible"] if seat not in ballot["voted"]]
+    return [t("explain.ballot"), *waiting_line(still, t)]
 
 
 def last_per(views: list[View], key: str) -> list[View]:

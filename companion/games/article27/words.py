@@ -15,9 +15,9 @@ from typing import Any
 from ...i18n import Messages
 from .. import board as parts
 from ..board import Part, Seat
-from ..words import CHOOSE, TURN, Chart, LastBallot, Words, last_per
+from ..words import CHOOSE, TURN, Chart, LastBallot, Words, ballot_lines, last_per, waiting_line
 from .palette import DISK_DOWN_SIGN, DISK_LEFT_SIGN, DISK_UP_SIGN
-from .rules import AGENDAS, PASSED, TRACK_SLOTS, VETOED, VOTES, YES_NEEDED
+from .rules import AGENDAS, PASSED, TIMER_SECONDS, TRACK_SLOTS, VETOED, VOTES, YES_NEEDED
 
 WARNING_SECONDS = 30  # the countdown's last stretch: a warning colour and a tick
 
@@ -297,6 +297,32 @@ class Article27Words(Words):
     def status_line(self, view: dict[str, Any], t: Messages) -> str:
         return status_line(view, t)
 
+    def explain(self, view: dict[str, Any], t: Messages) -> list[str]:
+        """Each step of a round, who acts and what follows; where the
+        influence, slots and bribes are real (physical) or on the phones
+        (keeper), said so."""
+        explainer = _EXPLAINERS.get(view["phase"])
+        return super().explain(view, t) if explainer is None else explainer(view, t)
+
+    def quick_reference(self, view: dict[str, Any], t: Messages) -> list[tuple[str, str]]:
+        """A round, bribes, the vote and scoring, for this player count and
+        timer; the "Lie, Cheat and Steal" check when the table plays it."""
+        timer = view["timer"]
+        seconds = timer["duration"] if timer else TIMER_SECONDS
+        parts = [
+            ("round", {"minutes": seconds // 60}),
+            ("bribes", {}),
+            ("voting", {"needed": YES_NEEDED[len(view["players"])]}),
+            ("scoring", {}),
+            ("end", {}),
+        ]
+        if view["variants"]["lie_cheat_steal"]:
+            parts.append(("lie_cheat_steal", {}))
+        return [
+            (t(f"reference.a27.{part}_title"), t(f"reference.a27.{part}", **args))
+            for part, args in parts
+        ]
+
     def variant_value(self, option: str, value: Any, t: Messages) -> str:
         if option == "timer_seconds":
             return t("home.value.minutes", count=value // 60)
@@ -485,6 +511,87 @@ class Article27Words(Words):
         if not series:
             return None
         return Chart(t("chart.agenda_points"), t("chart.rounds"), series, t.number)
+
+
+def _explain_unused(view: dict[str, Any], t: Messages) -> list[str]:
+    return [t("explain.a27.unused")]
+
+
+def _explain_reveal(view: dict[str, Any], t: Messages) -> list[str]:
+    issue = next(i["issue"] for i in view["issues"] if i["agenda"] is None)
+    lines = [t("explain.a27.reveal", issue=issue)]
+    if view["round"] < view["rounds"]:  # no third disk of an agenda, but in the last round
+        lines.append(t("explain.a27.reveal_limit"))
+    return lines
+
+
+def _explain_ready(view: dict[str, Any], t: Messages) -> list[str]:
+    return [t("explain.a27.ready", player=view["sg"]), t(f"explain.a27.screen.{view['mode']}")]
+
+
+def _explain_negotiation(view: dict[str, Any], t: Messages) -> list[str]:
+    sg = view["sg"]
+    lines = [
+        t("explain.a27.negotiation", player=sg),
+        t("explain.a27.vote_call" if view["floor"] else "explain.a27.floor_empty", player=sg),
+        t(f"explain.a27.bribes.{view['mode']}"),
+    ]
+    if view["timer"] and view["timer"]["paused"]:
+        lines.append(t("a27.ui.status.paused"))
+    return lines
+
+
+def _explain_place_one(view: dict[str, Any], t: Messages) -> list[str]:
+    return [t("explain.a27.place_one", player=view["sg"])]
+
+
+def _explain_voting(view: dict[str, Any], t: Messages) -> list[str]:
+    return [
+        t("explain.a27.voting", needed=YES_NEEDED[len(view["players"])]),
+        *ballot_lines(view, t),
+    ]
+
+
+def _explain_settle_other(view: dict[str, Any], t: Messages) -> list[str]:
+    return [t("explain.a27.settle_other"), *waiting_line(view["waiting_for"], t)]
+
+
+def _explain_announce(view: dict[str, Any], t: Messages) -> list[str]:
+    return [t("explain.a27.announce", player=view["announcer"])]
+
+
+def _explain_challenge(view: dict[str, Any], t: Messages) -> list[str]:
+    latest = view["announcements"][-1]
+    return [
+        t("explain.a27.challenge", player=latest["seat"], score=latest["score"]),
+        *waiting_line(view["waiting_for"], t),
+    ]
+
+
+def _explain_scored(view: dict[str, Any], t: Messages) -> list[str]:
+    return [
+        t(f"explain.a27.outcome.{view['outcome']}"),
+        t("explain.a27.scored", player=view["next_sg"], round=view["round"] + 1),
+    ]
+
+
+def _explain_final(view: dict[str, Any], t: Messages) -> list[str]:
+    return [t("explain.a27.final"), *waiting_line(view["waiting_for"], t)]
+
+
+_EXPLAINERS = {
+    "unused": _explain_unused,
+    "reveal": _explain_reveal,
+    "ready": _explain_ready,
+    "negotiation": _explain_negotiation,
+    "place_one": _explain_place_one,
+    "voting": _explain_voting,
+    "settle_other": _explain_settle_other,
+    "announce": _explain_announce,
+    "challenge": _explain_challenge,
+    "scored": _explain_scored,
+    "final": _explain_final,
+}
 
 
 def _track_value(view: dict[str, Any], agenda: str) -> int:

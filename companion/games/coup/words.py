@@ -13,7 +13,8 @@ from typing import Any
 from ...i18n import Messages
 from .. import board as parts
 from ..board import Part, Seat
-from ..words import CHOOSE, TURN, Chart, Words, last_per
+from ..words import CHOOSE, TURN, Chart, Words, last_per, waiting_line
+from .rules import COUP
 
 # Command fields as the catalog's texts name them.
 _FIELD_ARGS = {"seat": "player", "card": "character"}
@@ -74,8 +75,8 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
         return t("status.action", player=current)
     if phase == "lose":
         return t("status.lose", player=view["waiting_for"][0])
-    claim = pending and pending["claim"]
     if phase == "challenge":
+        claim = awaited_claim(view)
         if claim["kind"] == "block":
             return t(
                 "status.challenge_block",
@@ -105,6 +106,7 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
     if phase == "choice":
         return t(f"status.choice.{pending['choice']['kind']}", player=pending["choice"]["seat"])
     if phase == "prove":
+        claim = awaited_claim(view)
         return t(
             "status.prove",
             player=claim["seat"],
@@ -114,6 +116,21 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
     if phase == "exchange":
         return t("status.exchange", player=current)
     return t(f"status.{phase}")
+
+
+def awaited_claim(view: dict[str, Any]) -> dict[str, Any]:
+    """The claim the table is settling: the pending action's, or one made
+    before the turn's action (what came due at its start, blocked), which
+    only its claimant's list of claims shows."""
+    pending = view["pending"]
+    if pending is not None and pending["claim"] is not None:
+        return pending["claim"]
+    return next(
+        {"seat": player["seat"], "challenger": claim.get("challenger"), **claim}
+        for player in view["players"]
+        for claim in player["claims"]
+        if claim["result"] in ("open", "challenged")
+    )
 
 
 CHALLENGE_CUE = 5  # seconds left to challenge when the narration says so
@@ -141,6 +158,114 @@ class ClaimWords(Words):
 
     def command_label(self, command: dict[str, Any], view: dict[str, Any], t: Messages) -> str:
         return command_label(command, view, t)
+
+    def explain(self, view: dict[str, Any], t: Messages) -> list[str]:
+        """The turn, a claim open to challenge, a challenge to answer, a
+        window to block in, a loss to choose, an exchange: what it means and
+        who may do what (the other phases said the plain way)."""
+        explainer = {
+            "action": self.explain_turn,
+            "challenge": self.explain_challenge,
+            "block": self.explain_block,
+            "prove": self.explain_prove,
+            "lose": self.explain_lose,
+            "exchange": self.explain_exchange,
+        }.get(view["phase"])
+        return super().explain(view, t) if explainer is None else explainer(view, t)
+
+    def explain_turn(self, view: dict[str, Any], t: Messages) -> list[str]:
+        """The turn's choices: a Coup alone with 10 coins at its start (not
+        before an extra action an action gave)."""
+        seat = view["current"]
+        coins = view["players"][seat]["coins"]
+        again = view["pending"] is not None and view["pending"]["again"]
+        if coins >= COUP.forced_coup_at and not again:
+            first = t("explain.claim.forced", player=seat, coins=coins)
+        else:
+            first = self.turn_line(view, t)
+        return [first, t(f"explain.claim.cards.{view['mode']}")]
+
+    def turn_line(self, view: dict[str, Any], t: Messages) -> str:
+        """The actions open to the player whose turn it is."""
+        return t("explain.coup.turn", player=view["current"])
+
+    def explain_challenge(self, view: dict[str, Any], t: Messages) -> list[str]:
+        claim = awaited_claim(view)
+        return [
+            self.claim_line(view, claim, t),
+            t("explain.claim.challenge", player=claim["seat"], character=claim["character"]),
+            t(f"explain.claim.redraw.{view['mode']}"),
+            *waiting_line(view["waiting_for"], t),
+        ]
+
+    def claim_line(self, view: dict[str, Any], claim: dict[str, Any], t: Messages) -> str:
+        """What the open claim claims."""
+        pending = view["pending"]
+        if claim["kind"] == "block":
+            return t(
+                "explain.claim.block_claim",
+                blocker=claim["seat"],
+                player=pending["actor"],
+                action=pending["action"],
+                character=claim["character"],
+            )
+        return t(
+            f"explain.coup.claim.{pending['action']}",
+            player=claim["seat"],
+            character=claim["character"],
+            target=pending["target"],
+        )
+
+    def explain_block(self, view: dict[str, Any], t: Messages) -> list[str]:
+        pending = view["pending"]
+        args = {
+            "player": pending["actor"],
+            "action": pending["action"],
+            "characters": pending["window"]["characters"],
+        }
+        if pending["targets"]:
+            line = t("explain.claim.block_every_other", **args)
+        elif pending["target"] is None:
+            line = t("explain.claim.block_anyone", **args)
+        else:
+            line = t("explain.claim.block_target", target=pending["target"], **args)
+        return [line, self.blocked_line(t), *waiting_line(view["waiting_for"], t)]
+
+    def blocked_line(self, t: Messages) -> str:
+        """What a block that stands does to the action."""
+        return t("explain.coup.blocked")
+
+    def explain_prove(self, view: dict[str, Any], t: Messages) -> list[str]:
+        claim = awaited_claim(view)
+        args = {"player": claim["seat"], "character": claim["character"]}
+        return [
+            t("explain.claim.prove", challenger=claim["challenger"], **args),
+            t(f"explain.claim.prove.{view['mode']}", **args),
+        ]
+
+    def explain_lose(self, view: dict[str, Any], t: Messages) -> list[str]:
+        seat = view["losing"]["seat"]
+        lines = [t("explain.claim.lose", player=seat), t(f"explain.claim.lose.{view['mode']}")]
+        if view["players"][seat]["influence"] == 1:
+            lines.append(t("explain.claim.last", player=seat))
+        return lines
+
+    def explain_exchange(self, view: dict[str, Any], t: Messages) -> list[str]:
+        return [t("explain.claim.exchange", player=view["current"])]
+
+    def quick_reference(self, view: dict[str, Any], t: Messages) -> list[tuple[str, str]]:
+        """Coup's five characters (action, block, cost), the general actions
+        and how a challenge goes."""
+        general = (COUP.actions[a] for a in COUP.action_order if COUP.actions[a].character is None)
+        return [
+            *((t(f"character.{c}"), t(f"reference.coup.{c}")) for c in COUP.characters),
+            (" · ".join(t(f"action.{a.name}") for a in general), t("reference.coup.general")),
+            self.challenge_reference(t),
+        ]
+
+    @staticmethod
+    def challenge_reference(t: Messages) -> tuple[str, str]:
+        return t("reference.claim.challenge_title"), t("reference.claim.challenge")
 
     def variant_value(self, option: str, value: Any, t: Messages) -> str:
         if option == "response_seconds" and isinstance(value, int):

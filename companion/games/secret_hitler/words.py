@@ -11,9 +11,19 @@ from typing import Any
 from ...i18n import Messages
 from .. import board as parts
 from ..board import Part, Seat
-from ..words import CHOOSE, TURN, Chart, LastBallot, Words, last_per
+from ..words import (
+    CHOOSE,
+    TURN,
+    Chart,
+    LastBallot,
+    Words,
+    ballot_lines,
+    last_per,
+    seat_names,
+    waiting_line,
+)
 from .night import night_lines
-from .rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, VETO_FROM
+from .rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, ROLE_COUNTS, VETO_FROM
 
 # Commands the screen offers in two taps: the action, then a seat. Targeted
 # commands pick their target; a vote or a night confirmation picks the seat
@@ -309,6 +319,91 @@ class SecretHitlerWords(Words):
             election_result(election, t),
         )
 
+    def explain(self, view: dict[str, Any], t: Messages) -> list[str]:
+        """Each step of a round, whose it is and what it may lead to; where
+        the tiles are real (physical) or on the phones (keeper), said so."""
+        phase = view["phase"]
+        if phase in _EXPLAINED:
+            return [
+                t(
+                    f"explain.sh.{phase}",
+                    player=view["president"],
+                    target=view["chancellor"],
+                    seat=view["waiting_for"][0] if view["waiting_for"] else None,
+                )
+            ]
+        if phase in _BY_MODE:
+            lines = [t(f"explain.sh.{phase}.{view['mode']}", player=view["president"])]
+            if phase == "chaos":
+                lines.append(t("explain.sh.chaos"))
+            return lines
+        explainer = {
+            "night": self._explain_night,
+            "nominate": self._explain_nominate,
+            "election": self._explain_election,
+            "legislative": self._explain_session,
+            "chancellor_enact": self._explain_session,
+        }.get(phase)
+        return super().explain(view, t) if explainer is None else explainer(view, t)
+
+    @staticmethod
+    def _explain_night(view: dict[str, Any], t: Messages) -> list[str]:
+        return [t("explain.sh.night"), *waiting_line(view["waiting_for"], t)]
+
+    @staticmethod
+    def _explain_nominate(view: dict[str, Any], t: Messages) -> list[str]:
+        lines = [t("explain.sh.nominate", player=view["candidate"])]
+        limited = [p["seat"] for p in view["players"] if p["term_limited"]]
+        if limited:
+            lines.append(t("explain.sh.term_limited", players=seat_names(limited, t)))
+        if view["hitler_zone"]:
+            lines.append(t("explain.sh.hitler_zone"))
+        return lines
+
+    @staticmethod
+    def _explain_election(view: dict[str, Any], t: Messages) -> list[str]:
+        return [
+            t("explain.sh.election", player=view["candidate"], target=view["nominee"]),
+            t("explain.sh.tracker", count=view["tracker"]),
+            *ballot_lines(view, t),
+        ]
+
+    @staticmethod
+    def _explain_session(view: dict[str, Any], t: Messages) -> list[str]:
+        """The chancellor's part of the session (with the real tiles, the
+        whole session), and the veto when it is open to them."""
+        args = {"player": view["president"], "target": view["chancellor"]}
+        lines = [t(f"explain.sh.{view['phase']}", **args)]
+        if view["veto_unlocked"] and not view["veto_refused"]:
+            lines.append(t("explain.sh.veto_open", **args))
+        elif view["veto_refused"]:
+            lines.append(t("explain.sh.veto_refused", **args))
+        return lines
+
+    def quick_reference(self, view: dict[str, Any], t: Messages) -> list[tuple[str, str]]:
+        """The parties and the fascist track for this player count, the
+        powers on it, then elections, the session, the tracker, the veto
+        and how each side wins."""
+        players = len(view["players"])
+        liberals, fascists = ROLE_COUNTS[players]
+        slots = [
+            t("reference.sh.slot", number=slot, power=_slot_power(power, slot, t))
+            for slot, power in enumerate(view["powers"], 1)
+        ] + [t("reference.sh.slot", number=FASCIST_WIN, power=t("sh.ui.power.fascist_win"))]
+        powers = dict.fromkeys(p for p in view["powers"] if p)
+        return [
+            (
+                t("reference.sh.parties_title"),
+                t("reference.sh.parties", liberals=liberals, count=fascists),
+            ),
+            (t("reference.sh.track_title", count=players), t.join(slots)),
+            *((power_word(p, t), t(f"reference.sh.power.{p}")) for p in powers),
+            *(
+                (t(f"reference.sh.{part}_title"), t(f"reference.sh.{part}"))
+                for part in ("election", "session", "tracker", "veto", "winning")
+            ),
+        ]
+
     def secret_lines(self, private: dict[str, Any], t: Messages) -> list[str]:
         lines: list[str] = []
         if "role" in private:
@@ -373,6 +468,28 @@ class SecretHitlerWords(Words):
 
 def _slot_tone(cell: dict[str, Any]) -> str:
     return "danger" if cell["danger"] else "warm"
+
+
+# Phases said in one sentence of who does what (the president, the
+# chancellor, the seat the table waits for), and those whose words depend on
+# whether the tiles are real or on the phones.
+_EXPLAINED = frozenset(
+    (
+        "hitler_reveal",
+        "president_discard",
+        "veto",
+        "special_election",
+        "execute",
+        "execution_reveal",
+    )
+)
+_BY_MODE = frozenset(("chaos", "peek", "investigate"))
+
+
+def _slot_power(power: str | None, slot: int, t: Messages) -> str:
+    """A slot of the fascist track: its power, with the veto from the 5th."""
+    word = power_word(power, t) if power else t("reference.sh.no_power")
+    return t("sh.ui.power.with_veto", power=word) if slot == VETO_FROM else word
 
 
 def _policies(tiles: list[str], t: Messages) -> str:
