@@ -112,7 +112,7 @@ def test_the_kiosk_starts_on_one_loop_and_stops_cleanly(tmp_path):
     store = EventStore(db)
     assert [g.status for g in store.history()] == ["active"]
     setup = json.loads(json.dumps(store.active_game().setup))
-    assert setup["table"] == {"votes": "changeable"}
+    assert setup["table"] == {"votes": "changeable", "guide": False}
     assert setup["options"]["response_seconds"] == 5
     store.close()
 

@@ -89,7 +89,8 @@ def test_home_renders_with_large_targets_at_every_size(window, tmp_path, size):
     assert kiosk.current == "home"
     assert home.resume_text == ""
     buttons = [w for w in home.walk() if isinstance(w, ChoiceButton)]
-    assert len(buttons) == 4 + 2 + 4 + 3  # games, modes, the kiosk's languages, A27's variants
+    # games, modes and the first-game switch, the kiosk's languages, A27's variants
+    assert len(buttons) == 4 + 3 + 4 + 3
     assert all(b.height >= 48 for b in buttons)
     for widget in (home.ids.start, home.ids.history, home.ids.settings):
         assert fits_in_window(widget, window)

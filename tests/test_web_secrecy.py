@@ -98,6 +98,8 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
                 "facts",
                 "board",
                 "reference",
+                "explain",
+                "rules",
                 "log",
             }
             public, words = message["public"], spec_for(game).words
@@ -107,6 +109,10 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
             assert message["status"] == words.status_line(public, t[0])
             assert message["facts"] == words.bar_items(public, t[0])
             assert message["board"] == words.board(public, t[0])
+            assert message["explain"] == words.explain(public, t[0])
+            assert message["rules"] == [
+                {"name": name, "text": text} for name, text in words.quick_reference(public, t[0])
+            ]
             assert message["reference"] == [
                 {"name": name, "text": text} for name, text in words.reference_cards(public, t[0])
             ], "the table's words come from the public view alone"
@@ -116,5 +122,8 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
         assert canonical(message["private"]) in privates[seat], "only this seat's own view"
         assert message["secrets"] == secret_lines(spec_for(game).words, message["private"], t[seat])
         assert all(action["command"]["seat"] == seat for action in message["actions"])
-        # The board under its secrets: the table's, from the public view alone.
-        assert message["board"] == spec_for(game).words.board(message["public"], t[seat])
+        # The board and the rules at hand under its secrets: the table's, from
+        # the public view alone.
+        words = spec_for(game).words
+        assert message["board"] == words.board(message["public"], t[seat])
+        assert message["explain"] == words.explain(message["public"], t[seat])

@@ -43,6 +43,7 @@ class NewGame:
     mode: str = PHYSICAL
     lang: str = "en"
     options: dict[str, Any] = field(default_factory=dict)
+    guide: bool = False  # a first game: the kiosk explains each new kind of step
 
     def choose_game(self, game: str) -> None:
         """Another game: the player count moves into its range, and its own
@@ -96,7 +97,8 @@ class NewGame:
             for seat, (name, source) in enumerate(zip(self.names, self.inputs))
         ]
         options = {k: v for k, v in self.options.items() if v is not None}
-        return Setup(game=self.game, seats=seats, mode=self.mode, options=options)
+        table = {"guide": True} if self.guide else {}
+        return Setup(game=self.game, seats=seats, mode=self.mode, options=options, table=table)
 
     @classmethod
     def like(cls, setup: Setup) -> NewGame:
@@ -115,6 +117,7 @@ class NewGame:
             options={
                 k: v for k, v in setup.options.items() if k in offered and _offered(v, offered[k])
             },
+            guide=setup.table.get("guide") is True,
         )
 
 

@@ -87,6 +87,11 @@ class HomeScreen(BoxLayout):
         self.choice.mode = mode
         self.refresh()
 
+    def toggle_guide(self) -> None:
+        """A first game, or not: the kiosk explains each new kind of step."""
+        self.choice.guide = not self.choice.guide
+        self.refresh()
+
     def choose_language(self, lang: str) -> None:
         """The kiosk's language (settings keep it), and its players' default."""
         self.choice.lang = lang
@@ -172,7 +177,14 @@ class HomeScreen(BoxLayout):
         )
         fill_choices(
             self.ids.modes,
-            [(t(f"ui.mode.{m}"), m == choice.mode, partial(self.choose_mode, m)) for m in MODES],
+            [(t(f"ui.mode.{m}"), m == choice.mode, partial(self.choose_mode, m)) for m in MODES]
+            + [
+                (
+                    t("home.guide", value=t("home.value.on" if choice.guide else "home.value.off")),
+                    choice.guide,
+                    self.toggle_guide,
+                )
+            ],
         )
         fill_choices(
             self.ids.languages,

@@ -23,6 +23,7 @@ from ..table.store import StoreError
 from ..table.table import UNDO
 from .buttons import CommandButton  # noqa: F401 - the bar's kv rule uses it
 from .direction import Row, writing
+from .help_panel import HelpPanel
 from .narrator import Narrator
 from .sounds import Sounds
 from .text_panel import TextPanel
@@ -70,6 +71,7 @@ class TableScreen(BoxLayout):
     home_text = StringProperty("")
     log_text = StringProperty("")
     chart_text = StringProperty("")
+    help_text = StringProperty("")
 
     def __init__(
         self,
@@ -84,6 +86,8 @@ class TableScreen(BoxLayout):
         self.lang = lang
         self._ballot_open = False  # whether the table's ballot was open at the last look
         self._caption_end: Any = None  # the Clock event that clears the caption
+        self._help: HelpPanel | None = None  # the rules at hand or the guide, while open
+        self._guided: dict[int, set[str]] = {}  # by game: the steps the guide has shown
         writing.use(lang)  # before the kv rules lay the screen out
         super().__init__(**kwargs)
         self.t = Messages(lang, table.names)
@@ -94,6 +98,7 @@ class TableScreen(BoxLayout):
         self.log_text = self.t("ui.log")
         self.chart_text = self.t("ui.chart")
         self.buttons_text = self.t("ui.seat_buttons")
+        self.help_text = self.t("help.button")
         self.follow(table)
 
     def follow(self, table: Table) -> None:
@@ -117,9 +122,12 @@ class TableScreen(BoxLayout):
 
     def leave(self) -> None:
         """The kiosk shows another page: say nothing more of what is queued
-        (a screen reading a script aloud stops it)."""
+        (a screen reading a script aloud stops it), and close the rules at
+        hand."""
         if self.narrator is not None:
             self.narrator.stop()
+        if self._help is not None:
+            self._help.dismiss()
 
     def _changed(self, committed: Committed) -> None:
         if committed.table is self.table:
@@ -180,6 +188,60 @@ class TableScreen(BoxLayout):
         )
         panel.open()
         return panel
+
+    def open_help(self) -> HelpPanel:
+        """The rules at hand: what is happening now and what each player may
+        do, then the game's quick reference; it follows the table while open."""
+        return self._open_help(
+            HelpPanel(
+                title=self.t("help.now"),
+                reference_title=self.t("help.reference"),
+                close_text=self.t("ui.phones.close"),
+            )
+        )
+
+    def _guide(self, view: dict[str, Any]) -> None:
+        """A first game (the table's ``guide`` setting): the first time a
+        kind of step comes, say what it is, low on the screen, until a tap.
+        Each kind once a game; nothing waits for the tap but the kiosk's own
+        buttons (the timer runs on, the ballot takes votes)."""
+        if not self.table.setup.table.get("guide"):
+            return
+        shown = self._guided.setdefault(self.table.game_id, set())
+        if view["phase"] in shown:
+            return
+        shown.add(view["phase"])
+        if self._help is None:
+            # Once the screen is in place (a new game's screen is shown after it follows).
+            Clock.schedule_once(lambda _dt: self._open_guide(), 0)
+
+    def _open_guide(self) -> None:
+        if self._help is None and self.parent is not None:
+            self._open_help(
+                HelpPanel(title=self.t("help.guide"), close_text=self.t("help.got_it"), docked=True)
+            )
+
+    def _open_help(self, panel: HelpPanel) -> HelpPanel:
+        if self._help is not None:
+            self._help.dismiss()
+        self._help = panel
+        panel.bind(on_dismiss=self._help_closed)
+        self._show_help(self.table.public_view())
+        panel.open(animation=False)
+        return panel
+
+    def _help_closed(self, panel: HelpPanel) -> None:
+        if self._help is panel:
+            self._help = None
+
+    def _show_help(self, view: dict[str, Any]) -> None:
+        """The open panel says what the table's view is now."""
+        if self._help is None:
+            return
+        words = self.table.spec.words
+        self._help.now = words.explain(view, self.t)
+        if not self._help.docked:
+            self._help.reference = words.quick_reference(view, self.t)
 
     def open_chart(self) -> Any:
         """The finished game drawn round by round (its words say how)."""
@@ -249,6 +311,8 @@ class TableScreen(BoxLayout):
         self.game_over = view["phase"] == "over"
         self.show(view)
         self.show_time()
+        self._show_help(view)
+        self._guide(view)
 
     def show(self, view: dict[str, Any]) -> None:
         """How the game's public view looks: each game's screen says (the

@@ -18,8 +18,9 @@ Routes:
 - ``GET /table``, ``GET /api/table``, ``GET /ws/table``: the public table, for
   a TV or spectators, with no secret in it: the status line, the table's
   figures, its board as the kiosk shows it and the cards it keeps in sight
-  (its words' ``bar_items``, ``board`` and ``reference_cards``), and the
-  log; a seat's state carries the same board, under its own secrets;
+  (its words' ``bar_items``, ``board`` and ``reference_cards``), the rules
+  at hand (``explain`` and ``quick_reference``) and the log; a seat's state
+  carries the same board and rules, under its own secrets;
 - ``GET /api/messages/<lang>``: the catalog the pages translate with;
 
 Every state carries a ``version``: how many times what that page receives
@@ -739,13 +740,17 @@ def _can_open(socket: web.WebSocketResponse, request: web.Request) -> bool:
 
 def public_board(words: Words, public: dict[str, Any], t: Messages) -> dict[str, Any]:
     """What the kiosk shows of the table, worded from the public view for a
-    page: its figures, its board and the cards it keeps in sight."""
+    page: its figures, its board, the cards it keeps in sight, and the rules
+    at hand (what is happening now and what each may do; the game's quick
+    reference)."""
     return {
         "facts": words.bar_items(public, t),
         "board": words.board(public, t),
         "reference": [
             {"name": name, "text": text} for name, text in words.reference_cards(public, t)
         ],
+        "explain": words.explain(public, t),
+        "rules": [{"name": name, "text": text} for name, text in words.quick_reference(public, t)],
     }
 
 

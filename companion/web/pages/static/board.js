@@ -24,6 +24,28 @@ const Board = {
     ]));
   },
 
+  // The rules at hand: what is happening now and what each may do, then the
+  // game's quick reference (folded away until opened).
+  rules(explain, rules) {
+    const list = document.getElementById("explain");
+    const same = list.children.length === explain.length
+      && explain.every((line, index) => list.children[index].textContent === line);
+    if (!same) list.replaceChildren(...explain.map((line) => Board.line("li", line)));
+    document.getElementById("rules-card").hidden = rules.length === 0;
+    document.getElementById("rules").replaceChildren(...rules.flatMap(({ name, text }) => [
+      Board.line("dt", name),
+      Board.line("dd", text),
+    ]));
+  },
+
+  // The headings of the parts every page shares.
+  titles() {
+    for (const [id, key] of [["board-title", "web.board"], ["reference-title", "web.reference"],
+      ["explain-title", "help.now"], ["rules-title", "help.reference"]]) {
+      document.getElementById(id).textContent = Companion.t(key);
+    }
+  },
+
   seat({ name, state, tone, lines }, extra) {
     const item = document.createElement("li");
     item.className = `seat tone-${tone || "none"}`;

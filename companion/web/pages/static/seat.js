@@ -78,6 +78,7 @@ function render(state) {
   const facts = state.facts.join(" · ");
   if (byId("facts").textContent !== facts) byId("facts").textContent = facts;
   Board.reference(state.reference);
+  Board.rules(state.explain, state.rules);
   if (state.notice) {               // a press on this seat's own buttons was refused
     const message = byId("message");
     message.dataset.kind = "error";
@@ -171,8 +172,7 @@ async function start() {
     }
   });
   byId("settings-title").textContent = Companion.t("web.settings");
-  byId("board-title").textContent = Companion.t("web.board");
-  byId("reference-title").textContent = Companion.t("web.reference");
+  Board.titles();
   Companion.settingBox(byId("vibrate"), "vibrate", true, "web.vibrate");
   Companion.largeText(byId("large-text"));
   render(state);

@@ -12,6 +12,7 @@ function render(state) {
   showText(byId("status"), state.status);
   showText(byId("facts"), state.facts.join(" · "));
   Board.reference(state.reference);
+  Board.rules(state.explain, state.rules);
   showLog(byId("log"), state.log.slice(-12));
 }
 
@@ -44,8 +45,7 @@ async function start() {
   Companion.languageMenu(byId("language"), state.languages, state.lang);
   byId("log-card").setAttribute("aria-label", Companion.t("ui.log"));
   byId("settings-title").textContent = Companion.t("web.settings");
-  byId("reference-title").textContent = Companion.t("web.reference");
-  byId("board-title").textContent = Companion.t("web.board");
+  Board.titles();
   Companion.largeText(byId("large-text"));
   render(state);
   Companion.live("/ws/table", render, byId("link"));
