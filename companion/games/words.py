@@ -103,9 +103,11 @@ class Words:
         so every reader in the same situation reads the same words and none
         carries a secret. A game's words say it in the game's own terms;
         said the plain way, it is the status line, then how this table keeps
-        its secrets (or, at the end, how to go on)."""
+        its secrets where its view says (or, at the end, how to go on)."""
         if view["phase"] == "over":
             return [self.status_line(view, t), t("explain.over")]
+        if view.get("mode") is None:  # a game that keeps no secrets apart
+            return [self.status_line(view, t)]
         return [self.status_line(view, t), t(f"explain.mode.{view['mode']}")]
 
     def quick_reference(self, view: View, t: Messages) -> list[tuple[str, str]]:
