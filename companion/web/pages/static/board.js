@@ -35,6 +35,7 @@ const Board = {
     const copy = document.importNode(svg, true);
     copy.setAttribute("class", "icon");
     copy.setAttribute("aria-hidden", "true");
+    copy.dataset.piece = piece;
     return [copy];
   },
   // `seatExtra(seat)`: words the page adds to a seat's panel ("on a phone").
