@@ -22,15 +22,18 @@ WANTED = {
     "coup": lambda v: any(p["revealed"] for p in v["players"]),
     "g54": lambda v: any(p["revealed"] for p in v["players"]),
     "secret_hitler": lambda v: v["liberal"] >= 1 and v["fascist"] >= 1,
-    "article27": lambda v: v["phase"] not in ("final", "over")
-    and any(i["agenda"] for i in v["issues"]),
+    "article27": lambda v: (
+        v["phase"] not in ("final", "over") and any(i["agenda"] for i in v["issues"])
+    ),
 }
 
 
 def a_table_showing(tmp_path, game: str):
     for seed in range(20):
         players, options = CONFIGS[game][seed % len(CONFIGS[game])]
-        table, clock = new_table(tmp_path / f"{seed}.sqlite3", game, "keeper", players, options, seed)
+        table, clock = new_table(
+            tmp_path / f"{seed}.sqlite3", game, "keeper", players, options, seed
+        )
         for step in play(table, clock, random.Random(seed)):
             if WANTED[game](step.public_view()):
                 return step
