@@ -22,8 +22,8 @@ from ..words import (
     seat_names,
     waiting_line,
 )
-from .night import night_lines
 from .icons import VETO
+from .night import night_lines
 from .rules import FASCIST, FASCIST_WIN, HITLER_ZONE, LIBERAL, LIBERAL_WIN, ROLE_COUNTS, VETO_FROM
 
 # Commands the screen offers in two taps: the action, then a seat. Targeted
