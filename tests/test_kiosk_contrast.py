@@ -65,7 +65,7 @@ class Rendered:
     def _meaningful_backgrounds(self, window) -> list[tuple[str, object, tuple[int, int]]]:
         """Widgets whose box shows, for the most part, a colour of the kiosk's
         or the game's palette: (colour name, widget, the pixel (column, row)
-        at its centre). A track's slots are
+        at its centre). A track's slots (and the tiles drawn in them) are
         left out: each row's name and count say its party and how far it
         is filled ("Fascist: 2 of 6"), its slots only draw it."""
         named = {
@@ -76,7 +76,8 @@ class Rendered:
         }
         found = []
         for widget in walk(self.screen):
-            if type(widget).__name__ == "PolicySlot" or widget.width < 24 or widget.height < 24:
+            slots = [w for w in (widget, *_ancestors(widget)) if type(w).__name__ == "PolicySlot"]
+            if slots or widget.width < 24 or widget.height < 24:
                 continue
             shown = shown_colour(widget, window, self.pixels)
             for rgb, name in named.items():
@@ -127,12 +128,18 @@ def test_every_text_on_screen_meets_wcag_aa_as_rendered(rendered, name):
 @pytest.mark.parametrize("name", list(SCENES))
 def test_a_meaningful_colour_always_comes_with_words(rendered, name):
     """Each widget that shows a seat's state, a vote or a party in its colour
-    shows text as well (its own or its children's)."""
+    shows text as well (its own or its children's; a piece's icon, the
+    words it stands beside)."""
+    from companion.ui.icon import IconView
+
     shown = rendered[name]
     wordless = [
         (colour, type(widget).__name__)
         for colour, widget, _ in shown.coloured
-        if not any(label.text.strip() for label in shown_texts(widget))
+        if not any(
+            label.text.strip()
+            for label in shown_texts(widget.parent if isinstance(widget, IconView) else widget)
+        )
     ]
     assert wordless == []
 

@@ -164,3 +164,69 @@ def test_a_seat_s_page_shows_the_table_s_board_under_its_secrets(browser, phones
         secrets = seat.locator("#secrets").bounding_box()
         assert seat.locator("#board").bounding_box()["y"] > secrets["y"]
         shot(seat, f"seat-{game}-390x844")
+
+
+# Each svg drawn on /table: its piece, the words of the element it sits in,
+# and whether that element is a track's slot (a slot may have no word: the
+# track's title counts its tiles).
+DRAWN_ICONS = """() => [...document.querySelectorAll("#board svg, #reference svg")].map((svg) => [
+  svg.dataset.piece, svg.parentElement.textContent.trim(),
+  svg.closest(".kind-track") !== null, svg.getAttribute("aria-hidden")])"""
+
+
+def icons_named(state: dict) -> list[tuple[str, str]]:
+    """(piece, the words beside its icon) for every icon the table's state
+    names: a board item's (and its detail's), a seat line's, a card's."""
+    named = []
+    for part in state["board"]["parts"]:
+        for entry in part["items"]:
+            named += [(entry["icon"], entry["text"])] if entry["icon"] else []
+            named += [(entry["detail_icon"], entry["detail"])] if entry["detail_icon"] else []
+    for seat in state["board"]["seats"]:
+        named += [(p, line) for line, ps in zip(seat["lines"], seat["icons"]) for p in ps]
+    return named + [(card["piece"], card["name"]) for card in state["reference"] if card["piece"]]
+
+
+# Pieces each game's playouts must show somewhere on /table (its board and cards).
+SHOWN_PIECES = {
+    "coup": {"coin"},
+    "g54": {"coin"},
+    "secret_hitler": {"liberal", "fascist", "investigate", "peek", "execute", "veto"},
+    "article27": {"peacekeeping", "nuclear", "wealth", "justice"},
+}
+
+
+@pytest.mark.parametrize("game", sorted(PHASES))
+def test_each_piece_s_icon_is_drawn_beside_its_words_on_the_table_page(phones, tmp_path, game):
+    """In every phase (keeper mode, English): each icon the board and the
+    cards name is an svg inside the element whose words name its piece,
+    hidden from assistive technology, and no icon stands without words
+    (but a filled track slot's tile, counted by the track's title)."""
+    page, seen = phones(LOCALES["en"]), set()
+    states = first_of_each_phase(tmp_path, game, "keeper")
+    phase, table, clock = next(states)
+    server = TableServer(resumed(table, clock))
+    with serve_in_thread(server.app()) as base:
+        while True:
+            served = resumed(table, clock)
+            base.on_loop(lambda served=served: server.set_table(served))
+            page.goto(f"{base}/table")
+            expect(page.locator("#status")).not_to_be_empty()
+            state = page.evaluate("fetch('/api/table').then((response) => response.json())")
+            drawn = page.evaluate(DRAWN_ICONS)
+            for piece, words in icons_named(state):
+                assert any(p == piece and words in beside for p, beside, _, _ in drawn), (
+                    f"{game}, {phase}: no {piece} icon beside {words!r}"
+                )
+            for piece, beside, in_track, hidden in drawn:
+                assert hidden == "true", piece
+                assert beside or in_track, f"{game}, {phase}: the {piece} icon stands alone"
+                seen.add(piece)
+            served.store.close()
+            try:
+                phase, table, clock = next(states)
+            except StopIteration:
+                break
+    assert SHOWN_PIECES[game] <= seen, f"{game}: never drawn: {SHOWN_PIECES[game] - seen}"
+    if game in ("coup", "g54"):  # a character turned up (and G54's cards)
+        assert seen - {"coin"}, f"{game}: no character drawn"

@@ -114,7 +114,7 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
                 {"name": name, "text": text} for name, text in words.quick_reference(public, t[0])
             ]
             assert message["reference"] == [
-                {"name": name, "text": text} for name, text in words.reference_cards(public, t[0])
+                card._asdict() for card in words.reference_cards(public, t[0])
             ], "the table's words come from the public view alone"
             continue
         seat = int(audience.split(":")[1])

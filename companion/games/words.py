@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import board as parts
 from .board import Board, Part, Seat
@@ -38,6 +38,15 @@ class LastBallot:
     choices: tuple[str, ...]  # in the ballot's order (a screen colours by it)
     votes: list[tuple[int, str]]  # (seat, choice), in seat order
     result: str
+
+
+class ReferenceCard(NamedTuple):
+    """A card the table keeps in sight: its name, what it does, and the
+    piece whose icon it wears (the game's name for it; "" for none)."""
+
+    name: str
+    text: str
+    piece: str = ""
 
 
 # What a seat's phone may buzz for (seat.js gives each one pattern of its own).
@@ -121,9 +130,9 @@ class Words:
         public page): none unless the game says."""
         return []
 
-    def reference_cards(self, view: View, t: Messages) -> list[tuple[str, str]]:
-        """Cards the table keeps in sight, as (name, what it does), on the
-        kiosk and the public page: none unless the game says."""
+    def reference_cards(self, view: View, t: Messages) -> list[ReferenceCard]:
+        """Cards the table keeps in sight, on the kiosk and the public page:
+        none unless the game says."""
         return []
 
     def board(self, view: View, t: Messages) -> Board:

@@ -22,6 +22,9 @@ Routes:
   at hand (``explain`` and ``quick_reference``) and the log; a seat's state
   carries the same board and rules, under its own secrets;
 - ``GET /api/messages/<lang>``: the catalog the pages translate with;
+- ``GET /api/icons``: the game's icons as SVG, by the game's names for its
+  pieces (``{piece: svg}``), which the board's items and seats name: fetched
+  once by a page, cached a minute (the next game has others);
 
 Every state carries a ``version``: how many times what that page receives
 has changed, so a page can tell a newer state from an older one. It is never
@@ -65,6 +68,7 @@ from ..table import Committed, Table, seat_source
 from ..table.store import StoreError
 from ..table.table import MAX_COMMAND_BYTES
 from .captive import captive_redirect
+from .icons import game_icons
 from .links import LinkError, Phone, SeatLinks
 from .words import secret_lines
 
@@ -81,6 +85,7 @@ LANGUAGE_MENU = [{"lang": lang, "name": translate("web.language_name", lang)} fo
 SYSTEM_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 CSRF_HEADER = "X-Companion-CSRF"
 COOKIE_MAX_AGE = 7 * 24 * 3600  # a week: a long evening, a paused game
+ICONS_MAX_AGE = 60  # seconds a page may keep the game's icons: the next game has others
 FAILED_JOINS = 10  # failed join attempts per address...
 FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
 SOCKET_HEARTBEAT = 20.0  # seconds: dead phones are noticed
@@ -230,6 +235,7 @@ class TableServer:
                 web.get("/api/table", self.table_state),
                 web.get("/ws/table", self.table_socket),
                 web.get("/api/messages/{lang}", self.messages),
+                web.get("/api/icons", self.icons),
                 web.get("/fonts/DejaVuSans.ttf", self.font),
                 web.static("/static", PAGES / "static"),
             ]
@@ -539,6 +545,13 @@ class TableServer:
             }
         )
 
+    async def icons(self, request: web.Request) -> web.Response:
+        """The game's icons as SVG, by piece: sent once to a page, not with
+        every state; cached briefly, as the table may start another game."""
+        return web.json_response(
+            game_icons(self.table.spec), headers={"Cache-Control": f"max-age={ICONS_MAX_AGE}"}
+        )
+
     def _table_state(self, lang: str) -> dict[str, Any]:
         """The public table, worded in the page's language: what it waits
         for, its figures, the cards it keeps in sight, and its log."""
@@ -746,9 +759,7 @@ def public_board(words: Words, public: dict[str, Any], t: Messages) -> dict[str,
     return {
         "facts": words.bar_items(public, t),
         "board": words.board(public, t),
-        "reference": [
-            {"name": name, "text": text} for name, text in words.reference_cards(public, t)
-        ],
+        "reference": [card._asdict() for card in words.reference_cards(public, t)],
         "explain": words.explain(public, t),
         "rules": [{"name": name, "text": text} for name, text in words.quick_reference(public, t)],
     }

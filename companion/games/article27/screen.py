@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.lang import Builder
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -29,6 +30,8 @@ from ...paths import cache_dir
 from ...table import Table
 from ...ui.ballot_view import BallotView  # noqa: F401 - the kv below places one
 from ...ui.buttons import ChoiceButton, CommandButton
+from ...ui.direction import Row
+from ...ui.icon import IconView
 from ...ui.sounds import EXPIRY, GAVEL, WARNING, Sounds
 from ...ui.split_line import SplitLine
 from ...ui.table_screen import TableScreen
@@ -61,12 +64,47 @@ Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 MAX_INFLUENCE_DIGITS = 3  # the box holds 378 influence in all
 
 
+class PieceWords(Row):
+    """Words (its child ``Label``, sized to its text) with the icon of the
+    piece they name before them, as tall as the words; no icon without a
+    piece. It takes the size of both, for a :class:`SplitLine`."""
+
+    piece = StringProperty("")
+    spec = ObjectProperty(None, allownone=True)  # the game's, for its icons
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("size_hint", (None, None))
+        kwargs.setdefault("spacing", dp(4))
+        super().__init__(**kwargs)
+        self._icon = IconView(size_hint=(None, None), size=(0, 0))
+        self.add_widget(self._icon)  # the first child: at the start of the line
+        self.bind(piece=self._fit, spec=self._fit, children=self._follow)
+
+    def _follow(self, *_args: Any) -> None:
+        for child in self.children:
+            if child is not self._icon:
+                child.bind(size=self._fit)
+        self._fit()
+
+    def _fit(self, *_args: Any) -> None:
+        words = [child for child in self.children if child is not self._icon]
+        height = max((child.height for child in words), default=0)
+        side = height if self.piece and self.spec is not None else 0
+        self._icon.piece, self._icon.spec = (self.piece, self.spec) if side else ("", None)
+        self._icon.size = side, side
+        gaps = self.spacing * len(words) if side else 0
+        self.size = side + gaps + sum(child.width for child in words), height
+
+
 class IssueTile(ButtonBehavior, BoxLayout):
     """One issue: its name and the agenda its disk shows; a tap moves it
     between the table and the floor when the SG may."""
 
     name = StringProperty("")
     agenda = StringProperty("")
+    issue = StringProperty("")  # its piece, and the agenda's once revealed, for their icons
+    agenda_piece = StringProperty("")
+    spec = ObjectProperty(None, allownone=True)
     revealed = BooleanProperty(False)
     in_proposal = BooleanProperty(False)  # on the floor
     command = ObjectProperty(None, allownone=True)  # the move a tap sends
@@ -75,6 +113,8 @@ class IssueTile(ButtonBehavior, BoxLayout):
 
 class TrackRow(SplitLine):
     agenda = StringProperty("")
+    piece = StringProperty("")  # the agenda's, for its icon
+    spec = ObjectProperty(None, allownone=True)
     disks = StringProperty("")
     value = StringProperty("")
     in_play = BooleanProperty(True)
@@ -224,7 +264,10 @@ class Article27TableScreen(TableScreen):
         self.table_title = t("a27.ui.table")
         moves = {c["issue"]: c for c in self._commands if c["type"] == "move"}
         if not self._tiles:
-            self._tiles = {i["issue"]: IssueTile(share=self.tile_share) for i in view["issues"]}
+            self._tiles = {
+                i["issue"]: IssueTile(share=self.tile_share, issue=i["issue"], spec=self.table.spec)
+                for i in view["issues"]
+            }
             for tile in self._tiles.values():
                 tile.bind(on_release=self.move_issue)
         floor_box, table_box = self.ids.floor, self.ids.table
@@ -236,6 +279,7 @@ class Article27TableScreen(TableScreen):
             tile.name = t(f"issue.{issue['issue']}")
             tile.revealed = issue["agenda"] is not None
             tile.agenda = issue_agenda(issue, t)
+            tile.agenda_piece = issue["agenda"] or ""
             tile.in_proposal = issue["place"] == "floor"
             tile.command = moves.get(issue["issue"])
             if tile.in_proposal:
@@ -287,11 +331,12 @@ class Article27TableScreen(TableScreen):
         self.track_legend = "  ".join(item.replace(" ", "\u00a0") for item in legend.split("  "))
         rows = track_rows(view, t)
         if not self._rows:
-            self._rows = [TrackRow() for _ in AGENDAS]
+            self._rows = [TrackRow(spec=self.table.spec) for _ in AGENDAS]
             for widget in self._rows:
                 self.ids.track.add_widget(widget)
         for widget, row in zip(self._rows, rows):
             widget.agenda, widget.value = row["agenda"], row["value"]
+            widget.piece = row["piece"]
             widget.in_play = row["in_play"]
             widget.disks = (
                 _disk(True, row["up"])

@@ -115,13 +115,14 @@ def timer_caption(timer: dict[str, Any], t: Messages) -> str:
 
 
 def track_rows(view: dict[str, Any], t: Messages) -> list[dict[str, Any]]:
-    """Each agenda's row: its name, its disks (face up, face down, slots
-    still open) and its value now and at best."""
+    """Each agenda's row: its name (and its piece, for the icon), its disks
+    (face up, face down, slots still open) and its value now and at best."""
     rows = []
     for row in view["track"]:
         rows.append(
             {
                 "agenda": t(f"agenda.{row['agenda']}"),
+                "piece": row["agenda"],
                 "in_play": row["in_play"],
                 "up": row["up"],
                 "down": row["down"],
@@ -377,6 +378,7 @@ class Article27Words(Words):
                             )
                         ).strip(),
                         on=row["in_play"],
+                        icon=row["piece"],
                     )
                     for row in track_rows(view, t)
                 ],
@@ -395,7 +397,11 @@ class Article27Words(Words):
             title,
             [
                 parts.item(
-                    t(f"issue.{i['issue']}"), detail=issue_agenda(i, t), on=i["agenda"] is not None
+                    t(f"issue.{i['issue']}"),
+                    detail=issue_agenda(i, t),
+                    on=i["agenda"] is not None,
+                    icon=i["issue"],
+                    detail_icon=i["agenda"] or "",
                 )
                 for i in issues
             ],

@@ -11,22 +11,37 @@ from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.metrics import dp
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
 from ...table import Table
 from ...ui.buttons import CommandButton
+from ...ui.icon import IconView
 from ...ui.table_screen import TableScreen
-from .words import CHALLENGE_CUE, command_groups, countdown_text
+from ..words import ReferenceCard as Card
+from .words import CHALLENGE_CUE, COIN, command_groups, countdown_text
 
 Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
 
 class PlayerPanel(BoxLayout):
+    """A seat's panel: its words (the game's ``panel_texts``), the coin
+    beside its coins and the icons of the characters it turned up."""
+
     seat = NumericProperty(0)
     name = StringProperty("")
+    spec = ObjectProperty(None, allownone=True)  # the game's, for its icons
+    coin = StringProperty(COIN)
+    revealed_pieces = ListProperty([])
     coins_text = StringProperty("")
     influence_text = StringProperty("")
     revealed_text = StringProperty("")
@@ -37,15 +52,31 @@ class PlayerPanel(BoxLayout):
     waiting = BooleanProperty(False)
     out = BooleanProperty(False)
 
+    def on_revealed_pieces(self, _panel: Any, pieces: list[str]) -> None:
+        row = self.ids.revealed
+        row.clear_widgets()
+        for piece in pieces:
+            row.add_widget(IconView(piece=piece, spec=self.spec, size_hint_x=None, width=dp(26)))
+
 
 class ReferenceCard(ButtonBehavior, BoxLayout):
-    """A character of the game the words keep in sight: its name and what it
-    does. On a short screen the row shows only the names; a tap opens the
-    card."""
+    """A character of the game the words keep in sight: its name (its icon
+    before it, where the name leaves the room) and what it does. On a short
+    screen the row shows only the names; a tap opens the card."""
 
     name = StringProperty("")
     text = StringProperty("")
+    piece = StringProperty("")
+    spec = ObjectProperty(None, allownone=True)  # the game's, for its icons
     compact = BooleanProperty(False)
+    name_width = NumericProperty(0)  # the name's width on one line
+
+    @staticmethod
+    def line_width(text: str, font_size: float, font_name: str, bold: bool) -> float:
+        """A text's width on one line, unshortened."""
+        return CoreLabel(
+            text=text, font_size=font_size, font_name=font_name, bold=bold
+        ).get_extents(text)[0]
 
     def on_release(self) -> None:
         if self.compact:
@@ -81,7 +112,7 @@ class CoupTableScreen(TableScreen):
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         self._panels: list[PlayerPanel] = []
-        self._reference: list[tuple[str, str]] = []
+        self._reference: list[Card] = []
         self._response_left: float | None = None  # the countdown at the last look
         self._turn_said: int | None = None  # the turn whose player was last called
         super().__init__(table, lang=lang, **kwargs)
@@ -114,14 +145,22 @@ class CoupTableScreen(TableScreen):
         self._show_commands(view)
         self._call_turn(view)
 
-    def _show_reference(self, cards: list[tuple[str, str]]) -> None:
+    def _show_reference(self, cards: list[Card]) -> None:
         if cards == self._reference:
             return
         self._reference = cards
         box = self.ids.reference
         box.clear_widgets()
-        for name, text in cards:
-            box.add_widget(ReferenceCard(name=name, text=text, compact=self.compact_reference))
+        for card in cards:
+            box.add_widget(
+                ReferenceCard(
+                    name=card.name,
+                    text=card.text,
+                    piece=card.piece,
+                    spec=self.table.spec,
+                    compact=self.compact_reference,
+                )
+            )
 
     def on_compact_reference(self, _screen: Any, compact: bool) -> None:
         for card in self.ids.reference.children:
@@ -132,7 +171,7 @@ class CoupTableScreen(TableScreen):
         players = view["players"]
         if len(self._panels) != len(players):
             grid.clear_widgets()
-            self._panels = [PlayerPanel(seat=p["seat"]) for p in players]
+            self._panels = [PlayerPanel(seat=p["seat"], spec=self.table.spec) for p in players]
             for panel in self._panels:
                 panel.bind(minimum_height=self._fit_panels)
                 grid.add_widget(panel)
@@ -148,6 +187,7 @@ class CoupTableScreen(TableScreen):
             panel.coins_text = texts["coins"]
             panel.influence_text = texts["influence"]
             panel.revealed_text = texts["revealed"]
+            panel.revealed_pieces = texts["revealed_pieces"]
             panel.tokens_text = "\n".join(texts["tokens"])
             panel.claims_text = "\n".join(texts["claims"])
 

@@ -13,7 +13,7 @@ from typing import Any
 from ...i18n import Messages
 from .. import board as parts
 from ..board import Part, Seat
-from ..words import CHOOSE, TURN, Chart, Words, last_per, waiting_line
+from ..words import CHOOSE, TURN, Chart, ReferenceCard, Words, last_per, waiting_line
 from .rules import COUP
 
 # Command fields as the catalog's texts name them.
@@ -133,6 +133,7 @@ def awaited_claim(view: dict[str, Any]) -> dict[str, Any]:
     )
 
 
+COIN = "coin"  # the coins' piece, drawn beside a seat's coins
 CHALLENGE_CUE = 5  # seconds left to challenge when the narration says so
 RECENT_CLAIMS = 4  # the claims a seat's panel lists, the latest last
 
@@ -285,9 +286,9 @@ class ClaimWords(Words):
             t("ui.court", count=view["court"]),
         ]
 
-    def reference_cards(self, view: dict[str, Any], t: Messages) -> list[tuple[str, str]]:
-        """The characters' cards the kiosk keeps in sight, as (name, what it
-        does): none in Coup, whose five the players know."""
+    def reference_cards(self, view: dict[str, Any], t: Messages) -> list[ReferenceCard]:
+        """The characters' cards the kiosk keeps in sight: none in Coup,
+        whose five the players know."""
         return []
 
     def board_seats(self, view: dict[str, Any], t: Messages) -> list[Seat]:
@@ -296,17 +297,13 @@ class ClaimWords(Words):
     def seat_panel(self, view: dict[str, Any], player: dict[str, Any], t: Messages) -> Seat:
         """A seat's panel on the pages, as on the kiosk (:meth:`panel_texts`)."""
         texts = self.panel_texts(view, player, t)
+        marks = [*texts["tokens"], *texts["claims"]]
         return parts.seat(
             player["name"],
-            [
-                texts["coins"],
-                texts["influence"],
-                texts["revealed"],
-                *texts["tokens"],
-                *texts["claims"],
-            ],
+            [texts["coins"], texts["influence"], texts["revealed"], *marks],
             state=texts["state"],
             tone=texts["tone"],
+            icons=[[COIN], [], texts["revealed_pieces"], *([] for _ in marks)],
         )
 
     def panel_texts(
@@ -314,8 +311,9 @@ class ClaimWords(Words):
     ) -> dict[str, Any]:
         """What a seat's panel says: its turn (or the answer the table waits
         for, or its win) and that colour's tone, its coins and influence,
-        the characters it has turned up, the variant's tokens and its latest
-        claims with what became of them."""
+        the characters it has turned up (and their pieces, whose icons the
+        panel draws), the variant's tokens and its latest claims with what
+        became of them."""
         seat = player["seat"]
         if seat == view["winner"]:
             state, tone = t("ui.seat.winner"), "winner"
@@ -335,6 +333,7 @@ class ClaimWords(Words):
                 else "● " * player["influence"] + t("ui.influence", count=player["influence"])
             ),
             "revealed": "  ".join(t(f"character.{c}") for c in player["revealed"]),
+            "revealed_pieces": list(player["revealed"]),
             "tokens": self.seat_marks(view, seat, t),
             "claims": [
                 t(

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...i18n import Messages
-from ..coup.words import ClaimWords
-from ..words import waiting_line
+from ..coup.words import COIN, ClaimWords
+from ..words import ReferenceCard, waiting_line
 from .roles import BY_NAME
 
 # The choices an action asks for that handle cards (the real ones in physical
@@ -140,10 +140,16 @@ class G54Words(ClaimWords):
         """No treasury: G54's has no limit (digest C2)."""
         return [t("ui.turn", count=view["turn"]), t("ui.court", count=view["court"])]
 
-    def reference_cards(self, view: dict[str, Any], t: Messages) -> list[tuple[str, str]]:
-        """The game's five characters, and the two general actions."""
-        return [(t(f"character.{role}"), t(f"g54.card.{role}")) for role in view["roles"]] + [
-            (t("action.income") + " · " + t("action.coup"), t("ui.general_actions"))
+    def reference_cards(self, view: dict[str, Any], t: Messages) -> list[ReferenceCard]:
+        """The game's five characters, each with its icon, and the two
+        general actions (with the coin: income takes one, a coup costs)."""
+        return [
+            ReferenceCard(t(f"character.{role}"), t(f"g54.card.{role}"), role)
+            for role in view["roles"]
+        ] + [
+            ReferenceCard(
+                t("action.income") + " · " + t("action.coup"), t("ui.general_actions"), COIN
+            )
         ]
 
 

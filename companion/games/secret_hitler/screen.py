@@ -20,7 +20,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
+from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -60,6 +62,8 @@ from .words import (
 Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 
 VOTE_COLORS = {"ja": JA, "nein": NEIN}
+ICON_GAP = dp(2)  # between a slot's icon and its word
+EDGE = dp(3)  # a slot's margin either side of its word
 
 # Commands by pick key, and the seat each names. The waiting pick (None when
 # there is none) is looked up in it directly: None is never a key.
@@ -81,6 +85,67 @@ class PolicySlot(Label):
     filled = BooleanProperty(False)
     color_on = ListProperty(LIBERAL)
     danger = BooleanProperty(False)
+    piece = StringProperty("")  # its tile or power, drawn where it fits
+    spec = ObjectProperty(None, allownone=True)  # the game's, for its icons
+    tall = BooleanProperty(False)
+    side = NumericProperty(0)  # the icon's side
+    shows_icon = BooleanProperty(False)
+
+    @staticmethod
+    def icon_fits(
+        text: str,
+        width: float,
+        height: float,
+        side: float,
+        tall: bool,
+        font_size: float,
+        bold: bool,
+        font_name: str,
+    ) -> bool:
+        """Whether the icon fits with the word (above it, or before it),
+        the word as large as without it and no word broken."""
+        if not text:
+            return side <= min(width, height)
+        room = width if tall else width - side - ICON_GAP
+        if room < side:
+            return False
+        label = CoreLabel(
+            text=text, font_size=font_size, bold=bold, font_name=font_name, text_size=(room, None)
+        )
+        if max(label.get_extents(word)[0] for word in text.split()) > room:
+            return False  # a word would break
+        label.refresh()
+        return label.content_height + (side + ICON_GAP if tall else 0) <= height
+
+    @staticmethod
+    def icon_padding(beside_words: bool, side: float, tall: bool, rtl: bool) -> list[float]:
+        """The word's room left to the icon: above it, or at its start."""
+        if not beside_words:
+            return [0, 0, 0, 0]
+        if tall:
+            return [0, side + ICON_GAP, 0, 0]
+        return [0, 0, side + ICON_GAP, 0] if rtl else [side + ICON_GAP, 0, 0, 0]
+
+    @staticmethod
+    def icon_pos(
+        pos: list[float],
+        size: list[float],
+        texture: list[float],
+        side: float,
+        tall: bool,
+        words: bool,
+        rtl: bool,
+    ) -> tuple[float, float]:
+        """Where the icon goes: centred alone, atop the words' block, or at
+        the start of the words' line."""
+        (x, y), (width, height) = pos, size
+        centre_x, centre_y = x + width / 2, y + height / 2
+        if not words:
+            return centre_x - side / 2, centre_y - side / 2
+        if tall:
+            return centre_x - side / 2, centre_y + texture[1] / 2 - side
+        start = x + width - EDGE - side if rtl else x + EDGE
+        return start, centre_y - side / 2
 
 
 class PolicyTrack(BoxLayout):
@@ -224,13 +289,13 @@ class SecretHitlerTableScreen(TableScreen):
         the liberal one with the election tracker and the piles beside it,
         the fascist one with the power of each slot, the danger zone, and
         the veto's state."""
-        t = self.t
+        t, spec = self.t, self.table.spec
         for widget, track, color in (
             (self.ids.liberal_track, liberal_track(view, t), LIBERAL),
             (self.ids.fascist_track, fascist_track(view, t), FASCIST),
         ):
             widget.title, widget.state_text = track["title"], track["state"]
-            cells = [{**cell, "color_on": color} for cell in track["cells"]]
+            cells = [{**cell, "color_on": color, "spec": spec} for cell in track["cells"]]
             if "piles" in track:
                 cells.append(
                     {"text": track["piles"], "filled": True, "color_on": PILES, "danger": False}

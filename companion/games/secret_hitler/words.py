@@ -22,8 +22,9 @@ from ..words import (
     seat_names,
     waiting_line,
 )
+from .icons import VETO
 from .night import night_lines
-from .rules import FASCIST_WIN, HITLER_ZONE, LIBERAL_WIN, ROLE_COUNTS, VETO_FROM
+from .rules import FASCIST, FASCIST_WIN, HITLER_ZONE, LIBERAL, LIBERAL_WIN, ROLE_COUNTS, VETO_FROM
 
 # Commands the screen offers in two taps: the action, then a seat. Targeted
 # commands pick their target; a vote or a night confirmation picks the seat
@@ -174,13 +175,19 @@ def power_word(power: str | None, t: Messages) -> str:
 
 def liberal_track(view: dict[str, Any], t: Messages) -> dict[str, Any]:
     """The liberal track as on its board: its count, the election tracker
-    beside it, each slot filled or not (the last one wins), and the piles."""
+    beside it, each slot filled or not (the last one wins; a filled one
+    shows the tile), and the piles."""
     words = [""] * (LIBERAL_WIN - 1) + [t("sh.ui.power.liberal_win")]
     return {
         "title": t("sh.ui.track.liberal", count=view["liberal"], total=LIBERAL_WIN),
         "state": t("sh.ui.tracker", count=view["tracker"]),
         "cells": [
-            {"text": word, "filled": n <= view["liberal"], "danger": False}
+            {
+                "text": word,
+                "filled": n <= view["liberal"],
+                "danger": False,
+                "piece": LIBERAL if n <= view["liberal"] else "",
+            }
             for n, word in enumerate(words, 1)
         ],
         "piles": t("sh.ui.piles", draw=view["draw"], discard=view["discard"]),
@@ -190,15 +197,23 @@ def liberal_track(view: dict[str, Any], t: Messages) -> dict[str, Any]:
 def fascist_track(view: dict[str, Any], t: Messages) -> dict[str, Any]:
     """The fascist track for this table's size: each slot's power (the veto
     where it unlocks), filled or not, those past the danger zone marked, and
-    whether Hitler's election now wins."""
+    whether Hitler's election now wins. A filled slot shows the tile, an
+    empty one its power's icon (the veto's where it unlocks)."""
     words = [power_word(p, t) for p in view["powers"]] + [t("sh.ui.power.fascist_win")]
     words[VETO_FROM - 1] = veto_word(view, words[VETO_FROM - 1], t)
+    powers = [p or "" for p in view["powers"]] + [""]
+    powers[VETO_FROM - 1] = VETO
     return {
         "title": t("sh.ui.track.fascist", count=view["fascist"], total=FASCIST_WIN),
         "state": t("sh.ui.hitler_zone") if view["hitler_zone"] else "",
         "cells": [
-            {"text": word, "filled": n <= view["fascist"], "danger": n > HITLER_ZONE}
-            for n, word in enumerate(words, 1)
+            {
+                "text": word,
+                "filled": n <= view["fascist"],
+                "danger": n > HITLER_ZONE,
+                "piece": FASCIST if n <= view["fascist"] else power,
+            }
+            for n, (word, power) in enumerate(zip(words, powers, strict=True), 1)
         ],
     }
 
@@ -287,7 +302,10 @@ class SecretHitlerWords(Words):
             parts.part(
                 "liberal",
                 liberal["title"],
-                [parts.item(c["text"], on=c["filled"], tone="cool") for c in liberal["cells"]],
+                [
+                    parts.item(c["text"], on=c["filled"], tone="cool", icon=c["piece"])
+                    for c in liberal["cells"]
+                ],
                 kind="track",
                 note=liberal["state"],
             ),
@@ -295,7 +313,7 @@ class SecretHitlerWords(Words):
                 "fascist",
                 fascist["title"],
                 [
-                    parts.item(c["text"], on=c["filled"], tone=_slot_tone(c))
+                    parts.item(c["text"], on=c["filled"], tone=_slot_tone(c), icon=c["piece"])
                     for c in fascist["cells"]
                 ],
                 kind="track",

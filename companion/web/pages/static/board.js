@@ -3,9 +3,41 @@
 // say (companion/games/board.py): the seats' panels, then the game's parts
 // (lines, a track of slots, a row of tiles, the ballot's seats). Only
 // public words come here: the table page shows it, and a seat's page shows
-// it under that seat's own secrets.
+// it under that seat's own secrets. A piece's icon (the game's SVG, fetched
+// once: loadIcons) goes before the words that name it, never instead.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 const Board = {
+  icons: new Map(), // piece -> its parsed <svg>, copied into the page where drawn
+
+  // The game's icons, once per page (GET /api/icons). Without them the
+  // board is the same words, undecorated.
+  async loadIcons() {
+    try {
+      const response = await fetch("/api/icons");
+      if (!response.ok) return;
+      const parser = new DOMParser();
+      for (const [piece, text] of Object.entries(await response.json())) {
+        const svg = parser.parseFromString(text, "image/svg+xml").documentElement;
+        if (svg.namespaceURI === SVG_NS && svg.localName === "svg") Board.icons.set(piece, svg);
+      }
+    } catch (error) {
+      console.warn("no icons", error);
+    }
+  },
+
+  // A copy of the piece's icon for the page (hidden from assistive
+  // technology: the words beside it say it), or nothing.
+  icon(piece) {
+    const svg = piece && Board.icons.get(piece);
+    if (!svg) return [];
+    const copy = document.importNode(svg, true);
+    copy.setAttribute("class", "icon");
+    copy.setAttribute("aria-hidden", "true");
+    copy.dataset.piece = piece;
+    return [copy];
+  },
   // `seatExtra(seat)`: words the page adds to a seat's panel ("on a phone").
   show(element, board, seatExtra = () => []) {
     const seats = document.createElement("ul");
@@ -18,10 +50,11 @@ const Board = {
   // The cards the table keeps in sight, as on the kiosk (the game's words say which).
   reference(cards) {
     document.getElementById("reference-card").hidden = cards.length === 0;
-    document.getElementById("reference").replaceChildren(...cards.flatMap(({ name, text }) => [
-      Board.line("dt", name),
-      Board.line("dd", text),
-    ]));
+    document.getElementById("reference").replaceChildren(...cards.flatMap(({ name, text, piece }) => {
+      const term = Board.line("dt", name);
+      term.prepend(...Board.icon(piece));
+      return [term, Board.line("dd", text)];
+    }));
   },
 
   // The rules at hand: what is happening now and what each may do, then the
@@ -46,7 +79,7 @@ const Board = {
     }
   },
 
-  seat({ name, state, tone, lines }, extra) {
+  seat({ name, state, tone, lines, icons = [] }, extra) {
     const item = document.createElement("li");
     item.className = `seat tone-${tone || "none"}`;
     if (tone === "turn" || tone === "winner") item.classList.add("current");
@@ -58,7 +91,11 @@ const Board = {
     const more = [...lines, ...extra];
     if (more.length) {
       const list = document.createElement("ul");
-      list.replaceChildren(...more.map((line) => Board.line("li", line)));
+      list.replaceChildren(...more.map((line, index) => {
+        const entry = Board.line("li", line);
+        entry.prepend(...(icons[index] || []).flatMap(Board.icon));
+        return entry;
+      }));
       item.append(list);
     }
     return item;
@@ -80,11 +117,16 @@ const Board = {
     return section;
   },
 
-  item({ text, detail, on, tone }) {
+  item({ text, detail, on, tone, icon, detail_icon: detailIcon }) {
     const entry = document.createElement("li");
     entry.className = `tone-${tone || "none"}${on ? " on" : ""}`;
+    entry.append(...Board.icon(icon));
     if (text) entry.append(Board.span("text", text));
-    if (detail) entry.append(Board.span("detail", detail));
+    if (detail) {
+      const span = Board.span("detail", detail);
+      span.prepend(...Board.icon(detailIcon));
+      entry.append(span);
+    }
     return entry;
   },
 

@@ -145,6 +145,7 @@ async function start() {
   if (!response.ok) { location.reload(); return; }
   const state = await response.json();
   await Companion.loadCatalog(state.lang, state.dir);
+  await Board.loadIcons();
   Companion.languageMenu(byId("language"), state.languages, state.lang);
   byId("actions-title").textContent = Companion.t("web.your_actions");
   byId("offer-title").textContent = Companion.t("web.offer_title");
