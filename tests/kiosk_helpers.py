@@ -180,7 +180,6 @@ def drag_into_view(widget, steps: int = 8) -> None:
     """Drag the scrolled list that holds ``widget`` (a finger on the list,
     moved up or down) until the whole widget is in sight."""
     from kivy.core.window import Window
-    from kivy.tests.common import UnitTestTouch
     from kivy.uix.scrollview import ScrollView
 
     view = widget.parent
@@ -188,6 +187,18 @@ def drag_into_view(widget, steps: int = 8) -> None:
         view = view.parent
     if not isinstance(view, ScrollView):
         return
+    # A finger moves at its own pace, not a loaded machine's: frames that take
+    # longer than the list's scroll timeout must not turn the drag into a tap.
+    timeout, view.scroll_timeout = view.scroll_timeout, 10_000
+    try:
+        _drag(widget, view, steps)
+    finally:
+        view.scroll_timeout = timeout
+
+
+def _drag(widget, view, steps: int) -> None:
+    from kivy.tests.common import UnitTestTouch
+
     for _ in range(20):
         bottom = widget.to_window(widget.x, widget.y)[1]
         top = bottom + widget.height

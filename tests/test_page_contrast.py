@@ -82,6 +82,11 @@ def test_the_table_page_marks_whose_turn_it_is_by_a_sign_and_meets_wcag_aa(tmp_p
         phone.goto(f"{base}/table")
         current = phone.locator("#players > li.current strong")
         expect(current).to_have_text("Stelios")
+        # Once the page has drawn its board (its icons come after the state).
+        phone.wait_for_function(
+            "() => getComputedStyle(document.querySelector('#players > li.current strong'),"
+            " '::before').content !== ''"
+        )
         sign = current.evaluate("(e) => getComputedStyle(e, '::before').content")
         assert sign.startswith('"▶\u00a0"'), sign  # then its alternative text: none
         others = phone.locator("#players > li:not(.current) strong").first
