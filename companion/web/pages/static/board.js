@@ -10,6 +10,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 
 const Board = {
   icons: new Map(), // piece -> its parsed <svg>, copied into the page where drawn
+  drawn: new WeakMap(), // element -> the board it shows, as JSON (show)
 
   // The game's icons, once per page (GET /api/icons). Without them the
   // board is the same words, undecorated.
@@ -39,11 +40,18 @@ const Board = {
     return [copy];
   },
   // `seatExtra(seat)`: words the page adds to a seat's panel ("on a phone").
+  // The same board again (a state that changed only elsewhere, or the
+  // live link's first state after the page's own fetch) is left as drawn:
+  // redrawing it would cost the phone a layout and a screen reader its place.
   show(element, board, seatExtra = () => []) {
+    const extras = board.seats.map((seat, index) => seatExtra(index));
+    const drawn = JSON.stringify([board, extras]);
+    if (Board.drawn.get(element) === drawn) return;
+    Board.drawn.set(element, drawn);
     const seats = document.createElement("ul");
     seats.id = element.dataset.seatsId || "";
     seats.className = "seats";
-    seats.replaceChildren(...board.seats.map((seat, index) => Board.seat(seat, seatExtra(index))));
+    seats.replaceChildren(...board.seats.map((seat, index) => Board.seat(seat, extras[index])));
     element.replaceChildren(seats, ...board.parts.map(Board.part));
   },
 
