@@ -9,6 +9,7 @@ from . import (
     kiosk_start,
     pad_link,
     phone_push,
+    pi_budget,
     press_latency,
     rebuild,
     secret_hitler_playouts,
@@ -28,5 +29,6 @@ for bench in (
     fleet_publish,
     fleet_console,
     kiosk_start,
+    pi_budget,
 ):
     bench.main()

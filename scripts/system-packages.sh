@@ -9,6 +9,8 @@
 #              and mosquitto_passwd, which deploy/fleet-credentials.sh calls
 #   openssl    the fleet's test CA and certificates (TLS), and the script's passwords
 #   espeak-ng  the narration's voice: every spoken line is rendered in the tests
+#   valgrind   callgrind, which counts the instructions of the Pi's budget
+#              (bench/pi_budget.py) and of its creep test
 # Does nothing once they are there. Never fails the test run: without a
 # package its tests skip or fail, and say what is missing.
 set -uo pipefail
@@ -19,7 +21,8 @@ NEEDED=("/usr/bin/chromium" "chromium" "the browser tests"
         "/usr/bin/faketime" "faketime" "the wall-clock step tests"
         "/usr/sbin/mosquitto" "mosquitto" "the fleet's tests"
         "/usr/bin/openssl" "openssl" "the fleet's TLS and credentials tests"
-        "/usr/bin/espeak-ng" "espeak-ng" "the narration's tests")
+        "/usr/bin/espeak-ng" "espeak-ng" "the narration's tests"
+        "/usr/bin/valgrind" "valgrind" "the instruction counts' test")
 
 missing=()
 needs=()

@@ -110,7 +110,7 @@ def test_the_guide_holds_up_neither_the_timer_nor_the_ballot(window, store, tmp_
     table = Table.start(store, setup, fate=Fate(seed=1), clock=clock)
     screen = show(window, Article27TableScreen(table, lang="en"), (1280, 720))
     for panel in help_panels(window):
-        panel.dismiss()
+        panel.dismiss(animation=False)  # gone now, not after its fade
     table.execute(table.gavel_command())  # negotiation: a new step, and its clock runs
     frames(2)
     (guide,) = help_panels(window)
@@ -127,12 +127,12 @@ def test_the_guide_holds_up_neither_the_timer_nor_the_ballot(window, store, tmp_
     tap(tile)  # the screen beside the guide takes its taps: an issue to the floor
     assert table.public_view()["floor"] == ["peacekeeping"]
     assert help_panels(window) == [guide], "and the guide waits for its own tap"
-    guide.dismiss()
+    guide.dismiss(animation=False)
 
     sh = sh_table(EventStore(tmp_path / "sh.sqlite3"), 5, table={"guide": True})
     screen = show(window, SecretHitlerTableScreen(sh, lang="en"), (1280, 720))
     for panel in help_panels(window):
-        panel.dismiss()
+        panel.dismiss(animation=False)
     nominate(sh, 2)  # an election: the guide says it, and the votes come in beneath it
     frames(2)
     assert len(help_panels(window)) == 1

@@ -353,7 +353,7 @@ class TableServer:
             seatless = self._seatless(request)
             return _error(seatless.status, seatless.key, request)
         lang = phone_language(request, self._seat_lang(phone.seat))
-        text = self._seat_text(phone.seat, lang, csrf_token(phone))
+        text = self.seat_text(phone.seat, lang, csrf_token(phone))
         return web.Response(text=text, content_type="application/json")
 
     def _seat_lang(self, seat: int) -> str:
@@ -372,7 +372,7 @@ class TableServer:
             if holder == seat and socket in self._wake:
                 self._wake[socket].set()
 
-    def _seat_text(self, seat: int, lang: str, csrf: str | None = None) -> str:
+    def seat_text(self, seat: int, lang: str, csrf: str | None = None) -> str:
         """The seat's state as sent, on its socket or as ``/api/seat``: as
         long as any other seat's would be at this point of the game,
         whatever their secrets (see :func:`padded`)."""
@@ -509,7 +509,7 @@ class TableServer:
             lang = phone_language(request, self._seat_lang(phone.seat))
             await self._feed(
                 socket,
-                lambda: self._seat_text(phone.seat, lang),
+                lambda: self.seat_text(phone.seat, lang),
                 f"seat:{phone.seat}",
                 lambda: self._phone(request) is not None,
                 request,
@@ -581,7 +581,7 @@ class TableServer:
         self._table_sockets[socket] = lang
         self._open_by_address[request.remote or ""] += 1
         try:
-            await self._feed(socket, lambda: self._table_text(lang), "table", lambda: True, request)
+            await self._feed(socket, lambda: self.table_text(lang), "table", lambda: True, request)
         finally:
             self._table_sockets.pop(socket, None)
             self._closed_from(request)
@@ -601,7 +601,7 @@ class TableServer:
         if self._open_by_address[address] <= 0:
             del self._open_by_address[address]
 
-    def _table_text(self, lang: str) -> str:
+    def table_text(self, lang: str) -> str:
         """The table's state as sent: the same text for every table socket
         of a language, made once per state."""
         public = self._public()
