@@ -418,6 +418,7 @@ def record() -> None:
 def _figures(name: str, instructions: float) -> None:
     figure(f"pi.{name}.instructions", instructions, "instructions", "lower")
     figure(f"pi.{name}.pi4_ms", pi_rate.pi4_ms(instructions), "ms", "lower")
+    figure(f"pi.{name}.pi4_1500_ms", pi_rate.pi4_1500_ms(instructions), "ms", "lower")
     figure(f"pi.{name}.pi5_ms", pi_rate.pi5_ms(instructions), "ms", "lower")
 
 

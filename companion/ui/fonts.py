@@ -9,13 +9,51 @@ from pathlib import Path
 
 from ..i18n import LANGUAGES, RIGHT_TO_LEFT
 
+EXTENTS_KEPT = 4096  # words measured, per font and size, before the oldest are forgotten
+
 
 def use_dejavu() -> None:
+    """DejaVu Sans for every label, each word's size measured once."""
     import kivy
     from kivy.core.text import DEFAULT_FONT, LabelBase
 
     font = str(Path(kivy.__file__).parent / "data" / "fonts" / "DejaVuSans.ttf")
     LabelBase.register(DEFAULT_FONT, fn_regular=font)
+    _measure_once()
+
+
+def _measure_once() -> None:
+    """Kivy lays a label's text out word by word, asking Pillow each word's
+    size (a shaping with HarfBuzz and a hinted load of every glyph) each
+    time any label is laid out again, and a screen shows the same words
+    ("coins", the players' names) over and over: keep the sizes. Kivy's
+    layout asks for its measure through ``get_cached_extents``, which its
+    Pillow provider leaves uncached; ours answers from what it measured."""
+    from kivy.core.text import Label
+
+    if getattr(Label, "_measured", None) is not None:
+        return
+    measured: dict[tuple[str, int, bool], dict[str, tuple[int, int]]] = {}
+    Label._measured = measured
+
+    def get_cached_extents(label):
+        options = label.options
+        bbox = bool(options["limit_render_to_text_bbox"])
+        key = (options["font_name_r"], int(options["font_size"]), bbox)
+        known = measured.setdefault(key, {})
+        measure = label.get_extents
+
+        def extents(text: str) -> tuple[int, int]:
+            size = known.get(text)
+            if size is None:
+                if len(known) >= EXTENTS_KEPT:
+                    del known[next(iter(known))]
+                size = known[text] = measure(text)
+            return size
+
+        return extents
+
+    Label.get_cached_extents = get_cached_extents
 
 
 def right_to_left_ready() -> bool:

@@ -1,7 +1,8 @@
 """A piece's icon on the kiosk: ``IconView`` draws an
 :class:`~companion.games.icons.Icon`'s shapes with canvas instructions,
 in the largest square its box holds, centred, and draws them again when
-the box moves or changes size.
+the box moves or changes size (once a frame, with each polygon's
+triangles cut once for good).
 
 Either give it the icon (``IconView(icon=spec.icons["coin"])``) or the piece's
 name and its game's spec (``IconView(piece="duke", spec=spec)``). An icon
@@ -11,7 +12,9 @@ beside a word says nothing the word does not.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
+from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line, Mesh
 from kivy.graphics.tesselator import TYPE_POLYGONS, WINDING_ODD, Tesselator
 from kivy.properties import ObjectProperty, StringProperty
@@ -35,8 +38,10 @@ class IconView(Widget):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.bind(pos=self._redraw, size=self._redraw)
-        self.bind(icon=self._redraw, piece=self._redraw, spec=self._redraw)
+        # Once a frame however many of these change (a layout moves the box,
+        # then sizes it): before the frame is drawn.
+        redraw = Clock.create_trigger(self._redraw, -1)
+        self.bind(pos=redraw, size=redraw, icon=redraw, piece=redraw, spec=redraw)
         self._redraw()
 
     def shown(self) -> icons.Icon | None:
@@ -80,7 +85,7 @@ def _draw(shape: icons.Shape, icon: icons.Icon, at: ToWindow, scale: float) -> N
         points = _flat(shape.points, at)
         if shape.fill:
             Color(*icon.colour(shape.fill))
-            _fill(points)
+            _fill(shape.points, at)
         if shape.stroke:
             Color(*icon.colour(shape.stroke))
             Line(points=points, close=True, joint="round", width=width)
@@ -94,10 +99,23 @@ def _flat(points: tuple[icons.Point, ...], at: ToWindow) -> list[float]:
     return [coordinate for point in points for coordinate in at(point)]
 
 
-def _fill(points: list[float]) -> None:
-    """A polygon's inside, cut into triangles (it need not be convex)."""
+def _fill(points: tuple[icons.Point, ...], at: ToWindow) -> None:
+    """A polygon's inside: its triangles, placed in the window."""
+    for vertices, indices in _triangles(points):
+        placed: list[float] = []
+        for x, y in zip(vertices[0::4], vertices[1::4]):
+            placed.extend((*at((x, y)), 0.0, 0.0))
+        Mesh(vertices=placed, indices=indices, mode="triangle_fan")
+
+
+@lru_cache(maxsize=1024)
+def _triangles(points: tuple[icons.Point, ...]) -> tuple[tuple[list[float], list[int]], ...]:
+    """A polygon (it need not be convex) cut into triangle fans, in the
+    icon's units: once per polygon, however often and wherever it is drawn
+    (libtess2 clears large buffers for every cut, a frame's worth of work
+    when a screen's icons are redrawn)."""
     tesselator = Tesselator()
-    tesselator.add_contour(points)
-    if tesselator.tesselate(WINDING_ODD, TYPE_POLYGONS):
-        for vertices, indices in tesselator.meshes:
-            Mesh(vertices=vertices, indices=indices, mode="triangle_fan")
+    tesselator.add_contour([coordinate for point in points for coordinate in point])
+    if not tesselator.tesselate(WINDING_ODD, TYPE_POLYGONS):
+        return ()
+    return tuple((list(vertices), list(indices)) for vertices, indices in tesselator.meshes)
