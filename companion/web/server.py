@@ -185,6 +185,7 @@ class TableServer:
         self._seat_versions: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
         self._table_text_cache: tuple[Any, dict[str, str]] = (None, {})
         self._board_cache: tuple[Any, dict[str, dict[str, Any]]] = (None, {})
+        self._shared_cache: tuple[Any, dict[str, tuple[frozenset[str], str]]] = (None, {})
         self._closing: set[asyncio.Future] = set()  # sockets being closed
         self._open_by_address: dict[str, int] = defaultdict(int)
         self._notices: dict[int, RuleError] = {}  # a seat's refused press, for its phone
@@ -375,8 +376,26 @@ class TableServer:
     def seat_text(self, seat: int, lang: str, csrf: str | None = None) -> str:
         """The seat's state as sent, on its socket or as ``/api/seat``: as
         long as any other seat's would be at this point of the game,
-        whatever their secrets (see :func:`padded`)."""
-        return padded(self._seat_state(seat, lang, csrf), self.table.spec.private_bytes)
+        whatever their secrets (see :func:`padded`). What every seat's
+        state shares (the public view and board) is written once per state
+        and language, however many phones are sent it."""
+        state = self._seat_state(seat, lang, csrf)
+        keys, shared = self._shared_text(state["lang"])
+        own = {key: value for key, value in state.items() if key not in keys}
+        return padded(own, self.table.spec.private_bytes, shared=shared)
+
+    def _shared_text(self, lang: str) -> tuple[frozenset[str], str]:
+        """The members of a seat's state that every seat's shares (the
+        public view and board in ``lang``): their keys, and their JSON
+        without its braces."""
+        public = self._public()
+        if self._shared_cache[0] is not public:
+            self._shared_cache = (public, {})
+        texts = self._shared_cache[1]
+        if lang not in texts:
+            shared = {"public": public, **self._public_board(Messages(lang, self.table.names))}
+            texts[lang] = (frozenset(shared), _text(shared)[1:-1])
+        return texts[lang]
 
     def _seat_state(self, seat: int, lang: str, csrf: str | None = None) -> dict[str, Any]:
         """What the seat's phone shows: the public view, and the seat's own
@@ -769,18 +788,25 @@ def _text(state: dict[str, Any]) -> str:
     return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
 
-def padded(message: dict[str, Any], size: int, private: tuple[str, ...] = PRIVATE_FIELDS) -> str:
+def padded(
+    message: dict[str, Any],
+    size: int,
+    private: tuple[str, ...] = PRIVATE_FIELDS,
+    shared: str = "",
+) -> str:
     """``message`` as sent, with a ``pad`` of spaces that makes its
     ``private`` fields and the pad take ``size`` bytes together, whatever
     those fields say: the message is then as long as its other fields make
     it, plus a constant. Fields that outgrow ``size`` cannot hide that they
     did: they take 2, 4, 8... times ``size``, the fewest that hold them,
-    which tells no more than that power of two."""
+    which tells no more than that power of two. ``shared``: more members,
+    already written (JSON without its braces), public ones."""
     taken = private_bytes(message, private)
     budget = size
     while budget < taken:
         budget *= 2
-    return _text({**message, PAD: " " * (budget - taken)})
+    text = _text({**message, PAD: " " * (budget - taken)})
+    return f"{text[:-1]},{shared}}}" if shared else text
 
 
 def private_bytes(message: dict[str, Any], private: tuple[str, ...] = PRIVATE_FIELDS) -> int:
