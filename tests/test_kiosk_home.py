@@ -8,6 +8,7 @@ import pytest
 
 from companion.games.base import Setup
 from companion.table import EventStore, Table
+from companion.i18n import Messages
 from companion.table.new_game import NewGame
 
 pytest.importorskip("kivy.base")
@@ -371,3 +372,32 @@ def test_resuming_a_game_whose_rows_cannot_be_read_sets_it_aside_and_home_says_s
     assert view.lines[0].endswith("· game 4 · could not be read; kept for support")
     view.dismiss(animation=False)
     store.close()
+
+
+def test_a_language_switch_rebuilds_the_screen_in_sight_and_the_other_when_shown(window, tmp_path):
+    """A switch costs one screen: the one in sight is built again at once,
+    the other in the new language when it is next shown (never stale)."""
+    from companion.games.base import Fate
+    from companion.ui.kiosk_settings import KioskSettings
+
+    store = EventStore(tmp_path / "g.sqlite3")
+    setup = Setup(game="coup", seats=["Anna", "Boris", "Chloé"], options={"first": 0})
+    table = Table.start(store, setup, fate=Fate(seed=1))
+    kiosk = show(window, kiosk_on(store, table, KioskSettings(tmp_path / "k.ini")), (800, 480))
+    kiosk.go_home()
+    frames(2)
+    home_before = kiosk.home
+    kiosk.current = "table"  # back at the table (as resume would)
+    kiosk.set_language("el")
+    frames(2)
+    assert kiosk.table_screen.lang == "el"
+    assert kiosk.table_screen.title_text == Messages("el")("game.coup")
+    kiosk.go_home()
+    frames(2)
+    assert kiosk.home is home_before and kiosk.home.title_text == Messages("el")("app.title")
+    kiosk.set_language("ru")  # on home: the table screen waits
+    assert kiosk.table_screen.lang == "el"
+    kiosk.resume()
+    frames(2)
+    assert kiosk.current == "table" and kiosk.table_screen.lang == "ru"
+    assert kiosk.table_screen.title_text == Messages("ru")("game.coup")

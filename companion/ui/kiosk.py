@@ -134,6 +134,8 @@ class Kiosk(ScreenManager):
         that cannot be rebuilt is set aside, and home says so."""
         active = self.store.active_game()
         if self.table is not None and active is not None and self.table.game_id == active.id:
+            if self.table_screen is not None and self.table_screen.lang != self.lang:
+                self.show_table(self.table)  # the language changed while home was shown
             self.current = TABLE
             return
         table, set_aside = resume_active(self.store)
@@ -180,13 +182,15 @@ class Kiosk(ScreenManager):
         writing.use(self.lang)
         keyboard().close()
         keyboard().use_language(self.lang, kiosk_languages())
+        # Only the screen in sight is built again now: the other is, when
+        # next shown (go_home refreshes home; resume rebuilds a table screen
+        # in another language), so a switch costs one screen, not two.
         if self._home is not None:
             self._home.choice.lang = self.lang
-            self._home.refresh()
-        if self.table is not None:
-            showing = self.current
+            if self.current == HOME:
+                self._home.refresh()
+        if self.table is not None and self.current == TABLE:
             self.show_table(self.table)
-            self.current = showing
 
     def set_log_level(self, level: str) -> None:
         """How much the log says, from now on and at every start."""
