@@ -54,6 +54,37 @@ def texture_fits(label: Label) -> bool:
     return width <= label.width + 1 and height <= label.height + 1
 
 
+def is_cut(label: Label) -> bool:
+    """Kivy shows less than the label's text: it shortened it to one line
+    with "..." (``shorten``; the core label says so in ``is_shortened``), a
+    word wider than the box (Kivy breaks it, or it spills out), or a box of
+    fixed height (``text_size`` with a height) left its last lines
+    out (the text laid out at the box's width alone needs more height)."""
+    label.texture_update()
+    if label.is_shortened:
+        return True
+    width, height = label.text_size
+    if width is not None and not label.markup and not label.shorten:
+        room = width - label.padding[0] - label.padding[2]
+        if any(label._label.get_extents(word)[0] > room + 1 for word in label.text.split()):
+            return True  # a word broken across lines (or spilling out)
+    if height is None or label.shorten or not label.texture_size[1]:
+        return False
+    core = label._label
+    full = type(core)(**{**core.options, "text": core.text, "text_size": (width, None)})
+    full.resolve_font_name()
+    return full.render()[1] > height + 1
+
+
+def cut_labels(widget) -> list[Label]:
+    """The shown labels (and buttons) whose text Kivy cut (see is_cut)."""
+    return [
+        w
+        for w in walk(widget)
+        if isinstance(w, Label) and w.text and w.opacity > 0 and is_visible(w) and is_cut(w)
+    ]
+
+
 def assert_readable_layout(screen, window, buttons, scrolled=None) -> None:
     """Touch targets of at least 48 px inside the window; every shown label
     inside the window with its text inside its box; no overlap between the

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from kivy.animation import Animation
+from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -30,6 +32,12 @@ class VoteChip(Label):
     back_color = ListProperty(CHIP_WAITING)
     face_color = ListProperty(CHIP_VOTED)
     turn = NumericProperty(1.0)  # 0: the back, 1: the face; flips through edge-on
+
+    @staticmethod
+    def word_width(text: str, font_size: float, font_name: str) -> float:
+        """The width of the text's longest word."""
+        core = CoreLabel(font_size=font_size, font_name=font_name)
+        return max((core.get_extents(word)[0] for word in text.split()), default=0)
 
 
 class BallotView(BoxLayout):
@@ -58,6 +66,7 @@ class BallotView(BoxLayout):
             chip.back_color = CHIP_VOTED if voted else CHIP_WAITING
             chip.face_text = ""
             chip.turn = 0.0
+        self.fit_chips()
 
     def reveal(
         self,
@@ -77,6 +86,7 @@ class BallotView(BoxLayout):
             chip.back_color = CHIP_VOTED
             chip.face_text = f"{name}\n{choice}"
             chip.face_color = list(color)
+        self.fit_chips()
         if not animate:
             for chip in self._chips:
                 chip.turn = 1.0
@@ -90,6 +100,20 @@ class BallotView(BoxLayout):
         self._animation.bind(on_complete=lambda *_: self._revealed(result))
         for chip in self._chips:
             self._animation.start(chip)
+
+    def fit_chips(self, *_args: Any) -> None:
+        """No chip narrower than its longest word (a long vote,
+        "Воздержаться"), the others giving it the room, where the row has
+        that room for all of them."""
+        row = self.ids.chips
+        needs = [
+            max(chip.word_width(text, chip.font_size, chip.font_name) for text in (chip.face_text, chip.back_text))
+            + dp(10)
+            for chip in self._chips
+        ]
+        fits = sum(needs) + row.spacing[0] * max(0, len(needs) - 1) <= row.width
+        for chip, need in zip(self._chips, needs):
+            chip.size_hint_min_x = need if fits else None
 
     def clear(self) -> None:
         self._stop()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -50,6 +51,21 @@ class TableBar(Row):
     the table misses, and the buttons for phones, the next game and undo."""
 
     screen = ObjectProperty(None, rebind=True)
+
+    @staticmethod
+    def stacks(room: float, text: str, font_size: float, font_name: str) -> bool:
+        """Whether the game's line goes under the game's name: beside it,
+        in ``room``, it would take more than two lines or break a word."""
+        if not text or room <= 0:
+            return bool(text)
+        core = CoreLabel(text=text, font_size=font_size, font_name=font_name)
+        if max(core.get_extents(word)[0] for word in text.split()) > room:
+            return True
+        wrapped = CoreLabel(
+            text=text, font_size=font_size, font_name=font_name, text_size=(room, None)
+        )
+        wrapped.render()
+        return len(wrapped._cached_lines) > 2
 
 
 class TableScreen(BoxLayout):

@@ -78,6 +78,11 @@ class ReferenceCard(ButtonBehavior, BoxLayout):
             text=text, font_size=font_size, font_name=font_name, bold=bold
         ).get_extents(text)[0]
 
+    @classmethod
+    def word_width(cls, text: str, font_size: float, font_name: str, bold: bool) -> float:
+        """The width of the text's longest word."""
+        return max((cls.line_width(w, font_size, font_name, bold) for w in text.split()), default=0)
+
     def on_release(self) -> None:
         if self.compact:
             CardView(name=self.name, text=self.text).open()
@@ -138,7 +143,8 @@ class CoupTableScreen(TableScreen):
 
     def show(self, view: dict[str, Any]) -> None:
         t, words = self.t, self.table.spec.words
-        self.info_text = "   ".join(words.bar_items(view, t))
+        # A figure and its words stay on one line when the bar's line wraps.
+        self.info_text = "   ".join(item.replace(" ", "\u00a0") for item in words.bar_items(view, t))
         self.status_text = words.status_line(view, t)
         self._show_players(view)
         self._show_reference(words.reference_cards(view, t))

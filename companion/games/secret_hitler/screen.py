@@ -183,6 +183,25 @@ class SeatPanel(ButtonBehavior, BoxLayout):
     picking = BooleanProperty(False)  # a two-tap command waits for a seat
     selectable = BooleanProperty(False)  # ... and this seat may be picked
     pick_action = ObjectProperty(None, allownone=True)
+    tall = BooleanProperty(False)  # the seats' rows are tall: larger type
+    role_under = BooleanProperty(False)  # the role shares no line with the name
+    need = NumericProperty(0)  # the height that shows the seat's texts whole
+
+    @staticmethod
+    def line_width(text: str, font_size: float, font_name: str) -> float:
+        """A bold text's width on one line, unshortened."""
+        return CoreLabel(text=text, font_size=font_size, font_name=font_name, bold=True).get_extents(
+            text
+        )[0]
+
+    @staticmethod
+    def text_height(text: str, font_size: float, font_name: str, width: float) -> float:
+        """A text's height wrapped at ``width``."""
+        if not text or width <= 1:
+            return 0
+        return CoreLabel(
+            text=text, font_size=font_size, font_name=font_name, text_size=(width, None)
+        ).render()[1]
 
     def on_release(self) -> None:
         if self.selectable and self.pick_action is not None:
@@ -193,6 +212,8 @@ class SecretHitlerTableScreen(TableScreen):
     status_text = StringProperty("")
     player_count = NumericProperty(5)
     picking = BooleanProperty(False)
+    seat_need = NumericProperty(0)  # the height the fullest seat needs
+    seat_growth = NumericProperty(0)  # what the seats' rows grow by, to show it
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         self._panels: list[SeatPanel] = []
@@ -311,6 +332,7 @@ class SecretHitlerTableScreen(TableScreen):
             self._panels = [SeatPanel(seat=p["seat"], pick_action=self.pick_seat) for p in players]
             for panel in self._panels:
                 grid.add_widget(panel)
+                panel.bind(need=self._seats_need)
         waiting, in_office = shown_waiting(view), offices(view)
         for panel, p in zip(self._panels, players):
             panel.name = p["name"]
@@ -322,6 +344,21 @@ class SecretHitlerTableScreen(TableScreen):
             panel.waiting = p["seat"] in waiting
             panel.picking = self.picking
             panel.selectable = p["seat"] in pickable
+
+    def _seats_need(self, *_args: Any) -> None:
+        self.seat_need = max((panel.need for panel in self._panels), default=0)
+        self._fit_seats()
+
+    def _fit_seats(self, *_args: Any) -> None:
+        """Grow the seats' rows to what the fullest seat needs, by no more
+        than the commands below can spare (they stay whole in sight)."""
+        grid, view = self.ids.players, self.ids.command_view
+        rows = max(1, grid.rows_needed)
+        wanted = max(0.0, self.seat_need - grid.base_row)
+        free = view.height - self.ids.commands.height + self.seat_growth * rows
+        growth = max(0.0, min(wanted, free / rows))
+        if abs(growth - self.seat_growth) > 0.5:
+            self.seat_growth = growth
 
     def _show_ballot(self, view: dict[str, Any]) -> None:
         """While the ballot is open: who has voted. When the last vote closes
