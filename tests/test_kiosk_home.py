@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from companion.games.base import Setup
-from companion.table import EventStore, Table
 from companion.i18n import Messages
+from companion.table import EventStore, Table
 from companion.table.new_game import NewGame
 
 pytest.importorskip("kivy.base")

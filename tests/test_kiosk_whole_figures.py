@@ -25,8 +25,8 @@ from companion.i18n import LANGUAGES
 from companion.table import EventStore
 
 pytest.importorskip("kivy.base")
-from kivy.metrics import sp  # noqa: E402
 from kiosk_helpers import cut_labels, shown_labels, walk  # noqa: E402
+from kivy.metrics import sp  # noqa: E402
 from phase_playouts import PHASES, first_of_each_phase  # noqa: E402
 from ui_helpers import frames, show  # noqa: E402
 
@@ -97,7 +97,11 @@ def test_every_table_screen_shows_its_texts_whole_at_800x480(window, tmp_path, g
             settle(screen)
             if found := cut(screen):
                 failures.append(f"{phase} ({lang}): {found}")
-            small = [(w.text, w.font_size) for w in shortened_labels(screen) if w.font_size < sp(MIN_FONT) - 0.5]
+            small = [
+                (w.text, w.font_size)
+                for w in shortened_labels(screen)
+                if w.font_size < sp(MIN_FONT) - 0.5
+            ]
             assert not small, f"{phase} ({lang}): set below sp({MIN_FONT}): {small}"
             screen.detach()  # the playouts run faster unwatched
         checked.add(phase)

@@ -107,7 +107,10 @@ class BallotView(BoxLayout):
         that room for all of them."""
         row = self.ids.chips
         needs = [
-            max(chip.word_width(text, chip.font_size, chip.font_name) for text in (chip.face_text, chip.back_text))
+            max(
+                chip.word_width(text, chip.font_size, chip.font_name)
+                for text in (chip.face_text, chip.back_text)
+            )
             + dp(10)
             for chip in self._chips
         ]

@@ -144,7 +144,9 @@ class CoupTableScreen(TableScreen):
     def show(self, view: dict[str, Any]) -> None:
         t, words = self.t, self.table.spec.words
         # A figure and its words stay on one line when the bar's line wraps.
-        self.info_text = "   ".join(item.replace(" ", "\u00a0") for item in words.bar_items(view, t))
+        self.info_text = "   ".join(
+            item.replace(" ", "\u00a0") for item in words.bar_items(view, t)
+        )
         self.status_text = words.status_line(view, t)
         self._show_players(view)
         self._show_reference(words.reference_cards(view, t))

@@ -190,9 +190,9 @@ class SeatPanel(ButtonBehavior, BoxLayout):
     @staticmethod
     def line_width(text: str, font_size: float, font_name: str) -> float:
         """A bold text's width on one line, unshortened."""
-        return CoreLabel(text=text, font_size=font_size, font_name=font_name, bold=True).get_extents(
-            text
-        )[0]
+        return CoreLabel(
+            text=text, font_size=font_size, font_name=font_name, bold=True
+        ).get_extents(text)[0]
 
     @staticmethod
     def text_height(text: str, font_size: float, font_name: str, width: float) -> float:
