@@ -334,6 +334,7 @@ def _count_switches(kiosk: Kiosk, meter: callgrind.Meter) -> None:
     with meter.stretch("screen_change.table"):
         kiosk.screens.resume()
         kiosk.frame()
+    kiosk.screens.set_language("en")  # the steps after in English, as those before
     kiosk.settle()
 
 
