@@ -6,6 +6,7 @@ what the votes were and what they mean; this widget only shows them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
+from .fonts import MEASURES_KEPT
 from .palette import CHIP_VOTED, CHIP_WAITING
 
 Builder.load_file(str(Path(__file__).with_name("ballot_view.kv")))
@@ -34,10 +36,11 @@ class VoteChip(Label):
     turn = NumericProperty(1.0)  # 0: the back, 1: the face; flips through edge-on
 
     @staticmethod
+    @lru_cache(maxsize=MEASURES_KEPT)  # the same words measured again at every layout
     def word_width(text: str, font_size: float, font_name: str) -> float:
         """The width of the text's longest word."""
         core = CoreLabel(font_size=font_size, font_name=font_name)
-        return max((core.get_extents(word)[0] for word in text.split()), default=0)
+        return max((core.get_cached_extents()(word)[0] for word in text.split()), default=0)
 
 
 class BallotView(BoxLayout):

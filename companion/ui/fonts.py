@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..i18n import LANGUAGES, RIGHT_TO_LEFT
 
+MEASURES_KEPT = 2048  # a screen's measures of its texts (lru_cache), kept
 EXTENTS_KEPT = 4096  # words measured, per font and size, before the oldest are forgotten
 
 

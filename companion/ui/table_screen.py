@@ -7,6 +7,7 @@ lives in the engine."""
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from ..table.store import StoreError
 from ..table.table import UNDO
 from .buttons import CommandButton  # noqa: F401 - the bar's kv rule uses it
 from .direction import Row, writing
+from .fonts import MEASURES_KEPT
 from .help_panel import HelpPanel
 from .narrator import Narrator
 from .sounds import Sounds
@@ -53,13 +55,14 @@ class TableBar(Row):
     screen = ObjectProperty(None, rebind=True)
 
     @staticmethod
+    @lru_cache(maxsize=MEASURES_KEPT)  # the same line measured again at every layout
     def stacks(room: float, text: str, font_size: float, font_name: str) -> bool:
         """Whether the game's line goes under the game's name: beside it,
         in ``room``, it would take more than two lines or break a word."""
         if not text or room <= 0:
             return bool(text)
         core = CoreLabel(text=text, font_size=font_size, font_name=font_name)
-        if max(core.get_extents(word)[0] for word in text.split()) > room:
+        if max(core.get_cached_extents()(word)[0] for word in text.split()) > room:
             return True
         wrapped = CoreLabel(
             text=text, font_size=font_size, font_name=font_name, text_size=(room, None)

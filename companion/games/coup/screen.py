@@ -6,6 +6,7 @@ every rule lives in the engine, every word in the game's words."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from kivy.uix.modalview import ModalView
 
 from ...table import Table
 from ...ui.buttons import CommandButton
+from ...ui.fonts import MEASURES_KEPT
 from ...ui.icon import IconView
 from ...ui.table_screen import TableScreen
 from ..words import ReferenceCard as Card
@@ -72,11 +74,12 @@ class ReferenceCard(ButtonBehavior, BoxLayout):
     name_width = NumericProperty(0)  # the name's width on one line
 
     @staticmethod
+    @lru_cache(maxsize=MEASURES_KEPT)  # the same words measured again at every layout
     def line_width(text: str, font_size: float, font_name: str, bold: bool) -> float:
         """A text's width on one line, unshortened."""
         return CoreLabel(
             text=text, font_size=font_size, font_name=font_name, bold=bold
-        ).get_extents(text)[0]
+        ).get_cached_extents()(text)[0]
 
     @classmethod
     def word_width(cls, text: str, font_size: float, font_name: str, bold: bool) -> float:
@@ -103,9 +106,7 @@ class StripButton(CommandButton):
 
     def line_width(self, text: str, font_size: float) -> float:
         """The label's width on one line."""
-        return CoreLabel(
-            text=text, font_size=font_size, font_name=self.font_name, bold=self.bold
-        ).get_extents(text)[0]
+        return ReferenceCard.line_width(text, font_size, self.font_name, self.bold)
 
 
 class CoupTableScreen(TableScreen):
@@ -209,38 +210,46 @@ class CoupTableScreen(TableScreen):
         the button then the player, so the choices fit the screen however
         many players and however long their names."""
         box = self.ids.commands
-        box.clear_widgets()
+        wanted = self._command_buttons(view)
+        shown = list(reversed(box.children))
+        # The buttons there take the new commands: only changed words are
+        # drawn again, and no widget is built for a command like the last.
+        for button in shown[len(wanted) :]:
+            box.remove_widget(button)
+        for index, (text, command, seat_command) in enumerate(wanted):
+            if index < len(shown):
+                button = shown[index]
+                button.text, button.command, button.seat_command = text, command, seat_command
+            else:
+                button = StripButton(text=text, command=command, seat_command=seat_command)
+                button.bind(on_release=lambda b: self._pressed(b.command))
+                box.add_widget(button)
+
+    def _command_buttons(self, view: dict[str, Any]) -> list[tuple[str, Any, bool]]:
+        """(text, command, whether a seat's) for each button of the strip."""
         label = self.table.spec.words.command_label
         commands = self.table.shared_commands()
         members = [c for c in commands if _pick_key(c) == self.picking]
         if self.picking is not None and members:
-            for command in members:
-                self._add_button(label(command, view, self.t), command)
-            self._add_button(self.t("ui.cancel"), None, seat_command=False)
-            return
+            picks = [(label(command, view, self.t), command, True) for command in members]
+            return [*picks, (self.t("ui.cancel"), None, False)]
         self.picking = None
         counts: dict[tuple | None, int] = {}
         for command in commands:
             counts[_pick_key(command)] = counts.get(_pick_key(command), 0) + 1
-        shown = set()
+        buttons: list[tuple[str, Any, bool]] = []
+        picked = set()
         for seat, group in command_groups(commands):
             for command in group:
                 key = _pick_key(command)
                 if key is None or counts[key] < 2:
-                    self._add_button(
-                        label(command, view, self.t), command, seat_command=seat is not None
-                    )
-                elif key not in shown:
-                    shown.add(key)
+                    buttons.append((label(command, view, self.t), command, seat is not None))
+                elif key not in picked:
+                    picked.add(key)
                     # The dots stand for the player to tap next.
-                    self._add_button(label({**command, key[0]: "…"}, view, self.t), {"pick": key})
-
-    def _add_button(
-        self, text: str, command: dict[str, Any] | None, seat_command: bool = True
-    ) -> None:
-        button = StripButton(text=text, command=command, seat_command=seat_command)
-        button.bind(on_release=lambda b: self._pressed(b.command))
-        self.ids.commands.add_widget(button)
+                    text = label({**command, key[0]: "…"}, view, self.t)
+                    buttons.append((text, {"pick": key}, True))
+        return buttons
 
     def _pressed(self, command: dict[str, Any] | None) -> None:
         """A command is sent; an action to aim waits for its target; Cancel

@@ -16,7 +16,7 @@ on the phones."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from kivy.uix.label import Label
 from ...table import Table
 from ...ui.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
 from ...ui.buttons import CommandButton
+from ...ui.fonts import MEASURES_KEPT
 from ...ui.script_view import ScriptView
 from ...ui.table_screen import TableScreen
 from .night import WRONG, night_script
@@ -92,6 +93,7 @@ class PolicySlot(Label):
     shows_icon = BooleanProperty(False)
 
     @staticmethod
+    @lru_cache(maxsize=MEASURES_KEPT)  # the same words measured again at every layout
     def icon_fits(
         text: str,
         width: float,
@@ -112,7 +114,7 @@ class PolicySlot(Label):
         label = CoreLabel(
             text=text, font_size=font_size, bold=bold, font_name=font_name, text_size=(room, None)
         )
-        if max(label.get_extents(word)[0] for word in text.split()) > room:
+        if max(label.get_cached_extents()(word)[0] for word in text.split()) > room:
             return False  # a word would break
         label.refresh()
         return label.content_height + (side + ICON_GAP if tall else 0) <= height
@@ -188,13 +190,15 @@ class SeatPanel(ButtonBehavior, BoxLayout):
     need = NumericProperty(0)  # the height that shows the seat's texts whole
 
     @staticmethod
+    @lru_cache(maxsize=MEASURES_KEPT)  # the same words measured again at every layout
     def line_width(text: str, font_size: float, font_name: str) -> float:
         """A bold text's width on one line, unshortened."""
         return CoreLabel(
             text=text, font_size=font_size, font_name=font_name, bold=True
-        ).get_extents(text)[0]
+        ).get_cached_extents()(text)[0]
 
     @staticmethod
+    @lru_cache(maxsize=MEASURES_KEPT)  # the same words measured again at every layout
     def text_height(text: str, font_size: float, font_name: str, width: float) -> float:
         """A text's height wrapped at ``width``."""
         if not text or width <= 1:
