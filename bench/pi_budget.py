@@ -18,7 +18,8 @@ LEDs on gpiozero's mock pins:
    with bribes on the table at 6, a G54 turn whose Disappear token comes
    due at 6, a Coup challenge at 6. Each is found by a seeded random
    playout (the first such step), replayed uncounted, then counted.
-2. ``reveal_frame``: each frame of the 10-seat ballot reveal's animation.
+2. ``reveal_frame``: each frame of the 10-seat ballot reveal's animation
+   (stretched in time as valgrind slows the process: _count_reveal).
 3. ``language_switch`` (the table screen rebuilt in another language, and
    its frame), ``screen_change`` (home, then back to the table, each with
    its frame) and ``cold_start`` (a new process, from its first
@@ -61,6 +62,7 @@ TIME_PASSES = 0.15  # how often the playout lets a running timer run out instead
 MAX_COMMANDS = 3000
 SEEDS = 40
 FRAMES_TO_SETTLE = 6
+VALGRIND_SLOWDOWN = 50  # about how much slower a process runs under callgrind
 PARTS = ("execute", "phones", "frame")  # of a step, counted one by one
 
 
@@ -294,6 +296,8 @@ def count_steps(directory: Path, meter: callgrind.Meter, reveal: bool) -> None:
     """Child: (1) for every scenario, then (2) and the switches on the last."""
     kiosk = Kiosk(directory)
     found = [(scenario, *find_steps(scenario, directory)) for scenario in SCENARIOS]
+    if reveal and meter.counting:
+        _stretch_reveal()
     for scenario, seed, steps in found:
         table, clock = _new_table(kiosk.store, scenario, seed)
         _replay(table, clock, steps[:-1])
@@ -320,6 +324,16 @@ def _count_reveal(kiosk: Kiosk, meter: callgrind.Meter) -> None:
         with meter.stretch("reveal_frame"):
             kiosk.frame()
     kiosk.settle()
+
+
+def _stretch_reveal() -> None:
+    """The reveal's animation runs on Kivy's clock, which reads the wall
+    clock, and valgrind runs the process some 50 times slower: as it is, the
+    animation would be over in a frame or two, each turning the chips
+    further than a real frame does. So it is stretched by as much."""
+    from companion.ui import ballot_view
+
+    ballot_view.REVEAL_SECONDS *= VALGRIND_SLOWDOWN
 
 
 def _count_switches(kiosk: Kiosk, meter: callgrind.Meter) -> None:
