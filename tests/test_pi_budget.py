@@ -16,8 +16,9 @@ pytest.importorskip("kivy")
 
 def test_no_step_costs_more_than_a_fifth_over_its_recorded_count(tmp_path):
     reason = callgrind.available()
-    if reason is not None:
-        pytest.skip(reason)
+    # Not a skip: a run without valgrind would pass with nothing checked
+    # (scripts/system-packages.sh installs it where it can).
+    assert reason is None, f"the instructions cannot be counted here: {reason}"
     counted = pi_budget.step_counts(tmp_path)
     recorded = pi_budget.recorded()
     assert sorted(counted) == sorted(recorded), "the steps counted are not those recorded"

@@ -3,12 +3,13 @@ chosen. Every screen and panel uses them, so they sit apart from all of them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.button import Button
+from kivy.uix.widget import Widget
 
 Builder.load_file(str(Path(__file__).with_name("buttons.kv")))
 
@@ -29,18 +30,33 @@ def fill_choices(box, choices: Iterable[tuple[str, bool, Callable[[], object]]])
     """Put one ChoiceButton per (text, chosen, action) into ``box``, in order.
     The buttons already there are given the new choices (a refresh then
     redraws only the words that changed, and builds no widget)."""
-    wanted = list(choices)
-    shown = [child for child in reversed(box.children) if isinstance(child, ChoiceButton)]
-    if len(shown) != len(box.children):  # something else in the box: start afresh
+    wanted = [
+        {"text": text, "chosen": chosen, "action": action} for text, chosen, action in choices
+    ]
+    refill(box, ChoiceButton, wanted, lambda button: button.bind(on_release=lambda b: b.action()))
+
+
+def refill(
+    box: Widget,
+    kind: type[Widget],
+    wanted: Sequence[dict[str, object]],
+    made: Callable[[Widget], object],
+) -> None:
+    """Give ``box`` one ``kind`` widget per set of properties in ``wanted``,
+    in order. The widgets already there take the new properties (only the
+    words that changed are drawn again); ``made`` is called on each widget
+    built (to bind what a tap does, reading the widget's own properties)."""
+    shown = list(reversed(box.children))
+    if any(not isinstance(child, kind) for child in shown):  # something else: start afresh
         box.clear_widgets()
         shown = []
-    for button in shown[len(wanted) :]:
-        box.remove_widget(button)
-    for index, (text, chosen, action) in enumerate(wanted):
+    for widget in shown[len(wanted) :]:
+        box.remove_widget(widget)
+    for index, properties in enumerate(wanted):
         if index < len(shown):
-            button = shown[index]
-            button.text, button.chosen, button.action = text, chosen, action
+            for name, value in properties.items():
+                setattr(shown[index], name, value)
         else:
-            button = ChoiceButton(text=text, chosen=chosen, action=action)
-            button.bind(on_release=lambda b: b.action())
-            box.add_widget(button)
+            widget = kind(**properties)
+            made(widget)
+            box.add_widget(widget)

@@ -25,7 +25,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
 from ...table import Table
-from ...ui.buttons import CommandButton
+from ...ui.buttons import CommandButton, refill
 from ...ui.fonts import MEASURES_KEPT
 from ...ui.icon import IconView
 from ...ui.table_screen import TableScreen
@@ -209,21 +209,16 @@ class CoupTableScreen(TableScreen):
         the same answer from each seat ("… challenges"). Those are two taps,
         the button then the player, so the choices fit the screen however
         many players and however long their names."""
-        box = self.ids.commands
-        wanted = self._command_buttons(view)
-        shown = list(reversed(box.children))
-        # The buttons there take the new commands: only changed words are
-        # drawn again, and no widget is built for a command like the last.
-        for button in shown[len(wanted) :]:
-            box.remove_widget(button)
-        for index, (text, command, seat_command) in enumerate(wanted):
-            if index < len(shown):
-                button = shown[index]
-                button.text, button.command, button.seat_command = text, command, seat_command
-            else:
-                button = StripButton(text=text, command=command, seat_command=seat_command)
-                button.bind(on_release=lambda b: self._pressed(b.command))
-                box.add_widget(button)
+        wanted = [
+            {"text": text, "command": command, "seat_command": seat_command}
+            for text, command, seat_command in self._command_buttons(view)
+        ]
+        refill(
+            self.ids.commands,
+            StripButton,
+            wanted,
+            lambda button: button.bind(on_release=lambda b: self._pressed(b.command)),
+        )
 
     def _command_buttons(self, view: dict[str, Any]) -> list[tuple[str, Any, bool]]:
         """(text, command, whether a seat's) for each button of the strip."""
