@@ -34,23 +34,9 @@ SIZE = (800, 480)
 MIN_FONT = 14  # sp: nothing a player reads across the table is smaller
 
 
-def known_gap(label) -> bool:
-    """Left to do (issue 22): a Secret Hitler seat's details (its office and
-    marks) on a crowded screen, seven to ten seats in two rows with a ballot
-    and commands below: the seats' rows grow only as far as the commands
-    leave room, and there is none left; the details are shortened on one
-    line there, and only there."""
-    panel = label.parent
-    return (
-        type(panel).__name__ == "SeatPanel"
-        and panel.ids.details == label  # ids hold proxies
-        and panel.height + 1 < panel.need
-    )
-
-
 def cut(widget) -> list[tuple[str, float]]:
     """(text, font size) of each text the widget shows cut."""
-    return [(w.text, w.font_size) for w in cut_labels(widget) if not known_gap(w)]
+    return [(w.text, w.font_size) for w in cut_labels(widget)]
 
 
 def shortened_labels(widget) -> list:

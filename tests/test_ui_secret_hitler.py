@@ -53,7 +53,8 @@ def test_nominate_by_two_taps_then_the_ballot_shows_who_voted_and_turns(window, 
     table = start(tmp_path, 7)
     screen = show(window, SecretHitlerTableScreen(table), (800, 480))
     assert screen.status_text == "Anna, nominate a Chancellor."
-    assert panel_of(screen, "Anna").details == "Candidate"
+    assert panel_of(screen, "Anna").badge == "Candidate"  # beside the name
+    assert panel_of(screen, "Anna").details == ""
     tap(button_with(screen, "Nominate a Chancellor"))
     assert screen.status_text == "Tap the player Anna nominates for Chancellor."
     assert [p.name for p in selectable_panels(screen)] == NAMES[1:7]
@@ -62,7 +63,7 @@ def test_nominate_by_two_taps_then_the_ballot_shows_who_voted_and_turns(window, 
     tap(button_with(screen, "Nominate a Chancellor"))
     tap(panel_of(screen, "Carla"))
     assert table.public_view()["nominee"] == 2
-    assert panel_of(screen, "Carla").details == "Nominee"
+    assert panel_of(screen, "Carla").badge == "Nominee"
     ballot = screen.ids.ballot
     assert ballot.title == "Election: Anna for President, Carla for Chancellor"
 
@@ -225,7 +226,7 @@ def test_a_restarted_app_shows_the_same_table(window, tmp_path):
         return (
             s.status_text,
             s.info_text,
-            [p.details for p in s._panels],
+            [(p.badge, p.details) for p in s._panels],
             [c.text for c in s.ids.fascist_track.ids.slots.children],
             [c.text for c in s.ids.liberal_track.ids.slots.children],
             s.ids.liberal_track.state_text,
@@ -280,6 +281,11 @@ def test_keeper_mode_never_shows_a_secret_before_the_end(window, tmp_path):
         "Hitler",
         "Liberal",
     ]
+    assert [p.badge for p in screen._panels] == [p.role_text for p in screen._panels]
+    president = table.public_view()["president"]
+    assert screen._panels[president].details.startswith("President"), (
+        "the role takes the office's place beside the name: the office is said below"
+    )
     assert {label.text for label in shown_labels(screen)} >= ROLE_WORDS
     check_screen(screen, window)
     screenshot(window, "sh-keeper-over-800x480")

@@ -56,6 +56,7 @@ from .words import (
     picked_seat,
     role_word,
     seat_details,
+    seat_office,
     shown_waiting,
     status_line,
 )
@@ -179,6 +180,9 @@ class SeatPanel(ButtonBehavior, BoxLayout):
     details = StringProperty("")
     role_text = StringProperty("")
     role_color = ListProperty((1, 1, 1, 1))
+    office = StringProperty("")
+    badge = StringProperty("")  # beside the name: the role once known, else the office
+    badge_color = ListProperty((1, 1, 1, 1))
     alive = BooleanProperty(True)
     in_office = BooleanProperty(False)
     waiting = BooleanProperty(False)
@@ -341,8 +345,11 @@ class SecretHitlerTableScreen(TableScreen):
         for panel, p in zip(self._panels, players):
             panel.name = p["name"]
             panel.alive = p["alive"]
-            panel.details = seat_details(view, p, self.t)
+            # The office goes beside the name, unless the role (at a game's
+            # end) takes that place.
             panel.role_text = role_word(p, self.t)
+            panel.office = "" if panel.role_text else seat_office(view, p, self.t)
+            panel.details = seat_details(view, p, self.t, office=bool(panel.role_text))
             panel.role_color = ROLE_TEXT.get(p["role"], (1, 1, 1, 1))
             panel.in_office = p["seat"] in in_office
             panel.waiting = p["seat"] in waiting

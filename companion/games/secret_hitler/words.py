@@ -91,19 +91,30 @@ def office_of(view: dict[str, Any], seat: int, t: Messages) -> str:
     return ""
 
 
-def seat_marks(view: dict[str, Any], player: dict[str, Any], t: Messages) -> list[str]:
-    """What the table knows of one seat, in words: office, executed, term
-    limits (which matter when the next government is nominated, so not said
-    of the one in office), known not Hitler, investigations, and at night
-    whether they have seen their role."""
+def seat_office(view: dict[str, Any], player: dict[str, Any], t: Messages) -> str:
+    """The office a seat holds or is named for, in words (none at night,
+    before play has begun, and none for the executed)."""
+    if not player["alive"] or view["phase"] == "night":
+        return ""
+    return office_of(view, player["seat"], t)
+
+
+def seat_marks(
+    view: dict[str, Any], player: dict[str, Any], t: Messages, office: bool = True
+) -> list[str]:
+    """What the table knows of one seat, in words: office (unless
+    ``office`` is false, for a panel that shows it beside the name),
+    executed, term limits (which matter when the next government is
+    nominated, so not said of the one in office), known not Hitler,
+    investigations, and at night whether they have seen their role."""
     seat = player["seat"]
     if not player["alive"]:
         return [t("sh.ui.mark.executed")]
     if view["phase"] == "night":  # play has not begun: no office yet
         return [t("sh.ui.mark.confirmed" if player["confirmed"] else "sh.ui.mark.unconfirmed")]
-    office = office_of(view, seat, t)
-    marks = [office]
-    if player["term_limited"] and not office:  # the sitting government's limit goes unsaid
+    held = seat_office(view, player, t)
+    marks = [held if office else ""]
+    if player["term_limited"] and not held:  # the sitting government's limit goes unsaid
         marks.append(t("sh.ui.mark.term_limited"))
     if player["not_hitler"]:
         marks.append(t("sh.ui.mark.not_hitler"))
@@ -115,9 +126,11 @@ def seat_marks(view: dict[str, Any], player: dict[str, Any], t: Messages) -> lis
     return [m for m in marks if m]
 
 
-def seat_details(view: dict[str, Any], player: dict[str, Any], t: Messages) -> str:
-    """A seat's marks on one line, as its panel shows them."""
-    return "  ·  ".join(seat_marks(view, player, t))
+def seat_details(
+    view: dict[str, Any], player: dict[str, Any], t: Messages, office: bool = True
+) -> str:
+    """A seat's marks in one text (with its office unless ``office`` is false)."""
+    return "  ·  ".join(seat_marks(view, player, t, office))
 
 
 def role_word(player: dict[str, Any], t: Messages) -> str:
