@@ -3,6 +3,7 @@ boxes), the checks every layout must pass, and taps by what a person reads."""
 
 from __future__ import annotations
 
+import math
 import time
 
 from kivy.uix.button import Button
@@ -82,6 +83,34 @@ def cut_labels(widget) -> list[Label]:
         w
         for w in walk(widget)
         if isinstance(w, Label) and w.text and w.opacity > 0 and is_visible(w) and is_cut(w)
+    ]
+
+
+def spilled_labels(widget) -> list[Label]:
+    """The shown labels (and buttons) that lie outside one of the boxes that
+    hold them (a seat's panel, a row): a box too small for what it holds
+    lets its parts spill over its neighbours. What a scrolling view holds
+    may lie outside its parents' boxes (it scrolls), not outside its own."""
+    from kivy.uix.scrollview import ScrollView
+
+    def outside(label: Label) -> bool:
+        x, y = label.to_window(label.x, label.y)
+        box = label.parent
+        while isinstance(box, Widget) and box is not widget.parent:
+            if isinstance(box, ScrollView):
+                return False
+            bx, by = box.to_window(box.x, box.y)
+            if x < bx - 1 or y < by - 1 or x + label.width > bx + box.width + 1:
+                return True
+            if y + label.height > by + box.height + 1:
+                return True
+            box = box.parent
+        return False
+
+    return [
+        w
+        for w in walk(widget)
+        if isinstance(w, Label) and w.text and w.opacity > 0 and is_visible(w) and outside(w)
     ]
 
 
@@ -239,6 +268,10 @@ def _drag(widget, view, steps: int) -> None:
             return
         # Content below the view comes up when the finger moves up.
         shift = (view_bottom - bottom + 8) if bottom < view_bottom else -(top - view_top + 8)
+        # A finger's drag goes well past the list's scroll distance (Kivy took
+        # one of 28 px for a tap on what lay under it), and stays on the list.
+        least = view.scroll_distance * 2
+        shift = shift if abs(shift) >= least else math.copysign(least, shift)
         shift = max(-view.height / 2, min(view.height / 2, shift))
         x, y = view.to_window(view.center_x, view.center_y)
         touch = UnitTestTouch(x, y - shift / 2)

@@ -3,7 +3,9 @@
 modes and in each of the kiosk's languages (English too), and the home
 screen for each game, show every text whole: no label, no button cut by
 Kivy (shortened to one line with "...", or a box of fixed height leaving
-its last lines out; see ``kiosk_helpers.is_cut``). Coins, the treasury,
+its last lines out; see ``kiosk_helpers.is_cut``), and none spilling out
+of the boxes that hold it over its neighbours (a seat's name above its
+panel, the bar above the screen: ``kiosk_helpers.spilled_labels``). Coins, the treasury,
 the court, timers, tracks, names and the bar's line are what a player reads
 across the table.
 
@@ -25,7 +27,7 @@ from companion.i18n import LANGUAGES
 from companion.table import EventStore
 
 pytest.importorskip("kivy.base")
-from kiosk_helpers import cut_labels, shown_labels, walk  # noqa: E402
+from kiosk_helpers import cut_labels, shown_labels, spilled_labels, walk  # noqa: E402
 from kivy.metrics import sp  # noqa: E402
 from phase_playouts import PHASES, first_of_each_phase  # noqa: E402
 from ui_helpers import frames, show  # noqa: E402
@@ -83,6 +85,8 @@ def test_every_table_screen_shows_its_texts_whole_at_800x480(window, tmp_path, g
             settle(screen)
             if found := cut(screen):
                 failures.append(f"{phase} ({lang}): {found}")
+            if found := [w.text for w in spilled_labels(screen)]:
+                failures.append(f"{phase} ({lang}): spilled out of their boxes: {found}")
             small = [
                 (w.text, w.font_size)
                 for w in shortened_labels(screen)
@@ -106,4 +110,6 @@ def test_the_home_screen_shows_its_texts_whole_at_800x480(window, tmp_path, lang
         frames(2)
         if found := cut(kiosk.home):
             failures.append(f"{game}: {found}")
+        if found := [w.text for w in spilled_labels(kiosk.home)]:
+            failures.append(f"{game}: spilled out of their boxes: {found}")
     assert not failures, f"home ({lang}) at 800×480, texts cut:\n" + "\n".join(failures)

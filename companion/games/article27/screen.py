@@ -92,7 +92,9 @@ class PieceWords(Row):
         side = height if self.piece and self.spec is not None else 0
         self._icon.piece, self._icon.spec = (self.piece, self.spec) if side else ("", None)
         self._icon.size = side, side
-        gaps = self.spacing * len(words) if side else 0
+        # The icon is always a child, of no width without a piece: the row
+        # still sets its spacing after it, and the size counts it.
+        gaps = self.spacing * len(words)
         self.size = side + gaps + sum(child.width for child in words), height
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -53,6 +53,16 @@ class PlayerPanel(BoxLayout):
     current = BooleanProperty(False)
     waiting = BooleanProperty(False)
     out = BooleanProperty(False)
+
+    @staticmethod
+    def coins_size(text: str, room: float, font_name: str) -> float:
+        """The coins' type: the largest of three that sets them on one line
+        in ``room`` (six panels at 800 px are narrow: "10 νομίσματα" must
+        still fit)."""
+        for size in (sp(26), sp(19)):
+            if ReferenceCard.line_width(text, size, font_name, False) <= room:
+                return size
+        return sp(15)
 
     def on_revealed_pieces(self, _panel: Any, pieces: list[str]) -> None:
         row = self.ids.revealed
@@ -114,6 +124,7 @@ class CoupTableScreen(TableScreen):
     status_text = StringProperty("")
     compact_reference = BooleanProperty(False)
     panels_height = NumericProperty(0)  # the height the fullest player panel needs
+    room = NumericProperty(0)  # the height the panels and the commands share
     countdown_text = StringProperty("")  # how long an unchallenged claim has left
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
