@@ -100,9 +100,13 @@ def test_a_hung_broker_never_slows_the_table_and_only_the_newest_status_waits(
         recorder.wait_for(STATUS, lambda s: s["turn"] == table.public_view()["turn"])
         broker.pause()  # connections open, nothing answered: a slow broker at its worst
         try:
+            before = fleet.publisher.sent
             play(table, 1)  # this status goes into the socket and waits for its PUBACK
-            time.sleep(0.2)
+            deadline = time.monotonic() + 5  # its turn comes (statuses are spaced), then it goes
+            while fleet.publisher.sent == before and time.monotonic() < deadline:
+                time.sleep(0.01)
             sent = fleet.publisher.sent
+            assert sent == before + 1, "the status went out"
             hung = play(table, 25)
             time.sleep(0.2)
             assert fleet.publisher.sent == sent, "nothing more goes out while one is unanswered"

@@ -44,12 +44,18 @@ def show(window, widget, size):
 
 
 def tap(widget) -> None:
+    """A finger's tap at the widget's centre. A button in a scrolling list
+    gets the release 0.2 s later (Kivy's ScrollView waits to tell a tap
+    from a drag): frames pass until the button is up again."""
     x, y = widget.to_window(*widget.center)
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     frames(1)
     touch.touch_up()
     frames(2)
+    if getattr(widget, "state", None) == "down":
+        wait_for(lambda: widget.state != "down", seconds=2.0)
+        frames(1)
 
 
 def screenshot(window, name: str) -> Path:

@@ -1,8 +1,9 @@
 """A piece's icon on the kiosk: ``IconView`` draws an
 :class:`~companion.games.icons.Icon`'s shapes with canvas instructions,
-in the largest square its box holds, centred, and draws them again when
-the box moves or changes size (once a frame, with each polygon's
-triangles cut once for good).
+in the largest square its box holds, centred. The shapes are drawn from
+the box's corner and moved with it (a layout that moves the box changes
+one translation); they are drawn again when the box changes size (once a
+frame, with each polygon's triangles cut once for good).
 
 Either give it the icon (``IconView(icon=spec.icons["coin"])``) or the piece's
 name and its game's spec (``IconView(piece="duke", spec=spec)``). An icon
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from kivy.clock import Clock
-from kivy.graphics import Color, Ellipse, Line, Mesh
+from kivy.graphics import Color, Ellipse, Line, Mesh, PopMatrix, PushMatrix, Translate
 from kivy.graphics.tesselator import TYPE_POLYGONS, WINDING_ODD, Tesselator
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
@@ -25,7 +26,7 @@ from ..games import icons
 # Kivy's ``Line(width=w)`` reaches ``w`` either side of its path.
 _HALF = 0.5
 
-ToWindow = Callable[[icons.Point], tuple[float, float]]
+ToBox = Callable[[icons.Point], tuple[float, float]]
 
 
 class IconView(Widget):
@@ -41,8 +42,13 @@ class IconView(Widget):
         # Once a frame however many of these change (a layout moves the box,
         # then sizes it): before the frame is drawn.
         redraw = Clock.create_trigger(self._redraw, -1)
-        self.bind(pos=redraw, size=redraw, icon=redraw, piece=redraw, spec=redraw)
+        self.bind(size=redraw, icon=redraw, piece=redraw, spec=redraw, pos=self._move)
+        self._corner: Translate | None = None  # where the drawn shapes are put
         self._redraw()
+
+    def _move(self, *_args) -> None:
+        if self._corner is not None:
+            self._corner.xy = self.pos
 
     def shown(self) -> icons.Icon | None:
         """The icon drawn: the one given, else the spec's for ``piece``."""
@@ -54,23 +60,27 @@ class IconView(Widget):
 
     def _redraw(self, *_args) -> None:
         self.canvas.clear()
+        self._corner = None
         icon = self.shown()
         if icon is None:
             return
         side = min(self.width, self.height)
         scale = side / icons.SIZE
-        left = self.x + (self.width - side) / 2
-        top = self.y + (self.height + side) / 2
+        left = (self.width - side) / 2  # from the box's corner
+        top = (self.height + side) / 2
 
         def at(point: icons.Point) -> tuple[float, float]:
             return left + point[0] * scale, top - point[1] * scale
 
         with self.canvas:
+            PushMatrix()
+            self._corner = Translate(*self.pos)
             for shape in icon.shapes:
                 _draw(shape, icon, at, scale)
+            PopMatrix()
 
 
-def _draw(shape: icons.Shape, icon: icons.Icon, at: ToWindow, scale: float) -> None:
+def _draw(shape: icons.Shape, icon: icons.Icon, at: ToBox, scale: float) -> None:
     width = max(1.0, shape.width * scale * _HALF)
     if isinstance(shape, icons.Ellipse):
         cx, cy = shape.centre
@@ -95,12 +105,12 @@ def _draw(shape: icons.Shape, icon: icons.Icon, at: ToWindow, scale: float) -> N
         Line(points=_flat(outline, at), cap="round", joint="round", width=width)
 
 
-def _flat(points: tuple[icons.Point, ...], at: ToWindow) -> list[float]:
+def _flat(points: tuple[icons.Point, ...], at: ToBox) -> list[float]:
     return [coordinate for point in points for coordinate in at(point)]
 
 
-def _fill(points: tuple[icons.Point, ...], at: ToWindow) -> None:
-    """A polygon's inside: its triangles, placed in the window."""
+def _fill(points: tuple[icons.Point, ...], at: ToBox) -> None:
+    """A polygon's inside: its triangles, placed in the box."""
     for vertices, indices in _triangles(points):
         placed: list[float] = []
         for x, y in zip(vertices[0::4], vertices[1::4]):
