@@ -82,8 +82,10 @@ def keep_label_textures() -> None:
 
 
 def _frozen(options: dict[str, Any]) -> tuple:
-    """The options as a key (their lists as tuples)."""
+    """The options as a key (their lists as tuples), but their ``text``: a
+    label's options keep the text it was made with, the label its own."""
     return tuple(
         (name, tuple(value) if isinstance(value, list) else value)
         for name, value in sorted(options.items())
+        if name != "text"
     )
