@@ -14,17 +14,13 @@ EXTENTS_KEPT = 4096  # words measured, per font and size, before the oldest are 
 
 
 def use_dejavu() -> None:
-    """DejaVu Sans for every label, each word's size measured once and each
-    text shown again not rendered again (label_textures)."""
+    """DejaVu Sans for every label, each word's size measured once."""
     import kivy
     from kivy.core.text import DEFAULT_FONT, LabelBase
-
-    from .label_textures import keep_label_textures
 
     font = str(Path(kivy.__file__).parent / "data" / "fonts" / "DejaVuSans.ttf")
     LabelBase.register(DEFAULT_FONT, fn_regular=font)
     _measure_once()
-    keep_label_textures()
 
 
 def _measure_once() -> None:
