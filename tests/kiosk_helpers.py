@@ -269,10 +269,11 @@ def _drag(widget, view, steps: int) -> None:
         # Content below the view comes up when the finger moves up.
         shift = (view_bottom - bottom + 8) if bottom < view_bottom else -(top - view_top + 8)
         # A finger's drag goes well past the list's scroll distance (Kivy took
-        # one of 28 px for a tap on what lay under it), and stays on the list.
-        least = view.scroll_distance * 2
+        # ones of 28 and 40 px for taps on what lay under them), and stays on
+        # the list (it starts and ends inside it, about its middle).
+        least = view.scroll_distance * 3
         shift = shift if abs(shift) >= least else math.copysign(least, shift)
-        shift = max(-view.height / 2, min(view.height / 2, shift))
+        shift = max(-view.height * 0.8, min(view.height * 0.8, shift))
         x, y = view.to_window(view.center_x, view.center_y)
         touch = UnitTestTouch(x, y - shift / 2)
         touch.touch_down()
@@ -280,8 +281,21 @@ def _drag(widget, view, steps: int) -> None:
             touch.touch_move(x, y - shift / 2 + shift * step / steps)
             frames(1)
         touch.touch_up()
-        frames(3)
+        _settle(view)
     raise AssertionError("the widget cannot be dragged into view")
+
+
+def _settle(view, seconds: float = 2.0) -> None:
+    """Let a list glide to rest after a drag (a finger lifts, and waits for
+    the list to stop before it taps: a tap on a moving list only stops it)."""
+    end = time.monotonic() + seconds
+    last = None
+    while time.monotonic() < end:
+        frames(1)
+        if view.scroll_y == last:
+            return
+        last = view.scroll_y
+        time.sleep(0.01)
 
 
 def window_shot(window, name: str):
