@@ -136,6 +136,23 @@ def test_the_kiosk_draws_an_icon_again_in_the_middle_of_a_box_that_changed(windo
     assert 44 <= right - left <= 48 and 44 <= bottom - top <= 48
 
 
+def test_an_icon_that_only_moves_is_drawn_where_it_went_without_drawing_it_again(window):
+    from companion.ui.icon import IconView
+
+    view = IconView(icon=COIN, size_hint=(None, None), size=(48, 48), pos=(0, 0))
+    before = _bounds(_drawn(window, view)[:, :, 3])
+    shapes = list(view.canvas.children)
+    view.pos = (60, 40)  # as a layout moves it: the same size
+    left, top, right, bottom = _bounds(_drawn(window, view)[:, :, 3])
+    assert (left, top, right, bottom) == (
+        before[0] + 60,
+        before[1] - 40,
+        before[2] + 60,
+        before[3] - 40,
+    ), "drawn 60 px right and 40 px up (pixel rows count down)"
+    assert list(view.canvas.children) == shapes, "its shapes were moved, not made again"
+
+
 def _edges(window, icon: Icon) -> np.ndarray:
     """Where the icon's lightness changes sharply, drawn at 64 px: its
     shapes' outlines, whatever their hues (a person who tells none of the

@@ -345,10 +345,10 @@ class SecretHitlerTableScreen(TableScreen):
         for panel, p in zip(self._panels, players):
             panel.name = p["name"]
             panel.alive = p["alive"]
-            # The office goes beside the name, unless the role (at a game's
-            # end) takes that place.
+            # The office goes beside the name (the badge), unless the role
+            # takes that place at a game's end: then it is said below.
             panel.role_text = role_word(p, self.t)
-            panel.office = "" if panel.role_text else seat_office(view, p, self.t)
+            panel.office = seat_office(view, p, self.t)
             panel.details = seat_details(view, p, self.t, office=bool(panel.role_text))
             panel.role_color = ROLE_TEXT.get(p["role"], (1, 1, 1, 1))
             panel.in_office = p["seat"] in in_office
