@@ -18,9 +18,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ports import free_port
+
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
-from tests.mqtt_helpers import free_port
 
 LINK = re.compile(r"^  (?P<name>.+): (?P<url>http://\S+/join/(?P<token>\S+))$")
 SERVING = "Serving the table at "

@@ -19,18 +19,13 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
+from ports import free_port
 
 MOSQUITTO = Path("/usr/sbin/mosquitto")
 MOSQUITTO_PASSWD = Path("/usr/bin/mosquitto_passwd")
 SHIPPED = Path(__file__).resolve().parent.parent / "deploy" / "mosquitto"
 SHIPPED_ACL = SHIPPED / "companion.acl"
 CREDENTIALS_SCRIPT = SHIPPED.parent / "fleet-credentials.sh"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @dataclass(frozen=True)

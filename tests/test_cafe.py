@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 from cafe_helpers import CafeTable, env, scripted_store
-from mqtt_helpers import CREDENTIALS_SCRIPT, Mosquitto, free_port
+from mqtt_helpers import CREDENTIALS_SCRIPT, Mosquitto
+from ports import free_port
 
 from companion.fleet.status import status_lines
 from companion.games.base import Fate, Setup
@@ -149,6 +150,9 @@ def log_in(page, cafe: Cafe) -> None:
             page.goto(base + "/")
             break
         except Exception:  # noqa: BLE001 - Playwright's connection refused
+            assert cafe.console is not None
+            if cafe.console.poll() is not None:
+                pytest.fail(f"the console stopped before serving its page:\n{cafe.stop_console()}")
             assert time.monotonic() < deadline, "the console never served its page"
             time.sleep(0.2)
     page.fill("input[type=password]", STAFF_PASSWORD)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from ports import free_port
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -59,13 +60,10 @@ def test_the_kiosk_starts_on_one_loop_and_stops_cleanly(tmp_path):
     """The whole start-up: store, table, window, devices and the phone server
     on one loop; the table page answers while the window is up; then a
     clean stop."""
-    import socket
     import time
     import urllib.request
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     db = tmp_path / "g.sqlite3"
     process = subprocess.Popen(
         [
@@ -136,13 +134,10 @@ def test_phones_that_come_before_the_first_game_are_told_to_wait(tmp_path):
     """At the home screen there is no table to join; the phones' port
     answers every address with a page in the phone's language that looks
     again by itself, rather than refusing the connection."""
-    import socket
     import time
     import urllib.request
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     process = subprocess.Popen(
         [
             sys.executable,

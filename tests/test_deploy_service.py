@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 from deploy_helpers import REPO
 from helpers import new_table
+from ports import free_port
 
 from companion.table import EventStore
 
@@ -88,12 +89,6 @@ class Notifications:
 
     def close(self) -> None:
         self.socket.close()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def status_and_location(url: str, host: str) -> tuple[int, str]:

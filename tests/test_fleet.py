@@ -15,7 +15,8 @@ import time
 
 import pytest
 from a27_helpers import FakeClock
-from mqtt_helpers import Mosquitto, Publishing, Recorder, free_port
+from mqtt_helpers import Mosquitto, Publishing, Recorder
+from ports import free_port
 from web_helpers import join, served
 
 from companion import __version__

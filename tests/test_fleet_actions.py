@@ -20,8 +20,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from a27_helpers import keeper4
-from mqtt_helpers import Mosquitto, free_port
+from mqtt_helpers import Mosquitto
 from paho.mqtt.enums import CallbackAPIVersion
+from ports import free_port
 
 from companion.fleet import Broker, StatusPublisher
 from companion.fleet import protocol as p

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from a27_helpers import FakeClock, keeper4, view
+from ports import free_port
 
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
@@ -101,12 +101,6 @@ def keeper4_setup() -> Setup:
         mode="keeper",
         options={"first": 0, "timer_seconds": 300},
     )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class FakedWall:

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,18 +20,13 @@ from pathlib import Path
 
 import aiohttp
 from campaign import report, scaled
+from ports import free_port
 
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
 
 KILLS = scaled(12)
 SEAT = 1
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Served:

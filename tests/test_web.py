@@ -8,6 +8,7 @@ import asyncio
 import json
 
 import pytest
+from ports import free_port
 from sh_helpers import nominate, sh_table
 from web_helpers import join, served, state
 
@@ -287,15 +288,12 @@ def test_refusals_speak_the_phones_language_when_it_has_one(store, lang_header, 
 
 def test_companion_serve_runs_the_server_alone(tmp_path):
     """The command a headless table runs: a real process, a real socket."""
-    import socket
     import subprocess
     import sys
     import urllib.error
     import urllib.request
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     process = subprocess.Popen(
         [
             sys.executable,
@@ -523,7 +521,6 @@ def test_a_presidents_phone_shows_the_same_buttons_whatever_the_tiles(tmp_path):
 def test_companion_serve_lets_time_act(store):
     """A headless table: a claim nobody challenges stands when its countdown
     ends, with no kiosk to tick, and the next player may act."""
-    import socket
 
     from companion.web.serve import serve
 
@@ -536,9 +533,7 @@ def test_companion_serve_lets_time_act(store):
     table = Table.start(store, setup, fate=Fate(seed=2))
     table.execute({"type": "tax", "seat": 0})
     assert table.public_view()["phase"] == "challenge"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     assert asyncio.run(serve(table, "127.0.0.1", port, exit_after=1.8)) == 0
     assert table.log[-1][1]["type"] == "proceed", "nobody but the clock sent it"
     assert table.public_view()["phase"] == "action" and table.public_view()["current"] != 0
