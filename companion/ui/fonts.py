@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..i18n import LANGUAGES, RIGHT_TO_LEFT
+from . import wrapping
 
 MEASURES_KEPT = 2048  # a screen's measures of its texts (lru_cache), kept
 EXTENTS_KEPT = 4096  # words measured, per font and size, before the oldest are forgotten
@@ -21,6 +22,7 @@ def use_dejavu() -> None:
     font = str(Path(kivy.__file__).parent / "data" / "fonts" / "DejaVuSans.ttf")
     LabelBase.register(DEFAULT_FONT, fn_regular=font)
     _measure_once()
+    wrapping.install()
 
 
 def _measure_once() -> None:

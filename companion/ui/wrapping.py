@@ -1,0 +1,156 @@
+"""Wrapped labels measured in a few strides instead of word by word.
+
+Kivy wraps a label's text by measuring ever longer prefixes of each line:
+one word more, then its space, then the next word. Every new text measured
+is a shaping with HarfBuzz and a hinted load of each of its glyphs, so a
+sentence of 16 words wrapped at the kiosk's width cost 33 measures and
+26 M instructions, half of a busy frame (docs/benchmarks.md, pi_budget).
+
+A text's width only grows as text is added to its end (Pillow's box takes
+in every glyph and the pen's advance), so one measure of a longer text
+decides every prefix of it that fits, and one of a shorter text every
+extension of it that does not. When Kivy asks about a prefix that no
+measure decides, :class:`Strides` measures the rest of the line and then
+halves the distance between what fits and what does not, at the places
+Kivy may break (before and after each space); Kivy's other questions are
+answered from those few measures. What Kivy is told of a prefix that fits
+is only that it fits, so the lines it makes are measured afterwards and
+drawn with their exact widths. It breaks the lines where it would have
+(tests/test_wrapping.py compares every catalog text, wrapped both ways)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Measure = Callable[[str], tuple[int, int]]
+
+
+class Strides:
+    """Kivy's questions about one label's lines, answered for a width."""
+
+    def __init__(self, text: str, room: int, measure: Measure) -> None:
+        self.lines = text.split("\n")
+        self.room = room
+        self.measure = measure
+        self.fitting: dict[str, tuple[int, int]] = {}  # measured, and fits
+        self.too_wide: dict[str, tuple[int, int]] = {}  # measured, and does not
+
+    def extents(self, text: str) -> tuple[int, int]:
+        known = self.fitting.get(text) or self.too_wide.get(text)
+        if known is not None:
+            return known
+        decided = self._decided(text)
+        if decided is None:
+            rest = self._rest(text)
+            if rest is None:
+                return self._measured(text)
+            self._search(text, rest)
+            decided = self._decided(text)
+        return decided if decided is not None else self._measured(text)
+
+    def _decided(self, text: str) -> tuple[int, int] | None:
+        """What a measure already says of ``text``: the size of a longer
+        text that fits, or of a shorter one that does not."""
+        for longer, size in self.fitting.items():
+            if longer.startswith(text):
+                return size
+        for shorter, size in self.too_wide.items():
+            if text.startswith(shorter):
+                return size
+        return None
+
+    def _rest(self, text: str) -> str | None:
+        """The label's text from where ``text`` begins to its line's end."""
+        for line in self.lines:
+            at = line.find(text)
+            if at != -1:
+                return line[at:]
+        return None
+
+    def _search(self, text: str, rest: str) -> None:
+        """Measure ``rest``, then, if it does not fit, halve the distance
+        between the longest prefix known to fit and the shortest known not
+        to, over the places Kivy may break, from ``text`` on."""
+        if self._measured(rest)[0] <= self.room:
+            return
+        ends = [len(text)] + [
+            end
+            for end in range(len(text) + 1, len(rest))
+            if rest[end] == " " or rest[end - 1] == " "
+        ]
+        low, high = -1, len(ends)  # ends[low] fits (-1: none known); ends[high] does not
+        while high - low > 1:
+            middle = (low + high) // 2
+            if self._measured(rest[: ends[middle]])[0] <= self.room:
+                low = middle
+            else:
+                high = middle
+
+    def _measured(self, text: str) -> tuple[int, int]:
+        size = self.measure(text)
+        (self.fitting if size[0] <= self.room else self.too_wide)[text] = size
+        return size
+
+
+def _strides_for(label: Any) -> Strides | None:
+    """Strides for a label Kivy is about to wrap, or None where its layout
+    is one this does not follow: stripped, justified or shortened lines,
+    or a height-bound text Kivy lays out from its middle."""
+    options = label.options
+    width, height = label._text_size
+    if width is None or options["strip"] or options["shorten"]:
+        return None
+    if options["halign"].endswith("y"):  # justify
+        return None
+    text = label.text
+    if height is not None and options["valign"] in ("middle", "center") and "\n" in text:
+        return None
+    padding = options["padding"]
+    room = max(0, int(width - padding[0] - padding[2]))
+    return Strides(text, room, label._exact_extents())
+
+
+def install() -> None:
+    """Wrap Kivy's plain labels with :class:`Strides` (markup labels have
+    a layout of their own and keep it)."""
+    from kivy.core.text import Label
+
+    if getattr(Label, "_strided", False):
+        return
+    render = Label.render
+    cached_extents = Label.get_cached_extents
+
+    def get_cached_extents(label: Any) -> Measure:
+        strides = getattr(label, "_strides", None)
+        return strides.extents if strides is not None else cached_extents(label)
+
+    def strided_render(label: Any, real: bool = False) -> Any:
+        if real:
+            return render(label, real)
+        label._strides = _strides_for(label)
+        try:
+            size = render(label, real)
+        finally:
+            strides, label._strides = label._strides, None
+        if strides is not None:
+            _measure_lines(label, strides.measure)
+        return size
+
+    Label._exact_extents = cached_extents
+    Label.get_cached_extents = get_cached_extents
+    Label.render = strided_render
+    Label._strided = True
+
+
+def _measure_lines(label: Any, measure: Measure) -> None:
+    """Give each line Kivy made the exact width of its text."""
+    lines = label._cached_lines
+    widest = max((line.w for line in lines), default=0)
+    for line in lines:
+        for word in line.words:
+            exact = measure(word.text)[0]
+            line.w += exact - word.lw
+            word.lw = exact
+    width, height = label._internal_size
+    label._internal_size = (width + max((line.w for line in lines), default=0) - widest, height)
