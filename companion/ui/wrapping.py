@@ -20,6 +20,7 @@ drawn with their exact widths. It breaks the lines where it would have
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from typing import Any
 
@@ -69,23 +70,44 @@ class Strides:
         return None
 
     def _search(self, text: str, rest: str) -> None:
-        """Measure ``rest``, then, if it does not fit, halve the distance
-        between the longest prefix known to fit and the shortest known not
-        to, over the places Kivy may break, from ``text`` on."""
-        if self._measured(rest)[0] <= self.room:
+        """Find where the line beginning with ``text`` breaks in ``rest``:
+        from ``text``'s own width, guess how many letters the room holds,
+        gallop from the guess at the places Kivy may break (before and
+        after each space) until one fits and the next does not, then halve
+        the distance between them. A few measures of about a line's length,
+        where Kivy measured every word's prefix of it."""
+        width = self._measured(text)[0]
+        if width > self.room or len(rest) == len(text):
             return
-        ends = [len(text)] + [
-            end
-            for end in range(len(text) + 1, len(rest))
-            if rest[end] == " " or rest[end - 1] == " "
-        ]
-        low, high = -1, len(ends)  # ends[low] fits (-1: none known); ends[high] does not
-        while high - low > 1:
-            middle = (low + high) // 2
-            if self._measured(rest[: ends[middle]])[0] <= self.room:
-                low = middle
+        ends = [len(text)]
+        ends += [end for end in range(len(text) + 1, len(rest)) if " " in rest[end - 1 : end + 1]]
+        ends.append(len(rest))
+        guess = self.room * len(text) / max(width, 1)
+        probe = max(1, bisect.bisect_right(ends, guess) - 1)
+        low, high = 0, len(ends)  # ends[low] fits; ends[high] does not (none known: len)
+        up = self._fits(rest[: ends[probe]])
+        low, high = (probe, high) if up else (low, probe)
+        step = 1
+        while high - low > 1:  # gallop until the break lies between low and high
+            probe = min(low + step, len(ends) - 1) if up else max(high - step, low + 1)
+            if self._fits(rest[: ends[probe]]):
+                low = probe
+                if not up:
+                    break
             else:
-                high = middle
+                high = probe
+                if up:
+                    break
+            step *= 2
+        while high - low > 1:  # then halve it
+            probe = (low + high) // 2
+            if self._fits(rest[: ends[probe]]):
+                low = probe
+            else:
+                high = probe
+
+    def _fits(self, text: str) -> bool:
+        return self._measured(text)[0] <= self.room
 
     def _measured(self, text: str) -> tuple[int, int]:
         size = self.measure(text)
@@ -96,16 +118,15 @@ class Strides:
 def _strides_for(label: Any) -> Strides | None:
     """Strides for a label Kivy is about to wrap, or None where its layout
     is one this does not follow: stripped, justified or shortened lines,
-    or a height-bound text Kivy lays out from its middle."""
+    and lines cut off by a height or a count (Kivy's width of the text
+    counts the lines it cut off, which are not there to be measured)."""
     options = label.options
     width, height = label._text_size
-    if width is None or options["strip"] or options["shorten"]:
+    if width is None or height is not None or options.get("max_lines"):
         return None
-    if options["halign"].endswith("y"):  # justify
+    if options["strip"] or options["shorten"] or options["halign"].endswith("y"):  # justify
         return None
     text = label.text
-    if height is not None and options["valign"] in ("middle", "center") and "\n" in text:
-        return None
     padding = options["padding"]
     room = max(0, int(width - padding[0] - padding[2]))
     return Strides(text, room, label._exact_extents())
