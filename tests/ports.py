@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import random
 import socket
 from pathlib import Path
 
@@ -37,9 +36,7 @@ def _stretch() -> range:
 
 
 _PORTS = _stretch()
-# Started at a random place so that a second copy of this module (imported
-# under another name) does not hand out the first copy's ports in step.
-_NEXT = itertools.islice(itertools.cycle(_PORTS), random.randrange(len(_PORTS)), None)
+_NEXT = itertools.cycle(_PORTS)
 
 
 def free_port() -> int:

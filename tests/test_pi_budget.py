@@ -28,3 +28,20 @@ def test_no_step_costs_more_than_a_fifth_over_its_recorded_count(tmp_path):
         if counted[name] > recorded[name] * pi_budget.GROWTH
     }
     assert grown == {}, grown
+
+
+def test_a_cost_written_unsigned_below_zero_is_read_as_negative(tmp_path):
+    """A call under way when a stretch zeroed the counts ends below where it
+    began, and callgrind writes that negative cost as unsigned: read as such
+    it would leave the CPU's count 2**64 short."""
+    dump = tmp_path / "cg.out.1"
+    dump.write_text(
+        "events: Ir\n"
+        "ob=(1) /usr/lib/libpython3.11.so.1.0\nfn=(1) run\n0 1000\n"
+        "ob=(2) /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so\nfn=(2) rasterise\n0 300\n"
+        "cob=(3) ???\ncfn=(3) 0x1234\ncalls=1 0\n"
+        f"0 {2**64 - 50}\n"
+        "ob=(3)\nfn=(3)\n0 200\n"
+    )
+    # 1500 in all; the driver's 300 and its call's -50 are the GL's.
+    assert callgrind.split_costs(dump) == (1250, 250)

@@ -10,13 +10,14 @@ A text's width only grows as text is added to its end (Pillow's box takes
 in every glyph and the pen's advance), so one measure of a longer text
 decides every prefix of it that fits, and one of a shorter text every
 extension of it that does not. When Kivy asks about a prefix that no
-measure decides, :class:`Strides` measures the rest of the line and then
-halves the distance between what fits and what does not, at the places
-Kivy may break (before and after each space); Kivy's other questions are
-answered from those few measures. What Kivy is told of a prefix that fits
-is only that it fits, so the lines it makes are measured afterwards and
-drawn with their exact widths. It breaks the lines where it would have
-(tests/test_wrapping.py compares every catalog text, wrapped both ways)."""
+measure decides, :class:`Strides` guesses from its width where the line
+breaks, gallops from the guess and then halves the distance between what
+fits and what does not, at the places Kivy may break (before and after
+each space); Kivy's other questions are answered from those few measures.
+What Kivy is told of a prefix that fits is only that it fits, so the lines
+it makes are measured afterwards and drawn with their exact widths. It
+breaks the lines where it would have (tests/test_wrapping.py compares every
+catalog text, wrapped both ways)."""
 
 from __future__ import annotations
 
@@ -38,9 +39,6 @@ class Strides:
         self.too_wide: dict[str, tuple[int, int]] = {}  # measured, and does not
 
     def extents(self, text: str) -> tuple[int, int]:
-        known = self.fitting.get(text) or self.too_wide.get(text)
-        if known is not None:
-            return known
         decided = self._decided(text)
         if decided is None:
             rest = self._rest(text)
@@ -51,8 +49,8 @@ class Strides:
         return decided if decided is not None else self._measured(text)
 
     def _decided(self, text: str) -> tuple[int, int] | None:
-        """What a measure already says of ``text``: the size of a longer
-        text that fits, or of a shorter one that does not."""
+        """What a measure already says of ``text``: the size of ``text`` or
+        of a longer text that fits, or of a shorter one that does not."""
         for longer, size in self.fitting.items():
             if longer.startswith(text):
                 return size
@@ -84,9 +82,9 @@ class Strides:
         ends.append(len(rest))
         guess = self.room * len(text) / max(width, 1)
         probe = max(1, bisect.bisect_right(ends, guess) - 1)
-        low, high = 0, len(ends)  # ends[low] fits; ends[high] does not (none known: len)
+        # ends[low] fits (ends[0] is text); ends[high] does not (len(ends): none known)
         up = self._fits(rest[: ends[probe]])
-        low, high = (probe, high) if up else (low, probe)
+        low, high = (probe, len(ends)) if up else (0, probe)
         step = 1
         while high - low > 1:  # gallop until the break lies between low and high
             probe = min(low + step, len(ends) - 1) if up else max(high - step, low + 1)
