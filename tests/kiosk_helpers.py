@@ -135,6 +135,41 @@ def assert_readable_layout(screen, window, buttons, scrolled=None) -> None:
         assert lower.top <= upper.y + 1, (type(lower).__name__, type(upper).__name__)
 
 
+def lay_out(n: int = 3) -> None:
+    """Let ``n`` frames' worth of layout happen (the clock's triggers, kv
+    rules, textures made) without drawing them: what a check of the widget
+    tree needs, at a fraction of a drawn frame's cost on a software GL."""
+    from kivy.base import EventLoop
+    from kivy.clock import Clock
+    from kivy.lang import Builder
+
+    for _ in range(n):
+        Clock.tick()
+        EventLoop.dispatch_input()
+        Builder.sync()
+        Clock.tick_draw()
+        Builder.sync()
+
+
+def settle(screen, draw: bool = True) -> None:
+    """The screen as it stands between steps: time shown, laid out, a
+    ballot's reveal run to its end at once (its chips face up, its result
+    shown: as a person sees it a second later). ``draw``: frames drawn too
+    (for a picture), not only laid out."""
+    screen.show_time()
+    for ballot in [w for w in walk(screen) if hasattr(w, "revealing")]:
+        if ballot.revealing:
+            animation = ballot._animation
+            for chip in ballot.chips:
+                animation.stop(chip)  # its end, as if the time had run out
+                chip.turn = 1.0
+            assert not ballot.revealing
+    if draw:
+        frames(2)
+    else:
+        lay_out()
+
+
 def button_with(screen, text: str):
     found = [b for b in screen.ids.commands.children if b.text == text]
     assert found, f"no button {text!r} among {[b.text for b in screen.ids.commands.children]}"

@@ -95,12 +95,23 @@ PHASES: dict[str, dict[str, set[str]]] = {
 }
 
 
-def new_table(path: Path, game: str, mode: str, players: int, options: dict[str, Any], seed: int):
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo"]
+
+
+def new_table(
+    path: Path,
+    game: str,
+    mode: str,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    names: list[str] = NAMES,
+):
     """A table on its own SQLite file, with a clock moved by hand."""
     clock = FakeClock()
     setup = Setup(
         game=game,
-        seats=["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo"][:players],
+        seats=names[:players],
         mode=mode,
         options={"first": 0, **options},
     )

@@ -27,7 +27,7 @@ from companion.i18n import LANGUAGES
 from companion.table import EventStore
 
 pytest.importorskip("kivy.base")
-from kiosk_helpers import cut_labels, shown_labels, spilled_labels, walk  # noqa: E402
+from kiosk_helpers import cut_labels, settle, shown_labels, spilled_labels  # noqa: E402
 from kivy.metrics import sp  # noqa: E402
 from phase_playouts import PHASES, first_of_each_phase  # noqa: E402
 from ui_helpers import frames, show  # noqa: E402
@@ -45,21 +45,6 @@ def shortened_labels(widget) -> list:
     """The shown labels a narrow box would shorten (``shorten``): the ones a
     layout could be tempted to fix by a smaller size."""
     return [w for w in shown_labels(widget) if w.shorten]
-
-
-def settle(screen) -> None:
-    """The screen as it stands between steps: time shown, laid out, a
-    ballot's reveal run to its end at once (its chips face up, its result
-    shown: as a person sees it a second later)."""
-    screen.show_time()
-    for ballot in [w for w in walk(screen) if hasattr(w, "revealing")]:
-        if ballot.revealing:
-            animation = ballot._animation
-            for chip in ballot.chips:
-                animation.stop(chip)  # its end, as if the time had run out
-                chip.turn = 1.0
-            assert not ballot.revealing
-    frames(2)
 
 
 @pytest.mark.parametrize("mode", ["physical", "keeper"])

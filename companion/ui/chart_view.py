@@ -35,6 +35,8 @@ PALETTE = [
     (0.9, 0.9, 0.4),
 ]
 MARGIN_LEFT, MARGIN_BOTTOM, MARGIN_TOP = dp(40), dp(28), dp(10)
+TICK_WIDTH = dp(30)  # a round's number, centred under its point
+MARGIN_RIGHT = TICK_WIDTH / 2 + dp(1)  # the last round's number inside the plot
 
 
 def ticks(top: int) -> list[int]:
@@ -65,7 +67,7 @@ class Plot(FloatLayout):
         steps = len(chart.series[0][1])
         scale = ticks(max(max(values) for _, values in chart.series))
         left, bottom = self.x + MARGIN_LEFT, self.y + MARGIN_BOTTOM
-        width = max(1.0, self.width - MARGIN_LEFT - dp(10))
+        width = max(1.0, self.width - MARGIN_LEFT - MARGIN_RIGHT)
         height = max(1.0, self.height - MARGIN_BOTTOM - MARGIN_TOP)
 
         def x_of(step: int) -> float:
@@ -100,8 +102,8 @@ class Plot(FloatLayout):
             self.add_widget(
                 _tick(
                     chart.number(step + 1),
-                    (x_of(step) - dp(15), self.y + dp(4)),
-                    (dp(30), dp(20)),
+                    (x_of(step) - TICK_WIDTH / 2, self.y + dp(4)),
+                    (TICK_WIDTH, dp(20)),
                     "center",
                 )
             )

@@ -6,9 +6,19 @@ writing.grid``). What copies the physical game stays as printed: the
 boards' tracks and the charts' rounds run as on the table.
 
 The kiosk shows one language at a time, so one ``writing`` serves every kv
-rule; its properties are bound, so a change of language re-lays the screen."""
+rule; its properties are bound, so a change of language re-lays the screen.
+
+Each line of a label is drawn as a paragraph of the kiosk's direction
+(:func:`draw_in_writing_direction`): Pillow's raqm would otherwise order a
+line from its own first strong character, so a Persian line that starts
+with a digit ("۰ ← ۱۵"), a symbol, or the rest of a Latin name wrapped from
+the line above would be drawn left to right, its parts in the wrong order.
+A label that copies the physical game (a row of disks as on the board) says
+so with ``base_direction: "ltr"``."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from kivy.event import EventDispatcher
 from kivy.factory import Factory
@@ -60,3 +70,25 @@ class Row(BoxLayout):
 
 
 Factory.register("Row", cls=Row)
+
+
+def draw_in_writing_direction() -> None:
+    """Draw every line of Kivy's Pillow labels as a paragraph of the
+    kiosk's writing direction, or of the label's own ``base_direction``
+    ("ltr" or "rtl") where it names one."""
+    from kivy.core.text import Label
+
+    if Label.__name__ != "LabelPIL" or getattr(Label, "_directed", False):
+        return
+    begin = Label._render_begin
+
+    def render_begin(label) -> None:
+        begin(label)
+        chosen = label.options.get("base_direction")
+        paragraph = chosen if chosen in ("ltr", "rtl") else ("rtl" if writing.rtl else None)
+        if paragraph == "rtl" or chosen == "ltr":
+            draw = label._pil_draw
+            draw.text = partial(draw.text, direction=paragraph)
+
+    Label._render_begin = render_begin
+    Label._directed = True

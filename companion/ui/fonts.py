@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..i18n import LANGUAGES, RIGHT_TO_LEFT
 from . import wrapping
+from .direction import draw_in_writing_direction
 
 MEASURES_KEPT = 2048  # a screen's measures of its texts (lru_cache), kept
 EXTENTS_KEPT = 4096  # words measured, per font and size, before the oldest are forgotten
@@ -23,6 +24,7 @@ def use_dejavu() -> None:
     LabelBase.register(DEFAULT_FONT, fn_regular=font)
     _measure_once()
     wrapping.install()
+    draw_in_writing_direction()
 
 
 def _measure_once() -> None:
