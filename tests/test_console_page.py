@@ -72,3 +72,77 @@ def test_the_page_is_live_translated_and_escaped(tmp_path, browser):
         table.close()
     finally:
         broker.stop()
+
+
+def test_a_table_without_a_pad_is_quiet_and_a_pad_that_stops_answering_alarms(tmp_path, browser):
+    """Two kiosks' statuses as the kiosk makes them (its pad driver, its
+    health, its reporter, a real publisher): one with no pad plugged in,
+    one whose pad answers, then hangs. Only the hung pad is an alarm."""
+    from companion.devices.pad import SerialPad
+    from companion.devices.pad_sim import PadSimulator, PtyLink, wait_for
+    from companion.fleet import TableReporter
+    from companion.fleet.health import TableHealth
+    from companion.games.base import Fate, Setup
+    from companion.table import EventStore, Table
+
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    link = PtyLink(tmp_path)
+    sim = PadSimulator(link, seats=3)
+    tables = {}
+    for name, port in (("padless", str(tmp_path / "no-pad-here")), ("padded", link.path)):
+        pad = SerialPad(lambda _press: None, port, retry_interval=0.05, heartbeat_timeout=0.5)
+        pad.start()
+        publisher = StatusPublisher(Broker.from_url(broker.url), name, reconnect=(1, 1))
+        health = TableHealth()
+        reporter = TableReporter(publisher, name, health=health.fields)
+        publisher.start()
+        store = EventStore(tmp_path / f"{name}.sqlite3")
+        reporter.follow(Table.start(store, Setup("coup", ["Anna", "Ben"], "keeper"), Fate(1)))
+        tables[name] = (pad, health, reporter, publisher)
+
+    def report() -> None:
+        for pad, health, reporter, _publisher in tables.values():
+            health.see_devices([pad.status()])
+            reporter.tick()
+
+    try:
+        app, console = console_app(broker, tmp_path)
+        with serve_in_thread(app) as base:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(base + "/login")
+            page.fill("input[name=password]", PASSWORD)
+            page.click("form.login button")
+            padless = page.locator('article[data-table="padless"]')
+            padded = page.locator('article[data-table="padded"]')
+            sim.start()
+            assert wait_for(lambda: tables["padded"][0].status()["online"])
+            report()
+            page.wait_for_function(
+                """() => document.querySelector('article[data-table="padded"] .health')
+                        ?.innerText.includes("pad connected")"""
+            )
+            padless.wait_for()
+            assert padless.locator(".alerts").count() == 0
+            assert "alert" not in (padless.get_attribute("class") or "")
+            assert "pad" not in padless.locator(".health").inner_text().lower()
+            assert padded.locator(".alerts").count() == 0
+
+            sim.pause()  # the pad hangs: no heartbeats
+            assert wait_for(lambda: not tables["padded"][0].status()["online"])
+            report()
+            page.wait_for_selector('article[data-table="padded"] .alert-pad_lost')
+            assert "Pad not answering" in padded.locator(".alerts").inner_text()
+            assert "pad lost" in padded.locator(".health").inner_text()
+            report()
+            assert padless.locator(".alerts").count() == 0
+            assert "pad" not in padless.locator(".health").inner_text().lower()
+            shot(page, "console-pad-quiet-and-lost")
+            page.close()
+    finally:
+        sim.stop()
+        link.unplug()
+        for pad, _health, _reporter, publisher in tables.values():
+            pad.stop()
+            publisher.close()
+        broker.stop()
