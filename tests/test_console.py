@@ -7,6 +7,7 @@ import html
 import http.cookiejar
 import json
 import os
+import select
 import subprocess
 import sys
 import time
@@ -211,3 +212,40 @@ def test_alerts_and_filters_come_from_statuses_and_time(tmp_path):
     assert "Table offline" in html
     fa = console.cards("fa", {})
     assert "صفحه‌کلید پاسخ نمی‌دهد" in fa
+
+
+def test_the_console_prints_the_address_staff_open(tmp_path):
+    """``companion console`` says in one line where its page is, once it
+    listens there, and the page answers at that address."""
+    from ports import free_port
+
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    key, staff = tmp_path / "action.key", tmp_path / "staff"
+    key.write_text("k" * 64 + "\n")
+    staff.write_text(hash_pin(PASSWORD) + "\n")
+    port = free_port()
+    console = subprocess.Popen(
+        [
+            sys.executable, "-m", "companion", "console", "--broker", broker.url,
+            "--action-key-file", str(key), "--staff-password-file", str(staff),
+            "--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "c.sqlite3"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )  # fmt: skip
+    try:
+        assert console.stdout is not None
+        ready, _, _ = select.select([console.stdout], [], [], 30)
+        assert ready, "the console printed nothing"
+        line = console.stdout.readline()
+        assert line == f"Console at http://127.0.0.1:{port}/\n", console.stderr.read()
+        url, _page = get(opener(), line.split(" at ")[1].strip())
+        assert url.endswith("/login")
+    finally:
+        console.terminate()
+        console.wait(10)
+        broker.stop()
+    assert console.stdout.read() == "", "one line"
