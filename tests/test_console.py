@@ -50,6 +50,7 @@ def status(game_id=5, state="playing"):
         "turn": 3,
         "players": {"count": 2, "names": ["Anna", HOSTILE]},
         "timer": None,
+        "screen": True,  # a kiosk's
         "health": {"phones": [0], "disk_free": 10**8},
     }
 

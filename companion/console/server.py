@@ -278,14 +278,17 @@ class Console:
                     f"{options}</select>",
                 )
             )
-        parts.append(
-            form(
-                protocol.MESSAGE,
-                say("console.act.message"),
-                f'<input name="text" maxlength="{protocol.MAX_MESSAGE}" required'
-                f' aria-label="{escape(say("console.message"))}">',
+        if view.screen:  # a table with no screen would only refuse it
+            field = escape(f"message-{view.name}")
+            parts.append(
+                form(
+                    protocol.MESSAGE,
+                    say("console.act.message"),
+                    f'<label for="{field}">{escape(say("console.message"))}</label>'
+                    f'<input id="{field}" name="text" maxlength="{protocol.MAX_MESSAGE}"'
+                    " required>",
+                )
             )
-        )
         if state == "finished" or (state == "idle" and view.had_game):
             parts.append(form(protocol.NEXT_GAME, say("console.act.next_game")))
         return '<div class="actions">' + "".join(parts) + "</div>"
