@@ -14,6 +14,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from pathlib import Path
 
 import pytest
 from browser import serve_in_thread
@@ -24,6 +25,7 @@ from companion.i18n import catalog
 from companion.secret_hash import hash_pin, pin_matches
 
 KEY = b"k" * 32
+CATALOGS = Path(__file__).parents[1] / "companion" / "console" / "catalogs"
 PASSWORD = "staff-password"
 HOSTILE = '<img src=x onerror="alert(1)">'
 
@@ -250,3 +252,57 @@ def test_the_console_prints_the_address_staff_open(tmp_path):
         console.wait(10)
         broker.stop()
     assert console.stdout.read() == "", "one line"
+
+
+def _figures(page: str) -> list[str]:
+    """The statistics' figures of a console page, in order."""
+    return page.split('<section class="stats">')[1].split("</figure>")[:3]
+
+
+def test_statistics_say_when_there_is_nothing_yet_and_show_only_hours_with_games(tmp_path):
+    from datetime import datetime
+
+    from companion.console.server import Console, make_app
+    from companion.console.stats import Stats
+
+    console = Console(hash_pin(PASSWORD), KEY, Stats(tmp_path / "c.sqlite3"))
+    words = {lang: json.loads((CATALOGS / f"{lang}.json").read_text()) for lang in ("en", "fa")}
+    with serve_in_thread(make_app(console)) as base:
+        staff = opener()
+        login(staff, base)
+        _per_day, length, hours = _figures(get(staff, base + "/")[1])
+        assert words["en"]["console.chart.no_finished"] in length and "<svg" not in length
+        assert words["en"]["console.chart.no_games"] in hours and "<svg" not in hours
+        _per_day, length, _hours = _figures(get(staff, base + "/?lang=fa")[1])
+        assert html.escape(words["fa"]["console.chart.no_finished"]) in length
+
+        base.on_loop(lambda: console.receive("t1", "status", json.dumps(status()).encode()))
+        _per_day, length, hours = _figures(get(staff, base + "/?lang=en")[1])
+        assert words["en"]["console.chart.no_finished"] in length, "still playing"
+        hour = datetime.fromisoformat(status()["started_at"]).astimezone().hour
+        assert hours.count("<rect") == 1, "one hour had a game: one row"
+        assert f"{hour:02d}:00" in hours and "aria-label" in hours
+        spoken = hours.split('aria-label="')[1].split('"')[0]
+        assert f"{hour:02d}:00\u2069: 1" in html.unescape(spoken), "the figures are heard"
+
+        finished = status(state="finished")
+        base.on_loop(lambda: console.receive("t1", "status", json.dumps(finished).encode()))
+        _per_day, length, _hours = _figures(get(staff, base + "/")[1])
+        assert words["en"]["console.chart.no_finished"] not in length
+        assert length.count("<rect") == 1 and "Coup" in length and " min" in length
+
+
+def test_the_page_names_an_icon_and_favicon_ico_is_served(tmp_path):
+    import xml.etree.ElementTree as ElementTree
+
+    from companion.console.server import Console, make_app
+    from companion.console.stats import Stats
+
+    app = make_app(Console(hash_pin(PASSWORD), KEY, Stats(tmp_path / "c.sqlite3")))
+    with serve_in_thread(app) as base:
+        _url, page = get(opener(), base + "/login")
+        icon = page.split('<link rel="icon" href="')[1].split('"')[0]
+        for path in (icon, "/favicon.ico"):
+            with opener().open(base + path) as answer:
+                assert answer.status == 200 and answer.headers["Content-Type"] == "image/svg+xml"
+                assert ElementTree.fromstring(answer.read()).tag.endswith("svg")

@@ -39,6 +39,7 @@ FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
 ALERT_EVERY = 5.0  # seconds between looks at the alerts that come with time
 STYLE = (Path(__file__).with_name("console.css")).read_text(encoding="utf-8")
 SCRIPT = (Path(__file__).with_name("console.js")).read_text(encoding="utf-8")
+ICON = (Path(__file__).with_name("icon.svg")).read_bytes()
 
 
 class Console:
@@ -303,14 +304,17 @@ class Console:
             (say("game." + game), minutes, say("console.minutes", count=round(minutes)))
             for game, minutes in sorted(self.stats.average_minutes().items())
         ]
+        # Only the hours that had a game: a day of mostly empty rows is noise.
         hours = [
-            (f"{hour:02d}:00", count, say.number(count))
+            (say.number(f"{hour:02d}:00"), count, say.number(count))
             for hour, count in self.stats.per_hour().items()
+            if count
         ]
+        none, none_finished = say("console.chart.no_games"), say("console.chart.no_finished")
         return (
-            bar_chart(say("console.chart.per_day"), per_day, rtl)
-            + bar_chart(say("console.chart.length"), lengths, rtl)
-            + bar_chart(say("console.chart.hours"), hours, rtl)
+            bar_chart(say("console.chart.per_day"), per_day, rtl, none)
+            + bar_chart(say("console.chart.length"), lengths, rtl, none_finished)
+            + bar_chart(say("console.chart.hours"), hours, rtl, none)
         )
 
 
@@ -373,6 +377,8 @@ def make_app(console: Console) -> web.Application:
     app.router.add_get("/ws", _socket)
     app.router.add_get("/static/console.css", _style)
     app.router.add_get("/static/console.js", _script)
+    app.router.add_get("/static/icon.svg", _icon)
+    app.router.add_get("/favicon.ico", _icon)  # asked for by browsers regardless
 
     async def alerts(app: web.Application):
         task = asyncio.ensure_future(console.watch_alerts())
@@ -400,6 +406,12 @@ async def _script(_request: web.Request) -> web.Response:
     return web.Response(text=SCRIPT, content_type="application/javascript")
 
 
+async def _icon(_request: web.Request) -> web.Response:
+    return web.Response(
+        body=ICON, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+    )
+
+
 def _session(request: web.Request) -> tuple[str, dict[str, Any]]:
     console: Console = request.app[CONSOLE]
     sid = request.cookies.get(SESSION, "")
@@ -425,6 +437,7 @@ def _page(request: web.Request, sid: str, lang: str, title: str, body: str) -> w
         f'<!doctype html><html lang="{lang}" dir="{direction(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{escape(title)}</title><link rel="stylesheet" href="/static/console.css">'
+        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
         f"</head><body><header><h1>{escape(say('console.title'))}</h1>"
         f'<nav class="languages">{menu}</nav></header>{body}'
         '<script src="/static/console.js"></script></body></html>'
