@@ -1,50 +1,40 @@
-"""Labelled horizontal bar charts as inline SVG, drawn on the server (every
+"""Labelled horizontal bar charts, drawn on the server as HTML tables (every
 label escaped: table names are the tables' own).
 
-Each chart is a figure: its title a caption in the page's own text (so it
-takes the page's direction and wraps), then the bars, or a sentence saying
-there is nothing to draw yet. The drawing is one image to a screen reader,
-named by its title and every bar's label and value, so the figures are
-heard as well as seen."""
+Each chart is a section: its title a heading, then one row per bar (its
+label, the bar, the value in words), or a sentence saying there is nothing
+to draw yet. A table wraps its labels in the page's direction and a screen
+reader reads it row by row; only the bar itself is a drawing (an inline SVG
+whose width is an attribute: the page's CSP allows no inline style), hidden
+from screen readers, as the value beside it says the same."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
 
-ROW, LABEL_W, BAR_W = 22, 150, 190
-ISOLATE = "\u2068{}\u2069"  # a label read in its own direction (a Persian table name)
-
 
 def bar_chart(
     title: str, bars: Sequence[tuple[str, float, str]], rtl: bool = False, empty: str = ""
 ) -> str:
     """``bars``: (label, value, the value as words); ``empty``: what to say
-    when there are none."""
-    caption = f"<figcaption>{escape(title)}</figcaption>"
+    when there are none. A label is set apart (<bdi>): it may hold a name
+    written the other way from the page."""
+    heading = f"<h3>{escape(title)}</h3>"
     if not bars:
-        return f'<figure class="chart">{caption}<p class="chart-empty">{escape(empty)}</p></figure>'
-    width = LABEL_W + BAR_W + 60
-    height = ROW * len(bars) + 6
+        said = f'<p class="chart-empty">{escape(empty)}</p>'
+        return f'<section class="chart">{heading}{said}</section>'
     top = max(value for _l, value, _t in bars) or 1
-    spoken = "; ".join(f"{ISOLATE.format(label)}: {words}" for label, _v, words in bars)
-    # In a right-to-left drawing "start" is a text's right end: labels start
-    # at the right edge, bars grow leftwards, each value starts left of its bar.
-    parts = [
-        f'<svg role="img" viewBox="0 0 {width} {height}" width="100%"'
-        f' direction="{"rtl" if rtl else "ltr"}" aria-label="{escape(f"{title}: {spoken}")}">'
-    ]
-    for index, (label, value, words) in enumerate(bars):
-        y = ROW * index + 4
-        length = BAR_W * value / top
-        label_x = width - 4 if rtl else 4
-        bar_x = width - LABEL_W - length if rtl else LABEL_W
-        value_x = bar_x - 4 if rtl else bar_x + length + 4
-        parts.append(
-            f'<text x="{label_x}" y="{y + 14}" text-anchor="start">'
-            f"{escape(ISOLATE.format(label))}</text>"
-            f'<rect x="{bar_x:.1f}" y="{y + 3}" width="{length:.1f}" height="14"/>'
-            f'<text x="{value_x:.1f}" y="{y + 14}" text-anchor="start">{escape(words)}</text>'
+    rows = []
+    for label, value, words in bars:
+        length = 100 * value / top
+        # In a right-to-left page a bar grows from the right.
+        x = 100 - length if rtl else 0
+        rows.append(
+            f'<tr><th scope="row"><bdi>{escape(label)}</bdi></th>'
+            '<td class="bar"><svg aria-hidden="true" viewBox="0 0 100 10"'
+            ' preserveAspectRatio="none">'
+            f'<rect x="{x:.1f}" width="{length:.1f}" height="10"/></svg></td>'
+            f"<td>{escape(words)}</td></tr>"
         )
-    parts.append("</svg>")
-    return f'<figure class="chart">{caption}{"".join(parts)}</figure>'
+    return f'<section class="chart">{heading}<table>{"".join(rows)}</table></section>'

@@ -188,7 +188,7 @@ class Console:
         game = status.get("game")
         lines = [
             f'<article class="card{" alert" if alerts else ""}" data-table="{escape(view.name)}">'
-            f"<h2>{escape(view.name)}</h2>",
+            f"<h2><bdi>{escape(view.name)}</bdi></h2>",
             '<p class="online">'
             + escape(say("console.offline" if view.online is False else "console.online"))
             + "</p>",
@@ -199,7 +199,8 @@ class Console:
                 extra = ""
                 if alert == f.ERROR:
                     error = view.health["last_error"]
-                    extra = f": {escape(str(error.get('message', ''))[:200])}"
+                    # The table's own words: set apart, they may hold a name.
+                    extra = f": <bdi>{escape(str(error.get('message', ''))[:200])}</bdi>"
                 lines.append(
                     f'<li class="alert-{alert}"><span aria-hidden="true">⚠</span> '
                     f"<strong>{escape(say('console.alert.' + alert))}</strong>{extra}</li>"
@@ -232,7 +233,7 @@ class Console:
             lines.append('<ul class="players">')
             for seat, name in enumerate(view.names):
                 phone = say("console.phone" if seat in phones else "console.no_phone")
-                lines.append(f"<li>{escape(name)} <small>{escape(phone)}</small></li>")
+                lines.append(f"<li><bdi>{escape(name)}</bdi> <small>{escape(phone)}</small></li>")
             lines.append("</ul>")
         lines.append(f'<p class="health">{escape(_health(view.health, say))}</p>')
         if view.pending is not None:
@@ -268,7 +269,7 @@ class Console:
             parts.append(form(protocol.RESUME_TIMER, say("console.act.resume_timer")))
         if view.names:
             options = "".join(
-                f'<option value="{seat}">{escape(name)}</option>'
+                f'<option value="{seat}" dir="auto">{escape(name)}</option>'
                 for seat, name in enumerate(view.names)
             )
             parts.append(
