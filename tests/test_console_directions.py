@@ -1,9 +1,10 @@
 """The console's page read in both directions, in a real Chromium: at a
 phone's 390×844 and a desk's 1280×800, in English and in Persian, with
-Persian and Latin player names (and a long Latin table name) wherever the
-page puts a name: a card's heading, the players, the seat to re-pair, the
-table's status line (a name first, a name after a word), an error's
-message, the statistics' labels.
+Persian and Latin player names (and a long table name: a table's name is
+Latin letters, digits, '-' and '_' by the fleet's rule) wherever the page
+puts a name: a card's heading, the players, the seat to re-pair, the
+table's status line (a name first; in the middle and last), an error's
+message (in the middle), the statistics' labels.
 
 Every element reads in the page's direction (rtl in fa, ltr in en) unless
 it is a name set apart (<bdi>, or dir="auto": the browser isolates both);
@@ -27,6 +28,7 @@ from companion.table import EventStore, Table
 PERSIAN, LATIN = "مریم رضایی", "Alexandra Papadopoulou"
 NAMES = (PERSIAN, LATIN, "Ben")
 TABLES = ("terrace-window-table-12", "t2")
+FENCED = {name: f"\u2068{name}\u2069" for name in NAMES}  # as the table's words set one apart
 SIZES = ((390, 844), (1280, 800))
 
 # Problems on the page as it is, one line each; [] when all is well.
@@ -38,13 +40,15 @@ CHECK = """([lang, names]) => {
     + " «" + (el.textContent || "").trim().slice(0, 40) + "»";
   const html = document.documentElement;
   if (html.dir !== want) problems.push("html dir " + html.dir);
-  // Set apart to read in its own direction: <bdi>, dir="auto" (the browser
-  // isolates both), or an inline isolate of the style sheet's. (Blocks are
-  // isolates too, but take the page's direction: a name alone in a heading
-  // is not set apart by it.)
-  const isolate = (el) => el.tagName === "BDI" || el.getAttribute("dir") === "auto"
-    || (getComputedStyle(el).display === "inline"
-        && ["isolate", "plaintext"].includes(getComputedStyle(el).unicodeBidi));
+  // Set apart to read in its own direction: <bdi>, an inline dir="auto"
+  // (the browser isolates both), or an inline isolate of the style sheet's.
+  // (Blocks are isolates too, but take the page's direction: a name alone
+  // in a heading is not set apart by it; a sentence with dir="auto" turns
+  // round when a name of the other direction comes first.)
+  const inline = (el) => getComputedStyle(el).display === "inline" || el.tagName === "OPTION";
+  const isolate = (el) => el.tagName === "BDI"
+    || (inline(el) && el.getAttribute("dir") === "auto")
+    || (inline(el) && ["isolate", "plaintext"].includes(getComputedStyle(el).unicodeBidi));
   const isolated = (el) => {
     for (let at = el; at && at !== document.body; at = at.parentElement) {
       if (isolate(at)) return true;
@@ -92,9 +96,9 @@ CHECK = """([lang, names]) => {
 
 
 def statuses() -> list[dict]:
-    """A table playing with a Persian name first and a Latin one, its
-    status line the table's own (in fa, the Latin name after a word); one
-    finished, with an error naming both; both seen by the statistics."""
+    """A table playing, a Latin name first and a Persian one, its status
+    line the table's own, its error naming a player; one finished, its line
+    naming both in the middle and last; both seen by the statistics."""
     table = Table.start(
         EventStore(":memory:"),
         Setup("coup", [LATIN, PERSIAN, "Ben"], "keeper", options={"first": 0}),
@@ -119,7 +123,11 @@ def statuses() -> list[dict]:
         **status(state="finished"),
         "table": TABLES[1],
         "players": {"count": 2, "names": [PERSIAN, LATIN]},
-        "line": {"en": f"\u2068{PERSIAN}\u2069 wins.", "fa": f"\u2068{LATIN}\u2069 برنده شد."},
+        # Worded as a table words its lines: names in the middle and last.
+        "line": {
+            "en": f"A tie between {LATIN} and {FENCED[PERSIAN]}; the count to {FENCED[PERSIAN]}",
+            "fa": f"تساوی میان {FENCED[LATIN]} و {PERSIAN}؛ شمارش به سود {FENCED[LATIN]}",
+        },
     }
     return [playing, finished]
 
@@ -150,3 +158,20 @@ def test_the_console_reads_in_its_language_s_direction_and_fits(tmp_path, browse
         shot(page, f"console-directions-{lang}-{size[0]}")
         assert problems == [], "\n".join(problems)
         page.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_the_check_finds_a_turned_sentence_a_bare_name_and_an_overflow(browser, lang):
+    """The check above, on a page with each fault: it finds every one."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_content(
+        f'<html dir="{"rtl" if lang == "fa" else "ltr"}"><body>'
+        f'<p dir="auto">{PERSIAN if lang == "en" else LATIN}, choose an action.</p>'
+        f"<h2>{LATIN}</h2>"
+        '<div style="width:60px;overflow:hidden;white-space:nowrap">a line that runs out</div>'
+        '<div style="width:900px">wider than a phone</div></body></html>'
+    )
+    found = page.evaluate(CHECK, [lang, [PERSIAN, LATIN]])
+    page.close()
+    kinds = {problem.split(":")[0].split(" ")[0] for problem in found}
+    assert {"direction", "name", "text", "outside", "page"} <= kinds, found
