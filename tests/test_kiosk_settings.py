@@ -241,6 +241,7 @@ def test_the_settings_say_no_pad_for_a_table_without_one_and_not_answering_once_
         kiosk.show_devices([absent.status(), pad.status()])
         assert OperatorSettings(kiosk).devices_text == "No button pad heard yet."
         assert kiosk.table_screen.devices_text == ""
+        _devices_shot(window, kiosk, "settings-no-pad")
         sim.start()
         assert wait_for(lambda: pad.status()["online"])
         kiosk.show_devices([absent.status(), pad.status()])
@@ -250,8 +251,35 @@ def test_the_settings_say_no_pad_for_a_table_without_one_and_not_answering_once_
         kiosk.show_devices([absent.status(), pad.status()])
         assert OperatorSettings(kiosk).devices_text == "Button pad: not answering"
         assert kiosk.table_screen.devices_text == "Button pad not answering"
+        _devices_shot(window, kiosk, "settings-pad-lost")
     finally:
         sim.stop()
         pad.stop()
         absent.stop()
         link.unplug()
+
+
+def _devices_shot(window, kiosk, name: str) -> None:
+    """The settings scrolled to their devices, in Persian, at 800×480 and
+    720×1280, for a person to look at."""
+    from kivy.uix.scrollview import ScrollView
+
+    from companion.ui.settings_view import OperatorSettings
+
+    kiosk.set_language("fa")
+    try:
+        for size in ((800, 480), (720, 1280)):
+            window.size = size
+            frames(3)
+            panel = OperatorSettings(kiosk)
+            panel.open(animation=False)
+            frames(3)
+            next(w for w in panel.walk() if isinstance(w, ScrollView)).scroll_y = 0
+            frames(3)
+            panel.children[0].export_to_png(str(SHOTS / f"{name}-fa-{size[0]}x{size[1]}.png"))
+            panel.dismiss(animation=False)
+            frames(2)
+    finally:
+        kiosk.set_language("en")
+        window.size = (800, 480)
+        frames(3)
