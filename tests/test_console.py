@@ -7,12 +7,14 @@ import html
 import http.cookiejar
 import json
 import os
+import select
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from pathlib import Path
 
 import pytest
 from browser import serve_in_thread
@@ -23,6 +25,7 @@ from companion.i18n import catalog
 from companion.secret_hash import hash_pin, pin_matches
 
 KEY = b"k" * 32
+CATALOGS = Path(__file__).parents[1] / "companion" / "console" / "catalogs"
 PASSWORD = "staff-password"
 HOSTILE = '<img src=x onerror="alert(1)">'
 
@@ -49,6 +52,7 @@ def status(game_id=5, state="playing"):
         "turn": 3,
         "players": {"count": 2, "names": ["Anna", HOSTILE]},
         "timer": None,
+        "screen": True,  # a kiosk's
         "health": {"phones": [0], "disk_free": 10**8},
     }
 
@@ -211,3 +215,94 @@ def test_alerts_and_filters_come_from_statuses_and_time(tmp_path):
     assert "Table offline" in html
     fa = console.cards("fa", {})
     assert "صفحه‌کلید پاسخ نمی‌دهد" in fa
+
+
+def test_the_console_prints_the_address_staff_open(tmp_path):
+    """``companion console`` says in one line where its page is, once it
+    listens there, and the page answers at that address."""
+    from ports import free_port
+
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    key, staff = tmp_path / "action.key", tmp_path / "staff"
+    key.write_text("k" * 64 + "\n")
+    staff.write_text(hash_pin(PASSWORD) + "\n")
+    port = free_port()
+    console = subprocess.Popen(
+        [
+            sys.executable, "-m", "companion", "console", "--broker", broker.url,
+            "--action-key-file", str(key), "--staff-password-file", str(staff),
+            "--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "c.sqlite3"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )  # fmt: skip
+    try:
+        assert console.stdout is not None
+        ready, _, _ = select.select([console.stdout], [], [], 30)
+        assert ready, "the console printed nothing"
+        line = console.stdout.readline()
+        assert line == f"Console at http://127.0.0.1:{port}/\n", console.stderr.read()
+        url, _page = get(opener(), line.split(" at ")[1].strip())
+        assert url.endswith("/login")
+    finally:
+        console.terminate()
+        console.wait(10)
+        broker.stop()
+    assert console.stdout.read() == "", "one line"
+
+
+def _figures(page: str) -> list[str]:
+    """The statistics' figures of a console page, in order."""
+    return page.split('<section class="stats">')[1].split('<section class="chart">')[1:]
+
+
+def test_statistics_say_when_there_is_nothing_yet_and_show_only_hours_with_games(tmp_path):
+    from datetime import datetime
+
+    from companion.console.server import Console, make_app
+    from companion.console.stats import Stats
+
+    console = Console(hash_pin(PASSWORD), KEY, Stats(tmp_path / "c.sqlite3"))
+    words = {lang: json.loads((CATALOGS / f"{lang}.json").read_text()) for lang in ("en", "fa")}
+    with serve_in_thread(make_app(console)) as base:
+        staff = opener()
+        login(staff, base)
+        _per_day, length, hours = _figures(get(staff, base + "/")[1])
+        assert words["en"]["console.chart.no_finished"] in length and "<tr" not in length
+        assert words["en"]["console.chart.no_games"] in hours and "<tr" not in hours
+        _per_day, length, _hours = _figures(get(staff, base + "/?lang=fa")[1])
+        assert html.escape(words["fa"]["console.chart.no_finished"]) in length
+
+        base.on_loop(lambda: console.receive("t1", "status", json.dumps(status()).encode()))
+        _per_day, length, hours = _figures(get(staff, base + "/?lang=en")[1])
+        assert words["en"]["console.chart.no_finished"] in length, "still playing"
+        hour = datetime.fromisoformat(status()["started_at"]).astimezone().hour
+        assert hours.count("<tr") == 1, "one hour had a game: one row"
+        # A table a screen reader reads row by row: the hour, then its count.
+        assert f'<th scope="row"><bdi>{hour:02d}:00</bdi></th>' in hours
+        assert hours.split("</td>")[-2].endswith("<td>1"), hours
+
+        finished = status(state="finished")
+        base.on_loop(lambda: console.receive("t1", "status", json.dumps(finished).encode()))
+        _per_day, length, _hours = _figures(get(staff, base + "/")[1])
+        assert words["en"]["console.chart.no_finished"] not in length
+        assert length.count("<tr") == 1 and "Coup" in length and " min" in length
+
+
+def test_the_page_names_an_icon_and_favicon_ico_is_served(tmp_path):
+    import xml.etree.ElementTree as ElementTree
+
+    from companion.console.server import Console, make_app
+    from companion.console.stats import Stats
+
+    app = make_app(Console(hash_pin(PASSWORD), KEY, Stats(tmp_path / "c.sqlite3")))
+    with serve_in_thread(app) as base:
+        _url, page = get(opener(), base + "/login")
+        icon = page.split('<link rel="icon" href="')[1].split('"')[0]
+        for path in (icon, "/favicon.ico"):
+            with opener().open(base + path) as answer:
+                assert answer.status == 200 and answer.headers["Content-Type"] == "image/svg+xml"
+                assert ElementTree.fromstring(answer.read()).tag.endswith("svg")

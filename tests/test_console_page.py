@@ -3,11 +3,20 @@ WebSocket, Persian right to left, a hostile player name shown as text."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from browser import serve_in_thread, shot
 from mqtt_helpers import Mosquitto
 from test_console import HOSTILE, PASSWORD, _console_words, console_app, status, wait  # noqa: F401
 
 from companion.fleet import Broker, StatusPublisher
+
+CATALOGS = Path(__file__).parents[1] / "companion" / "console" / "catalogs"
+
+
+def console_words(lang: str) -> dict[str, str]:
+    return json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
 
 
 def test_the_page_is_live_translated_and_escaped(tmp_path, browser):
@@ -71,4 +80,124 @@ def test_the_page_is_live_translated_and_escaped(tmp_path, browser):
             context.close()
         table.close()
     finally:
+        broker.stop()
+
+
+def test_a_table_without_a_pad_is_quiet_and_a_pad_that_stops_answering_alarms(tmp_path, browser):
+    """Two kiosks' statuses as the kiosk makes them (its pad driver, its
+    health, its reporter, a real publisher): one with no pad plugged in,
+    one whose pad answers, then hangs. Only the hung pad is an alarm."""
+    from companion.devices.pad import SerialPad
+    from companion.devices.pad_sim import PadSimulator, PtyLink, wait_for
+    from companion.fleet import TableReporter
+    from companion.fleet.health import TableHealth
+    from companion.games.base import Fate, Setup
+    from companion.table import EventStore, Table
+
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    link = PtyLink(tmp_path)
+    sim = PadSimulator(link, seats=3)
+    tables = {}
+    for name, port in (("padless", str(tmp_path / "no-pad-here")), ("padded", link.path)):
+        pad = SerialPad(lambda _press: None, port, retry_interval=0.05, heartbeat_timeout=0.5)
+        pad.start()
+        publisher = StatusPublisher(Broker.from_url(broker.url), name, reconnect=(1, 1))
+        health = TableHealth()
+        reporter = TableReporter(publisher, name, health=health.fields)
+        publisher.start()
+        store = EventStore(tmp_path / f"{name}.sqlite3")
+        reporter.follow(Table.start(store, Setup("coup", ["Anna", "Ben"], "keeper"), Fate(1)))
+        tables[name] = (pad, health, reporter, publisher)
+
+    def report() -> None:
+        for pad, health, reporter, _publisher in tables.values():
+            health.see_devices([pad.status()])
+            reporter.tick()
+
+    try:
+        app, console = console_app(broker, tmp_path)
+        with serve_in_thread(app) as base:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(base + "/login")
+            page.fill("input[name=password]", PASSWORD)
+            page.click("form.login button")
+            padless = page.locator('article[data-table="padless"]')
+            padded = page.locator('article[data-table="padded"]')
+            sim.start()
+            assert wait_for(lambda: tables["padded"][0].status()["online"])
+            report()
+            page.wait_for_function(
+                """() => document.querySelector('article[data-table="padded"] .health')
+                        ?.innerText.includes("pad connected")"""
+            )
+            padless.wait_for()
+            assert padless.locator(".alerts").count() == 0
+            assert "alert" not in (padless.get_attribute("class") or "")
+            assert "pad" not in padless.locator(".health").inner_text().lower()
+            assert padded.locator(".alerts").count() == 0
+
+            sim.pause()  # the pad hangs: no heartbeats
+            assert wait_for(lambda: not tables["padded"][0].status()["online"])
+            report()
+            page.wait_for_selector('article[data-table="padded"] .alert-pad_lost')
+            assert "Pad not answering" in padded.locator(".alerts").inner_text()
+            assert "pad lost" in padded.locator(".health").inner_text()
+            report()
+            assert padless.locator(".alerts").count() == 0
+            assert "pad" not in padless.locator(".health").inner_text().lower()
+            shot(page, "console-pad-quiet-and-lost")
+            page.close()
+    finally:
+        sim.stop()
+        link.unplug()
+        for pad, _health, _reporter, publisher in tables.values():
+            pad.stop()
+            publisher.close()
+        broker.stop()
+
+
+def test_only_a_table_with_a_screen_is_offered_a_message_in_a_labelled_box(tmp_path, browser):
+    """A headless table (``companion serve``'s own serve) says it has no
+    screen: its card offers no message. A kiosk's card does, in a box with
+    a visible label of the staff's language."""
+    from test_fleet_actions import Served
+
+    from companion.games.base import Fate, Setup
+    from companion.table import EventStore, Table
+
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    kiosk = StatusPublisher(Broker.from_url(broker.url), "kiosk", reconnect=(1, 1))
+    kiosk.start()
+    kiosk.offer({**status(), "table": "kiosk"})
+    headless = Table.start(
+        EventStore(tmp_path / "h.sqlite3"), Setup("coup", ["Anna", "Ben"], "keeper"), Fate(1)
+    )
+    served = Served(headless, broker)
+    try:
+        app, console = console_app(broker, tmp_path)
+        with serve_in_thread(app) as base:
+            wait(lambda: {"kiosk", "t1"} <= set(console.tables), timeout=15)
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.goto(base + "/login")
+            page.fill("input[name=password]", PASSWORD)
+            page.click("form.login button")
+            page.wait_for_selector('article[data-table="t1"] .actions')
+            assert page.locator('article[data-table="t1"] .act-message').count() == 0
+            assert page.locator('article[data-table="t1"] .act-repair_seat').count() == 1
+            for lang in ("en", "fa"):
+                page.goto(f"{base}/?lang={lang}")
+                card = page.locator('article[data-table="kiosk"]')
+                words = console_words(lang)
+                field = card.get_by_label(words["console.message"], exact=True)
+                assert field.get_attribute("name") == "text"
+                label = card.locator(".act-message label")
+                assert label.is_visible() and label.inner_text() == words["console.message"]
+                assert page.locator('article[data-table="t1"] .act-message').count() == 0
+            shot(page, "console-message-label-fa-390")
+            page.close()
+    finally:
+        served.close()
+        kiosk.close()
         broker.stop()

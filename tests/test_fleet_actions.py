@@ -222,6 +222,7 @@ def test_repair_gives_the_seat_a_new_link_and_the_reply_holds_no_token(
 def test_a_headless_table_has_no_screen_for_a_message(store, broker, recorder, console):
     table = coup(store)
     with Served(table, broker):
+        assert recorder.wait_for(STATUS, lambda _s: True)["screen"] is False, "says so"
         reply = send(console, recorder, p.make_action(KEY, NAME, p.MESSAGE, None, {"text": "Hi"}))
         assert reply["key"] == "fleet.refused.no_screen"
         empty = send(console, recorder, p.make_action(KEY, NAME, p.MESSAGE, None, {"text": " "}))
@@ -371,6 +372,7 @@ def test_the_kiosk_takes_a_message_and_reports_its_header_and_pad(tmp_path, brok
         )
         # Mock pins: the header is simulated, not in use; no pad configured.
         assert status["health"]["gpio"] is False and status["health"]["pad"] is None
+        assert status["screen"] is True, "the console offers its messages"
         reply = first_message_answered(console, recorder, "Last orders")
         assert reply["ok"], reply
 

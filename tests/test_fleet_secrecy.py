@@ -32,7 +32,7 @@ GAMES = [
 ]
 STEPS = 120
 FIELDS = {"table", "version", "state", "game", "mode", "game_id", "started_at", "players", "line"}
-FIELDS |= {"timer", "health", *PROGRESS}
+FIELDS |= {"timer", "screen", "health", *PROGRESS}
 HEALTH = {"phones", "disk_free", "cpu_temp", "throttled", "pad", "gpio", "last_error"}
 
 

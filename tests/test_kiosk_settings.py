@@ -219,3 +219,67 @@ def test_the_settings_screen_says_a_damaged_file_was_set_aside(window, tmp_path)
     ]
     panel.children[0].export_to_png(str(SHOTS / "settings-set-aside-800x480.png"))
     panel.dismiss()
+
+
+def test_the_settings_say_no_pad_for_a_table_without_one_and_not_answering_once_lost(
+    window, tmp_path
+):
+    """A pad driver that never heard a pad is no fault; one that heard the
+    pad, then nothing, is."""
+    from companion.devices.pad import SerialPad
+    from companion.devices.pad_sim import PadSimulator, PtyLink, wait_for
+    from companion.ui.settings_view import OperatorSettings
+
+    kiosk = show(window, kiosk_with_game(tmp_path), (800, 480))
+    link = PtyLink(tmp_path)
+    absent = SerialPad(lambda _press: None, str(tmp_path / "no-pad-here"), retry_interval=0.05)
+    pad = SerialPad(lambda _press: None, link.path, retry_interval=0.05, heartbeat_timeout=0.5)
+    sim = PadSimulator(link, seats=3)
+    absent.start()
+    pad.start()
+    try:
+        kiosk.show_devices([absent.status(), pad.status()])
+        assert OperatorSettings(kiosk).devices_text == "No button pad heard yet."
+        assert kiosk.table_screen.devices_text == ""
+        _devices_shot(window, kiosk, "settings-no-pad")
+        sim.start()
+        assert wait_for(lambda: pad.status()["online"])
+        kiosk.show_devices([absent.status(), pad.status()])
+        assert OperatorSettings(kiosk).devices_text == "Button pad: answering"
+        sim.pause()
+        assert wait_for(lambda: not pad.status()["online"])
+        kiosk.show_devices([absent.status(), pad.status()])
+        assert OperatorSettings(kiosk).devices_text == "Button pad: not answering"
+        assert kiosk.table_screen.devices_text == "Button pad not answering"
+        _devices_shot(window, kiosk, "settings-pad-lost")
+    finally:
+        sim.stop()
+        pad.stop()
+        absent.stop()
+        link.unplug()
+
+
+def _devices_shot(window, kiosk, name: str) -> None:
+    """The settings scrolled to their devices, in Persian, at 800×480 and
+    720×1280, for a person to look at."""
+    from kivy.uix.scrollview import ScrollView
+
+    from companion.ui.settings_view import OperatorSettings
+
+    kiosk.set_language("fa")
+    try:
+        for size in ((800, 480), (720, 1280)):
+            window.size = size
+            frames(3)
+            panel = OperatorSettings(kiosk)
+            panel.open(animation=False)
+            frames(3)
+            next(w for w in panel.walk() if isinstance(w, ScrollView)).scroll_y = 0
+            frames(3)
+            panel.children[0].export_to_png(str(SHOTS / f"{name}-fa-{size[0]}x{size[1]}.png"))
+            panel.dismiss(animation=False)
+            frames(2)
+    finally:
+        kiosk.set_language("en")
+        window.size = (800, 480)
+        frames(3)

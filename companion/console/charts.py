@@ -1,37 +1,40 @@
-"""Labelled horizontal bar charts as inline SVG, drawn on the server (every
-label escaped: table names are the tables' own)."""
+"""Labelled horizontal bar charts, drawn on the server as HTML tables (every
+label escaped: table names are the tables' own).
+
+Each chart is a section: its title a heading, then one row per bar (its
+label, the bar, the value in words), or a sentence saying there is nothing
+to draw yet. A table wraps its labels in the page's direction and a screen
+reader reads it row by row; only the bar itself is a drawing (an inline SVG
+whose width is an attribute: the page's CSP allows no inline style), hidden
+from screen readers, as the value beside it says the same."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
 
-ROW, LABEL_W, BAR_W = 22, 150, 190
 
-
-def bar_chart(title: str, bars: Sequence[tuple[str, float, str]], rtl: bool = False) -> str:
-    """``bars``: (label, value, the value as words)."""
-    width = LABEL_W + BAR_W + 60
-    height = ROW * (len(bars) + 1) + 6
-    top = max((value for _l, value, _t in bars), default=0) or 1
-    parts = [
-        f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="100%"'
-        f' aria-label="{escape(title)}"><title>{escape(title)}</title>'
-        f'<text x="{width - 4 if rtl else 4}" y="15" class="chart-title"'
-        f' text-anchor="{"end" if rtl else "start"}">{escape(title)}</text>'
-    ]
-    for index, (label, value, words) in enumerate(bars):
-        y = ROW * (index + 1) + 4
-        length = BAR_W * value / top
-        label_x = width - 4 if rtl else 4
-        bar_x = width - LABEL_W - length if rtl else LABEL_W
-        value_x = bar_x - 4 if rtl else bar_x + length + 4
-        anchor, value_anchor = ("end", "end") if rtl else ("start", "start")
-        parts.append(
-            f'<text x="{label_x}" y="{y + 14}" text-anchor="{anchor}">{escape(label)}</text>'
-            f'<rect x="{bar_x:.1f}" y="{y + 3}" width="{length:.1f}" height="14"/>'
-            f'<text x="{value_x:.1f}" y="{y + 14}" text-anchor="{value_anchor}">'
-            f"{escape(words)}</text>"
+def bar_chart(
+    title: str, bars: Sequence[tuple[str, float, str]], rtl: bool = False, empty: str = ""
+) -> str:
+    """``bars``: (label, value, the value as words); ``empty``: what to say
+    when there are none. A label is set apart (<bdi>): it may hold a name
+    written the other way from the page."""
+    heading = f"<h3>{escape(title)}</h3>"
+    if not bars:
+        said = f'<p class="chart-empty">{escape(empty)}</p>'
+        return f'<section class="chart">{heading}{said}</section>'
+    top = max(value for _l, value, _t in bars) or 1
+    rows = []
+    for label, value, words in bars:
+        length = 100 * value / top
+        # In a right-to-left page a bar grows from the right.
+        x = 100 - length if rtl else 0
+        rows.append(
+            f'<tr><th scope="row"><bdi>{escape(label)}</bdi></th>'
+            '<td class="bar"><svg aria-hidden="true" viewBox="0 0 100 10"'
+            ' preserveAspectRatio="none">'
+            f'<rect x="{x:.1f}" width="{length:.1f}" height="10"/></svg></td>'
+            f"<td>{escape(words)}</td></tr>"
         )
-    parts.append("</svg>")
-    return "".join(parts)
+    return f'<section class="chart">{heading}<table>{"".join(rows)}</table></section>'

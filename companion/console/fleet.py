@@ -71,6 +71,11 @@ class TableView:
         return [str(name) for name in names] if isinstance(names, list) else []
 
     @property
+    def screen(self) -> bool:
+        """The table says it has a screen for the staff's messages."""
+        return (self.status or {}).get("screen") is True
+
+    @property
     def game_id(self) -> int | None:
         game_id = (self.status or {}).get("game_id")
         return game_id if type(game_id) is int else None

@@ -58,8 +58,23 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     console = Console(stored, key, Stats(args.db))
-    web.run_app(linked_app(console, broker), host=args.host, port=args.port, print=None)
+    web.run_app(
+        linked_app(console, broker),
+        host=args.host,
+        port=args.port,
+        # Called once the port is the console's, in place of aiohttp's banner.
+        print=lambda _banner: print(f"Console at {page_address(args.host, args.port)}", flush=True),
+    )
     return 0
+
+
+def page_address(host: str, port: int) -> str:
+    """The address staff open: on this machine when the console listens on
+    every interface (as ``companion serve`` says its own)."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
 
 
 def linked_app(console: Console, broker: Broker, client_id: str | None = None) -> web.Application:

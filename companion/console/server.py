@@ -39,6 +39,7 @@ FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
 ALERT_EVERY = 5.0  # seconds between looks at the alerts that come with time
 STYLE = (Path(__file__).with_name("console.css")).read_text(encoding="utf-8")
 SCRIPT = (Path(__file__).with_name("console.js")).read_text(encoding="utf-8")
+ICON = (Path(__file__).with_name("icon.svg")).read_bytes()
 
 
 class Console:
@@ -187,7 +188,7 @@ class Console:
         game = status.get("game")
         lines = [
             f'<article class="card{" alert" if alerts else ""}" data-table="{escape(view.name)}">'
-            f"<h2>{escape(view.name)}</h2>",
+            f"<h2><bdi>{escape(view.name)}</bdi></h2>",
             '<p class="online">'
             + escape(say("console.offline" if view.online is False else "console.online"))
             + "</p>",
@@ -198,7 +199,8 @@ class Console:
                 extra = ""
                 if alert == f.ERROR:
                     error = view.health["last_error"]
-                    extra = f": {escape(str(error.get('message', ''))[:200])}"
+                    # The table's own words: set apart, they may hold a name.
+                    extra = f": <bdi>{escape(str(error.get('message', ''))[:200])}</bdi>"
                 lines.append(
                     f'<li class="alert-{alert}"><span aria-hidden="true">⚠</span> '
                     f"<strong>{escape(say('console.alert.' + alert))}</strong>{extra}</li>"
@@ -231,7 +233,7 @@ class Console:
             lines.append('<ul class="players">')
             for seat, name in enumerate(view.names):
                 phone = say("console.phone" if seat in phones else "console.no_phone")
-                lines.append(f"<li>{escape(name)} <small>{escape(phone)}</small></li>")
+                lines.append(f"<li><bdi>{escape(name)}</bdi> <small>{escape(phone)}</small></li>")
             lines.append("</ul>")
         lines.append(f'<p class="health">{escape(_health(view.health, say))}</p>')
         if view.pending is not None:
@@ -267,7 +269,7 @@ class Console:
             parts.append(form(protocol.RESUME_TIMER, say("console.act.resume_timer")))
         if view.names:
             options = "".join(
-                f'<option value="{seat}">{escape(name)}</option>'
+                f'<option value="{seat}" dir="auto">{escape(name)}</option>'
                 for seat, name in enumerate(view.names)
             )
             parts.append(
@@ -278,14 +280,17 @@ class Console:
                     f"{options}</select>",
                 )
             )
-        parts.append(
-            form(
-                protocol.MESSAGE,
-                say("console.act.message"),
-                f'<input name="text" maxlength="{protocol.MAX_MESSAGE}" required'
-                f' aria-label="{escape(say("console.message"))}">',
+        if view.screen:  # a table with no screen would only refuse it
+            field = escape(f"message-{view.name}")
+            parts.append(
+                form(
+                    protocol.MESSAGE,
+                    say("console.act.message"),
+                    f'<label for="{field}">{escape(say("console.message"))}</label>'
+                    f'<input id="{field}" name="text" maxlength="{protocol.MAX_MESSAGE}"'
+                    " required>",
+                )
             )
-        )
         if state == "finished" or (state == "idle" and view.had_game):
             parts.append(form(protocol.NEXT_GAME, say("console.act.next_game")))
         return '<div class="actions">' + "".join(parts) + "</div>"
@@ -300,14 +305,17 @@ class Console:
             (say("game." + game), minutes, say("console.minutes", count=round(minutes)))
             for game, minutes in sorted(self.stats.average_minutes().items())
         ]
+        # Only the hours that had a game: a day of mostly empty rows is noise.
         hours = [
-            (f"{hour:02d}:00", count, say.number(count))
+            (say.number(f"{hour:02d}:00"), count, say.number(count))
             for hour, count in self.stats.per_hour().items()
+            if count
         ]
+        none, none_finished = say("console.chart.no_games"), say("console.chart.no_finished")
         return (
-            bar_chart(say("console.chart.per_day"), per_day, rtl)
-            + bar_chart(say("console.chart.length"), lengths, rtl)
-            + bar_chart(say("console.chart.hours"), hours, rtl)
+            bar_chart(say("console.chart.per_day"), per_day, rtl, none)
+            + bar_chart(say("console.chart.length"), lengths, rtl, none_finished)
+            + bar_chart(say("console.chart.hours"), hours, rtl, none)
         )
 
 
@@ -370,6 +378,8 @@ def make_app(console: Console) -> web.Application:
     app.router.add_get("/ws", _socket)
     app.router.add_get("/static/console.css", _style)
     app.router.add_get("/static/console.js", _script)
+    app.router.add_get("/static/icon.svg", _icon)
+    app.router.add_get("/favicon.ico", _icon)  # asked for by browsers regardless
 
     async def alerts(app: web.Application):
         task = asyncio.ensure_future(console.watch_alerts())
@@ -397,6 +407,12 @@ async def _script(_request: web.Request) -> web.Response:
     return web.Response(text=SCRIPT, content_type="application/javascript")
 
 
+async def _icon(_request: web.Request) -> web.Response:
+    return web.Response(
+        body=ICON, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+    )
+
+
 def _session(request: web.Request) -> tuple[str, dict[str, Any]]:
     console: Console = request.app[CONSOLE]
     sid = request.cookies.get(SESSION, "")
@@ -422,6 +438,7 @@ def _page(request: web.Request, sid: str, lang: str, title: str, body: str) -> w
         f'<!doctype html><html lang="{lang}" dir="{direction(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{escape(title)}</title><link rel="stylesheet" href="/static/console.css">'
+        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
         f"</head><body><header><h1>{escape(say('console.title'))}</h1>"
         f'<nav class="languages">{menu}</nav></header>{body}'
         '<script src="/static/console.js"></script></body></html>'

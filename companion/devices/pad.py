@@ -169,16 +169,24 @@ class SerialPad:
     # -- for companion doctor -------------------------------------------------
 
     def status(self) -> dict[str, Any]:
-        """The link's health: whether the pad is heard, and what was counted."""
+        """The link's health: whether the pad is heard, and what was counted.
+
+        ``link`` is what the table tells people of it: "connected" (its
+        heartbeats arrive), "lost" (heard since the driver started, silent
+        now) or None (never heard: no pad at this table, which is no fault;
+        a table without one opens the driver all the same, in case one is
+        plugged in)."""
         now = self._clock()
         age = None if self._last_heartbeat is None else now - self._last_heartbeat
         connected = self._serial is not None
+        online = connected and age is not None and age < self._heartbeat_timeout
         reader = self._reader
         return {
             "device": "pad",
             "port": self._opened_path or self._port or PORT_PATTERN,
             "connected": connected,
-            "online": connected and age is not None and age < self._heartbeat_timeout,
+            "online": online,
+            "link": "connected" if online else None if age is None else "lost",
             "last_heartbeat_age": age,
             "session": self._session,
             "clock_offset": self._pad_clock.offset,

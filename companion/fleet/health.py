@@ -90,9 +90,10 @@ class LastError(logging.Handler):
 
 class TableHealth:
     """The table's own health: ``pad`` "connected" / "lost" (None: no serial
-    pad), ``gpio`` whether the seat buttons' header is in use (None: none
-    configured), set by the kiosk's loop; and the last error logged while
-    it watches (:meth:`watch` ... :meth:`close`)."""
+    pad, or none heard since the table started), ``gpio`` whether the seat
+    buttons' header is in use (None: none configured), set by the kiosk's
+    loop; and the last error logged while it watches (:meth:`watch` ...
+    :meth:`close`)."""
 
     def __init__(self, logger: str = "companion") -> None:
         self.pad: str | None = None
@@ -111,7 +112,7 @@ class TableHealth:
         return {"pad": self.pad, "gpio": self.gpio, "last_error": self.errors.latest}
 
     def see_devices(self, statuses: list[dict[str, Any]]) -> None:
-        """The pad's link, from the kiosk's device statuses."""
+        """The pad's link, from the kiosk's device statuses: None while no
+        pad has been heard (a table without one is not missing one)."""
         pads = [status for status in statuses if status.get("device") == "pad"]
-        if pads:
-            self.pad = "connected" if pads[0].get("online") else "lost"
+        self.pad = pads[0].get("link") if pads else None

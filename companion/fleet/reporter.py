@@ -42,10 +42,15 @@ class TableReporter:
         phones: Callable[[], list[int]] = no_phones,
         clock: Callable[[], float] = time.monotonic,
         health: Callable[[], dict[str, Any]] = no_health,
+        screen: bool = False,
     ) -> None:
         """``phones`` answers which seats have a phone connected now;
-        ``health``, the table's own health fields (health.TableHealth)."""
+        ``health``, the table's own health fields (health.TableHealth);
+        ``screen``, whether the table has a screen to show the staff's
+        messages on (the kiosk; ``companion serve`` has none), which every
+        status declares so the console offers only what the table can do."""
         self.health = health
+        self.screen = screen
         self.publisher = publisher
         self.table_name = table_name
         self.phones = phones
@@ -91,7 +96,7 @@ class TableReporter:
             self._offer(refreshed(self._status, self.table, self.phones()))
 
     def _offer(self, status: dict[str, Any]) -> None:
-        status = {**status, "health": {**status["health"], **self.health()}}
+        status = {**status, "screen": self.screen, "health": {**status["health"], **self.health()}}
         self._status = status
         self._offered_at = self.clock()
         self.publisher.offer(status)

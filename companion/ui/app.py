@@ -286,7 +286,7 @@ async def _serve(
         from ..fleet.health import TableHealth
 
         health = TableHealth().watch()
-        reporter = TableReporter(fleet, fleet.topics.table, health=health.fields)
+        reporter = TableReporter(fleet, fleet.topics.table, health=health.fields, screen=True)
         fleet.start()
         reporter.follow(None)  # idle until the kiosk has a table
     devices: list[Device] = []

@@ -224,13 +224,13 @@ class Kiosk(ScreenManager):
     def device_lines(self, t: Messages) -> list[str]:
         """The devices as the settings show them: each one's state, then the
         pin map's seats."""
-        lines = []
-        for status in self.device_statuses:
-            if status.get("device") == "pad":
-                lines.append(
-                    t("settings.pad_online") if status.get("online") else t("settings.pad_offline")
-                )
-        lines = lines or [t("settings.no_devices")]
+        links = [s.get("link") for s in self.device_statuses if s.get("device") == "pad"]
+        # A pad never heard is none at this table: no fault to report.
+        lines = [
+            t("settings.pad_online" if link == "connected" else "settings.pad_offline")
+            for link in links
+            if link is not None
+        ] or [t("settings.no_devices")]
         if self.pinmap is not None:
             lines += [
                 t(

@@ -312,10 +312,7 @@ class TableScreen(BoxLayout):
         """Say so when the button pad, once heard, stops answering (unplugged,
         hung): its seats' presses wait on the pad until it is back."""
         lost = any(
-            status.get("device") == "pad"
-            and status.get("session") is not None
-            and not status.get("online")
-            for status in statuses
+            status.get("device") == "pad" and status.get("link") == "lost" for status in statuses
         )
         self.devices_text = self.t("ui.pad_offline") if lost else ""
 
