@@ -15,6 +15,7 @@ a command that stays on the strip stays where it was."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -23,7 +24,7 @@ from companion.i18n import LANGUAGES, Messages, direction
 
 pytest.importorskip("kivy.base")
 from helpers import finished  # noqa: E402
-from kiosk_helpers import key, lay_out, open_panels, settle  # noqa: E402
+from kiosk_helpers import key, lay_out, open_panels, settle, window_shot  # noqa: E402
 from layout_oracle import check, strip_positions  # noqa: E402
 from phase_playouts import CONFIGS, PHASES, new_table, play  # noqa: E402
 from ui_helpers import frames, show, tap  # noqa: E402
@@ -43,6 +44,9 @@ NAMES = [
     "Jo",
     "Bob",
 ]
+# Every screen checked is also saved as screenshots/oracle-*.png when this is
+# set (for a person to look at; the checks need no drawing).
+SHOTS = bool(os.environ.get("COMPANION_ORACLE_SHOTS"))
 SEEDS = 40  # playouts per table size, at most, to reach every phase it can
 STEPS = 80  # commands of a game the steadiness check follows
 
@@ -111,6 +115,10 @@ def test_every_table_screen_is_whole_and_reachable(window, tmp_path, game, mode,
                 window.remove_widget(child)
             window.add_widget(screen)
             settle(screen, draw=False)
+            if SHOTS:
+                window_shot(
+                    window, f"oracle-{game}-{mode}-{players}-{phase}-{size[0]}x{size[1]}-{lang}"
+                )
             checked += 1
             for finding in check(screen, window, direction(lang) == "rtl"):
                 failures.append(f"{phase} {size[0]}×{size[1]} {lang}: {finding}")
@@ -165,6 +173,8 @@ def test_home_the_settings_and_the_panels_are_whole_and_reachable(window, tmp_pa
             kiosk.show_table(table)
             screen = kiosk.table_screen
             failures += _panel_findings(screen, window, rtl, f"{game} end {lang}")
+            if SHOTS:
+                window_shot(window, f"oracle-{game}-end-{size[0]}x{size[1]}-{lang}")
             for name, opener in (
                 ("log", screen.open_log),
                 ("chart", screen.open_chart),
