@@ -15,6 +15,8 @@ needs of every screen, asked of the widget tree in a real window.
   right;
 - ``dropped_icons``: a named piece (a character, a power, an agenda) whose
   icon its widget does not show;
+- ``commands_out_of_sight``: a command of the strip that lies (partly)
+  outside the window, to be scrolled to;
 - ``strip_positions``: where each of the command strip's buttons sits, for
   the steadiness check between successive commands.
 
@@ -274,6 +276,17 @@ def dropped_icons(root) -> list[str]:
             words = [w.text for w in walk(widget) if isinstance(w, Label) and w.text]
             found.append(f"{piece}'s icon is not shown beside {words[:2]}")
     return found
+
+
+def commands_out_of_sight(strip, window) -> list[str]:
+    """The command strip's enabled buttons not wholly in the window: a
+    player reaches for a command where the strip is, never by scrolling
+    it first."""
+    return [
+        f"command out of sight: {button.text!r}"
+        for button in shown_buttons(strip)
+        if not fits_in_window(button, window)
+    ]
 
 
 def strip_positions(strip) -> dict[str, tuple[int, int, int, int]]:

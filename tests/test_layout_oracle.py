@@ -25,7 +25,7 @@ from companion.i18n import LANGUAGES, Messages, direction
 pytest.importorskip("kivy.base")
 from helpers import finished  # noqa: E402
 from kiosk_helpers import key, lay_out, open_panels, settle, window_shot  # noqa: E402
-from layout_oracle import check, strip_positions  # noqa: E402
+from layout_oracle import check, commands_out_of_sight, strip_positions  # noqa: E402
 from phase_playouts import CONFIGS, PHASES, new_table, play  # noqa: E402
 from ui_helpers import frames, show, tap  # noqa: E402
 
@@ -120,7 +120,8 @@ def test_every_table_screen_is_whole_and_reachable(window, tmp_path, game, mode,
                     window, f"oracle-{game}-{mode}-{players}-{phase}-{size[0]}x{size[1]}-{lang}"
                 )
             checked += 1
-            for finding in check(screen, window, direction(lang) == "rtl"):
+            found = check(screen, window, direction(lang) == "rtl")
+            for finding in found + commands_out_of_sight(screen.ids.commands, window):
                 failures.append(f"{phase} {size[0]}×{size[1]} {lang}: {finding}")
             screen.detach()
     print(f"{game} {mode} {players} seats: {checked} screens, {len(seen)} phases")
