@@ -9,16 +9,18 @@ from pathlib import Path
 
 from ..i18n import LANGUAGES, RIGHT_TO_LEFT
 from . import wrapping
-from .direction import draw_in_writing_direction
 
 MEASURES_KEPT = 2048  # a screen's measures of its texts (lru_cache), kept
 EXTENTS_KEPT = 4096  # words measured, per font and size, before the oldest are forgotten
 
 
 def use_dejavu() -> None:
-    """DejaVu Sans for every label, each word's size measured once."""
+    """DejaVu Sans for every label, each word's size measured once, each
+    line drawn in the kiosk's writing direction."""
     import kivy
     from kivy.core.text import DEFAULT_FONT, LabelBase
+
+    from .direction import draw_in_writing_direction  # imports Kivy: not before it is set up
 
     font = str(Path(kivy.__file__).parent / "data" / "fonts" / "DejaVuSans.ttf")
     LabelBase.register(DEFAULT_FONT, fn_regular=font)
