@@ -230,6 +230,8 @@ class Kiosk(ScreenManager):
                 lines.append(
                     t("settings.pad_online") if status.get("online") else t("settings.pad_offline")
                 )
+            elif status.get("device") == "phones":
+                lines.append(t("settings.phones_off", port=status["port"]))
         lines = lines or [t("settings.no_devices")]
         if self.pinmap is not None:
             lines += [
