@@ -161,11 +161,12 @@ class Kiosk(ScreenManager):
 
         return self.with_pin(lambda: OperatorSettings(self).open(animation=False))
 
-    def with_pin(self, action: Callable[[], Any]) -> Any:
-        """Ask for the operator's PIN, then do ``action``."""
+    def with_pin(self, action: Callable[[], Any], reason: str = "") -> Any:
+        """Ask for the operator's PIN, saying why (``reason``; "": the
+        settings, which the pad's title names), then do ``action``."""
         from .settings_view import PinPad
 
-        pad = PinPad(self.settings, Messages(self.lang), on_unlock=action)
+        pad = PinPad(self.settings, Messages(self.lang), on_unlock=action, reason=reason)
         pad.open(animation=False)
         return pad
 
