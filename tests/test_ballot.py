@@ -221,6 +221,43 @@ def test_undo_takes_back_a_vote_but_never_a_reveal(store, mode):
     assert err.value.key == "undo.would_rehide"
 
 
+def test_a_physical_ballot_typed_on_the_kiosk_may_take_back_its_last_vote(store):
+    """Every vote typed in public: the reveal showed nothing new, so a
+    mis-tapped last vote is undone and the ballot opens again with the
+    others, before any government is seated."""
+    table = open_ballot(store, "physical")
+    for seat in (A, B, C, D):
+        table.execute({"type": "vote", "seat": seat, "choice": "nein"}, source=OPERATOR)
+    table.execute({"type": "vote", "seat": E, "choice": "ja"}, source=OPERATOR)
+    assert view(table)["ballot"] is None and view(table)["can_undo"]
+    table.execute({"type": "undo"}, source=OPERATOR)
+    again = view(table)
+    assert again["ballot"]["voted"] == [A, B, C, D] and again["last_votes"] is None
+    assert again["phase"] == "election" and again["nominee"] == C
+    table.execute({"type": "vote", "seat": E, "choice": "nein"}, source=OPERATOR)
+    assert view(table)["last_votes"] == ["nein"] * 5
+
+
+@pytest.mark.parametrize(
+    "mode, secret_seat",
+    [("keeper", None), ("keeper", B), ("physical", B)],
+    ids=["keeper-all-on-kiosk", "keeper-one-by-phone", "physical-one-by-phone"],
+)
+def test_a_ballot_with_a_secret_vote_or_in_keeper_mode_is_never_taken_back(
+    store, mode, secret_seat
+):
+    """Keeper mode's ballot is secret, and so is a vote from a seat's phone
+    or buttons: once revealed, it cannot be hidden again."""
+    table = open_ballot(store, mode)
+    for seat in (A, B, C, D, E):
+        source = seat_source(seat) if seat == secret_seat else OPERATOR
+        table.execute({"type": "vote", "seat": seat, "choice": "ja"}, source=source)
+    assert not view(table)["can_undo"]
+    with pytest.raises(RuleError) as err:
+        table.execute({"type": "undo"}, source=OPERATOR)
+    assert err.value.key == "undo.would_rehide"
+
+
 def test_the_kiosk_offers_a_vote_for_each_seat_still_to_vote(store):
     table = open_ballot(store, "physical")
     table.execute({"type": "vote", "seat": A, "choice": "ja"})

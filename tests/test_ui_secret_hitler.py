@@ -28,7 +28,7 @@ from sh_kiosk_helpers import (
     start,
     to_phase,
 )
-from ui_helpers import frames, screenshot, show, tap  # noqa: E402
+from ui_helpers import fits_in_window, frames, screenshot, show, tap  # noqa: E402
 
 SIZES = [(800, 480), (1280, 720), (720, 1280)]
 ROLE_WORDS = {"Liberal", "Fascist", "Hitler"}
@@ -107,6 +107,50 @@ def test_nominate_by_two_taps_then_the_ballot_shows_who_voted_and_turns(window, 
     wait_for_reveal(ballot)
     assert ballot.result_text == "The election failed; the tracker moves to 1."
     assert screen.ids.liberal_track.state_text == "Tracker: 1 of 3"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_votes_typed_in_public_are_taken_back_by_cancel_and_undo(window, tmp_path, size):
+    """Physical mode, every vote typed on the kiosk: Cancel takes back the
+    votes its pick entered; Undo stays on after the last vote and takes it
+    back, the ballot open again with the other votes."""
+    from companion.games.secret_hitler.screen import SecretHitlerTableScreen
+
+    table = start(tmp_path, 5)
+    nominate(table, 2)
+    screen = show(window, SecretHitlerTableScreen(table), size)
+    undo = screen.ids.bar.ids.undo
+    tap(button_with(screen, "Enter Nein votes"))
+    assert [b.text for b in screen.ids.commands.children] == ["Cancel"]
+    tap(panel_of(screen, "Anna"))
+    tap(button_with(screen, "Done"))  # keeps the Nein
+    tap(button_with(screen, "Enter Ja! votes"))
+    for name in ("Ben", "Carla"):
+        tap(panel_of(screen, name))
+    assert table.public_view()["ballot"]["voted"] == [0, 1, 2]
+    tap(button_with(screen, "Cancel"))
+    assert table.public_view()["ballot"]["voted"] == [0], "the Ja! votes are gone, Nein stays"
+    assert not selectable_panels(screen)
+
+    tap(button_with(screen, "Enter Ja! votes"))
+    tap(panel_of(screen, "Ben"))
+    assert {b.text for b in screen.ids.commands.children} == {"Done", "Cancel"}
+    assert all(fits_in_window(b, window) for b in screen.ids.commands.children)
+    screenshot(window, f"sh-votes-done-cancel-{size[0]}x{size[1]}")
+    for name in ("Carla", "Dimitri", "Elena"):  # Elena's was meant to be Nein
+        tap(panel_of(screen, name))
+    wait_for_reveal(screen.ids.ballot)
+    assert table.public_view()["last_votes"] == ["nein", "ja", "ja", "ja", "ja"]
+    assert not undo.disabled, "the last vote was typed in public: it may be taken back"
+    tap(undo)
+    assert table.public_view()["ballot"]["voted"] == [0, 1, 2, 3]
+    assert table.public_view()["last_votes"] is None
+    frames(2)
+    assert [c.text for c in screen.ids.ballot.chips][4] == "Elena\nwaiting"
+    tap(button_with(screen, "Enter Nein votes"))
+    tap(panel_of(screen, "Elena"))
+    wait_for_reveal(screen.ids.ballot)
+    assert table.public_view()["last_votes"] == ["nein", "ja", "ja", "ja", "nein"]
 
 
 def test_a_power_takes_two_taps_and_the_danger_zone_and_veto_show(window, tmp_path):

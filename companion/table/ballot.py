@@ -94,14 +94,22 @@ class BallotBox:
             raise RuleError("ballot.none_open")
         return {"type": ABORT, "ballot": spec["id"]}
 
-    def closing_command(self, spec: dict[str, Any], players: int) -> dict[str, Any] | None:
+    def closing_command(
+        self, spec: dict[str, Any], players: int, shared_channel: str
+    ) -> dict[str, Any] | None:
         """The engine command that closes the ballot, once every eligible seat
         has voted: every vote at once, in seat order (None for a seat that
-        does not vote)."""
+        does not vote), and whether every one was cast in public, from
+        ``shared_channel`` (the shared screen): the game's mode says whether
+        the reveal then showed anything hidden (``engine.reveals_hidden``)."""
         votes = self.cast(spec)
         if any(seat not in votes for seat in spec["eligible"]):
             return None
-        return {"type": CLOSE, "votes": [votes.get(seat) for seat in range(players)]}
+        return {
+            "type": CLOSE,
+            "votes": [votes.get(seat) for seat in range(players)],
+            "in_public": all(self.channels[seat] == shared_channel for seat in votes),
+        }
 
     def public(self, spec: dict[str, Any] | None) -> dict[str, Any] | None:
         """What everyone may see of an open ballot: who has voted, not what."""

@@ -274,7 +274,7 @@ class Table:
                 self._apply(event)
             if kind == VOTE:
                 assert spec is not None  # vote_event refused a vote with no ballot open
-                closing = self.box.closing_command(spec, self.setup.players)
+                closing = self.box.closing_command(spec, self.setup.players, OPERATOR)
                 if closing is not None:
                     closing["at"] = command["at"]
                     for event in self.engine.decide(self.state, closing):
@@ -337,6 +337,11 @@ class Table:
             self.setup.seats[seat]["name"] = event["was"]
             raise
         return [event]
+
+    @property
+    def latest_entry(self) -> int | None:
+        """The number of the command Undo would take back now (None: none)."""
+        return self._last_effective_command()
 
     def _last_effective_command(self) -> int | None:
         """The command Undo would take back: not an undo, not a rename."""

@@ -9,8 +9,9 @@ import logging
 import os
 import signal
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import urlsplit
 
 from ..devices.press import Deliver, SeatFeedback
 from ..games.base import RuleError
@@ -95,6 +96,21 @@ class WebConfig:
     public_url: str = "http://companion.local:8080"
     wifi: tuple[str, str | None] | None = None
     captive: bool = False  # redirect other hosts to public_url (own access point)
+
+    def on_port(self, port: int) -> WebConfig:
+        """Where the phones are when served on ``port`` (the one asked for
+        was in use): the public address moves with it when it named the
+        port asked for (else it is another machine's, a proxy's, and stays)."""
+        if port == self.port:
+            return self
+        url = urlsplit(self.public_url)
+        if (url.port or DEFAULT_PORTS.get(url.scheme)) != self.port:
+            return replace(self, port=port)
+        host = url.netloc.rsplit(":", 1)[0] if url.port else url.netloc
+        return replace(self, port=port, public_url=url._replace(netloc=f"{host}:{port}").geturl())
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 TOUCH_SOURCES = ("sdl", "mtdev", "hidinput")
@@ -303,7 +319,9 @@ async def _serve(
             # The kiosk exists once the app has built it, and has a table once
             # a game is resumed or started at home; devices and phones follow
             # its games from then on. Until then phones get a waiting page.
-            waiting = None if web is None else await _start_waiting(web)
+            waiting = None
+            if web is not None:
+                waiting, web = await _start_waiting(web)
             while app.kiosk is None and not ui.done():
                 await asyncio.sleep(0.05)
             station = None  # the console's actions: taken at home too (a message)
@@ -328,11 +346,16 @@ async def _serve(
 
             controls = Controls(kiosk.table, loop=loop, on_refusal=refused)
             kiosk.bind(table=lambda _kiosk, new: controls.attach(new))
+            phones_off = None  # the port asked for, when no port could be opened
             if web is not None:
-                phones = await _start_phones(kiosk.table, web)
-                phones_view = _offer_phones(kiosk, phones[0], web)
-                if station is not None:
-                    station.phones_view = phones_view
+                started = await _start_phones(kiosk.table, web)
+                if started is None:
+                    phones_off = web.port
+                else:
+                    phones = started[:2]
+                    phones_view = _offer_phones(kiosk, phones[0], started[2])
+                    if station is not None:
+                        station.phones_view = phones_view
             if reporter is not None:
                 _report_to_fleet(kiosk, reporter, None if phones is None else phones[0])
             devices.extend(open_devices(openers, loop_delivery(loop, controls.handle), controls))
@@ -342,7 +365,7 @@ async def _serve(
                 kiosk.pinmap = header[0]
                 if header[1] is not None:
                     _offer_seat_buttons(kiosk, *header)
-            group.create_task(_watch(kiosk, devices, ui, reporter, health))
+            group.create_task(_watch(kiosk, devices, ui, reporter, health, phones_off))
     finally:
         for device in devices:
             device.close()
@@ -406,20 +429,24 @@ def open_devices(openers: Sequence[DeviceOpener], deliver: Any, controls: Any) -
     return devices
 
 
-async def _start_waiting(web: WebConfig):
-    """The waiting page on the phones' port, before the first game: its runner."""
+async def _start_waiting(web: WebConfig) -> tuple[Any, WebConfig]:
+    """The waiting page on the phones' port (or the next free one), before
+    the first game: its runner (None: no port could be opened) and where it
+    is served."""
     from aiohttp import web as aiohttp_web
 
     from ..web.waiting import waiting_app
 
     runner = aiohttp_web.AppRunner(waiting_app())
     await runner.setup()
-    await aiohttp_web.TCPSite(runner, web.host, web.port).start()
-    return runner
+    served = await _open_port(runner, web)
+    return (None if served is None else runner), served or web
 
 
-async def _start_phones(table: Table, web: WebConfig):
-    """The phone server on the kiosk's loop: (server, its runner)."""
+async def _start_phones(table: Table, web: WebConfig) -> tuple[Any, Any, WebConfig] | None:
+    """The phone server on the kiosk's loop, on the phones' port or the next
+    free one: (server, its runner, where it is served); None when no port
+    could be opened (the table plays on without phones)."""
     from aiohttp import web as aiohttp_web
 
     from ..web.server import TableServer
@@ -427,8 +454,27 @@ async def _start_phones(table: Table, web: WebConfig):
     server = TableServer(table, captive_home=web.public_url if web.captive else None)
     runner = aiohttp_web.AppRunner(server.app())
     await runner.setup()
-    await aiohttp_web.TCPSite(runner, web.host, web.port).start()
-    return server, runner
+    served = await _open_port(runner, web)
+    if served is None:
+        return None
+    if served.captive:
+        server.captive_home = served.public_url
+    return server, runner, served
+
+
+async def _open_port(runner: Any, web: WebConfig) -> WebConfig | None:
+    """Serve ``runner`` where ``web`` says, or on the next free port: where
+    it is served. None (logged in one line, the runner cleaned up) when no
+    port could be opened."""
+    from ..web.listen import PortUnavailable, start_site
+
+    try:
+        port = await start_site(runner, web.host, web.port)
+    except PortUnavailable as exc:
+        await runner.cleanup()
+        log.warning("phones off: %s", exc)
+        return None
+    return web.on_port(port)
 
 
 def _offer_phones(kiosk: Any, server: Any, web: WebConfig) -> Callable[[], Any]:
@@ -464,13 +510,17 @@ async def _watch(
     ui: asyncio.Task,
     reporter: TableReporter | None = None,
     health: TableHealth | None = None,
+    phones_off: int | None = None,
 ) -> None:
     """Let time act at the table (a claim's countdown running out) and keep
     the screen's view of time and devices, and the fleet's of time and the
-    pad's link, current."""
+    pad's link, current. ``phones_off``: the phones' port, when no port
+    could be opened (the screen says the phones are off, as it says a
+    device is missing)."""
+    off = [] if phones_off is None else [{"device": "phones", "online": False, "port": phones_off}]
     while not ui.done():
         kiosk.tick()
-        statuses = [device.status() for device in devices if hasattr(device, "status")]
+        statuses = [device.status() for device in devices if hasattr(device, "status")] + off
         kiosk.show_devices(statuses)
         if health is not None:
             health.see_devices(statuses)

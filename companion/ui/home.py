@@ -6,7 +6,6 @@ the unfinished game; look back at finished ones. The choices are plain data
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -22,12 +21,12 @@ from ..table import OPERATOR, EventStore, Table
 from ..table.damage import StoreDamage
 from ..table.new_game import MODES, NewGame, game_order, player_limits
 from ..table.seats import seat_names
-from ..table.store import DAMAGED, DamagedGame, GameRecord, StoreError
+from ..table.store import DamagedGame, GameRecord, StoreError
 from ..table.table import stored_setup
 from .buttons import fill_choices
 from .direction import Row, writing
 from .fonts import kiosk_languages
-from .text_panel import TextPanel
+from .history import HistoryPanel
 from .touch_keyboard import TextField  # noqa: F401 - the kv rules use it
 
 Builder.load_file(str(Path(__file__).with_name("home.kv")))
@@ -56,7 +55,7 @@ class HomeScreen(BoxLayout):
         on_resume: Callable[[], None],
         on_settings: Callable[[], Any],
         on_language: Callable[[str], None],
-        with_pin: Callable[[Callable[[], Any]], Any],
+        with_pin: Callable[[Callable[[], Any], str], Any],
         damage: StoreDamage | None = None,
         **kwargs: Any,
     ) -> None:
@@ -118,7 +117,7 @@ class HomeScreen(BoxLayout):
         """Start the chosen game. An unfinished game would be ended by it
         (kept as abandoned), which is the operator's to decide: the PIN first."""
         if self.store.active_game() is not None:
-            self.with_pin(self._start)
+            self.with_pin(self._start, self.t("home.pin_unfinished"))
         else:
             self._start()
 
@@ -141,13 +140,9 @@ class HomeScreen(BoxLayout):
     def resume(self) -> None:
         self.on_resume()
 
-    def open_history(self) -> TextPanel:
-        view = TextPanel(
-            lines=[history_line(r, self.t) for r in self.store.history() if r.status != "active"],
-            title=self.t("home.history"),
-            empty=self.t("home.no_history"),
-            close_text=self.t("ui.phones.close"),
-        )
+    def open_history(self) -> HistoryPanel:
+        """Past games; a tap opens one's log and chart."""
+        view = HistoryPanel(self.store, self.t)
         view.open()
         return view
 
@@ -247,35 +242,3 @@ def _resume_text(active: GameRecord | None, t: Messages) -> str:
     except DamagedGame:  # Resume finds the damage and sets the game aside
         return t("home.resume_number", number=active.id)
     return t("home.resume", game=active.game, players=t.join(seat_names(setup)))
-
-
-def history_line(record: GameRecord, t: Messages) -> str:
-    """A finished or abandoned game in one line: when, what, who, how it
-    ended. A game whose rows cannot be read says so, with what can be."""
-    when = t.date_time(datetime.fromtimestamp(record.created_at))
-    try:
-        names = seat_names(stored_setup(record))
-    except DamagedGame:
-        return t("home.history_unreadable", when=when, number=record.id)
-    return t(
-        "home.history_line",
-        when=when,
-        game=record.game,
-        players=t.join(names),
-        outcome=_outcome(record, names, t),
-    )
-
-
-def _outcome(record: GameRecord, names: list[str], t: Messages) -> str:
-    result = record.result or {}
-    if record.status == DAMAGED:
-        return t("home.outcome.damaged")
-    if record.status == "abandoned" or not result:
-        return t("home.outcome.abandoned")
-    if "ranking" in result:  # Article 27: the best total wins
-        best = [names[r["seat"]] for r in result["ranking"] if r["rank"] == 1]
-        return t("home.outcome.winners", winners=t.join(best))
-    winner = result["winner"]
-    if isinstance(winner, int):
-        return t("home.outcome.winners", winners=names[winner])
-    return t(f"home.outcome.team.{winner}")

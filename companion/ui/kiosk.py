@@ -161,11 +161,12 @@ class Kiosk(ScreenManager):
 
         return self.with_pin(lambda: OperatorSettings(self).open(animation=False))
 
-    def with_pin(self, action: Callable[[], Any]) -> Any:
-        """Ask for the operator's PIN, then do ``action``."""
+    def with_pin(self, action: Callable[[], Any], reason: str = "") -> Any:
+        """Ask for the operator's PIN, saying why (``reason``; "": the
+        settings, which the pad's title names), then do ``action``."""
         from .settings_view import PinPad
 
-        pad = PinPad(self.settings, Messages(self.lang), on_unlock=action)
+        pad = PinPad(self.settings, Messages(self.lang), on_unlock=action, reason=reason)
         pad.open(animation=False)
         return pad
 
@@ -224,13 +225,15 @@ class Kiosk(ScreenManager):
     def device_lines(self, t: Messages) -> list[str]:
         """The devices as the settings show them: each one's state, then the
         pin map's seats."""
-        links = [s.get("link") for s in self.device_statuses if s.get("device") == "pad"]
-        # A pad never heard is none at this table: no fault to report.
-        lines = [
-            t("settings.pad_online" if link == "connected" else "settings.pad_offline")
-            for link in links
-            if link is not None
-        ] or [t("settings.no_devices")]
+        lines = []
+        for status in self.device_statuses:
+            # A pad never heard is none at this table: no fault to report.
+            if status.get("device") == "pad" and status.get("link") is not None:
+                online = status["link"] == "connected"
+                lines.append(t("settings.pad_online" if online else "settings.pad_offline"))
+            elif status.get("device") == "phones":
+                lines.append(t("settings.phones_off", port=status["port"]))
+        lines = lines or [t("settings.no_devices")]
         if self.pinmap is not None:
             lines += [
                 t(

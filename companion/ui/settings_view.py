@@ -30,23 +30,36 @@ PIN_LENGTH = 8
 
 
 class PinPad(ModalView):
-    """Digits on screen (no keyboard at a kiosk); the PIN shows as dots."""
+    """Digits on screen (no keyboard at a kiosk); the PIN shows as dots,
+    under why it is asked. Cancel is the one way out: a touch outside the
+    pad does nothing (a hand resting on a shared table's screen, or a
+    player's reach across it, must not close what the operator is typing,
+    and a pad gone without a word leaves the table wondering whether the
+    game started)."""
 
     title = StringProperty("")
+    reason = StringProperty("")  # why the PIN is asked ("": the title says)
     entered = StringProperty("")
     message = StringProperty("")
     ok_text = StringProperty("")
     clear_text = StringProperty("")
+    cancel_text = StringProperty("")
     numerals = ListProperty("0123456789")  # the keys' digits as the reader writes them
 
     def __init__(
-        self, settings: KioskSettings, t: Messages, on_unlock: Callable[[], Any], **kwargs: Any
+        self,
+        settings: KioskSettings,
+        t: Messages,
+        on_unlock: Callable[[], Any],
+        reason: str = "",
+        **kwargs: Any,
     ) -> None:
-        super().__init__(**kwargs)
+        super().__init__(auto_dismiss=False, **kwargs)
         self.numerals = [t.number(n) for n in range(10)]
         self.settings, self.t, self.on_unlock = settings, t, on_unlock
-        self.title = t("settings.enter_pin")
+        self.title, self.reason = t("settings.enter_pin"), reason
         self.ok_text, self.clear_text = t("settings.ok"), t("settings.clear")
+        self.cancel_text = t("ui.cancel")
 
     def digit(self, digit: str) -> None:
         if len(self.entered) < PIN_LENGTH:

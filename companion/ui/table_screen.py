@@ -55,6 +55,14 @@ class TableBar(Row):
     screen = ObjectProperty(None, rebind=True)
 
     @staticmethod
+    @lru_cache(maxsize=MEASURES_KEPT)
+    def line_width(text: str, font_size: float, font_name: str) -> float:
+        """The width of ``text`` on one line, in bold (what the bar says is
+        missing: it wraps where that is more than the bar can spare)."""
+        core = CoreLabel(text=text, font_size=font_size, font_name=font_name, bold=True)
+        return float(core.get_extents(text)[0])
+
+    @staticmethod
     @lru_cache(maxsize=MEASURES_KEPT)  # the same line measured again at every layout
     def stacks(room: float, text: str, font_size: float, font_name: str) -> bool:
         """Whether the game's line goes under the game's name: beside it,
@@ -310,11 +318,15 @@ class TableScreen(BoxLayout):
 
     def show_devices(self, statuses: list[dict[str, Any]]) -> None:
         """Say so when the button pad, once heard, stops answering (unplugged,
-        hung): its seats' presses wait on the pad until it is back."""
-        lost = any(
-            status.get("device") == "pad" and status.get("link") == "lost" for status in statuses
-        )
-        self.devices_text = self.t("ui.pad_offline") if lost else ""
+        hung): its seats' presses wait on the pad until it is back; and when
+        the phones are off (their port could not be opened)."""
+        missing = []
+        for status in statuses:
+            if status.get("device") == "pad" and status.get("link") == "lost":
+                missing.append(self.t("ui.pad_offline"))
+            elif status.get("device") == "phones" and not status.get("online"):
+                missing.append(self.t("ui.phones_off", port=status["port"]))
+        self.devices_text = " · ".join(missing)
 
     # -- output -------------------------------------------------------------
     def refresh(self, view: dict[str, Any] | None = None) -> None:

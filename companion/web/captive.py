@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -50,10 +51,11 @@ def host_name(header: str) -> str | None:
     return host.lower().rstrip(".")
 
 
-def captive_redirect(home: str):
-    """A middleware sending requests for other hosts to ``home``'s root."""
-    hosts = own_hosts(home)
-    target = home.rstrip("/") + "/"
+def captive_redirect(home: Callable[[], str]):
+    """A middleware sending requests for other hosts to the root of the
+    address ``home`` gives (asked each time: the port it names is known
+    only once the server has opened one, see listen.py)."""
+    hosts = own_hosts(home())
 
     @web.middleware
     async def redirect_other_hosts(request: web.Request, handler):
@@ -61,7 +63,7 @@ def captive_redirect(home: str):
         header = request.headers.get("Host", "")
         host = host_name(header)
         if header and (host is None or (host not in hosts and not _is_address(host))):
-            raise web.HTTPFound(target)
+            raise web.HTTPFound(home().rstrip("/") + "/")
         return await handler(request)
 
     return redirect_other_hosts

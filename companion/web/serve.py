@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from ..games.base import RuleError
 from ..table import OPERATOR, StoreError, Table
+from .listen import PortUnavailable, start_site
 from .server import TableServer
 
 if TYPE_CHECKING:
@@ -32,8 +34,12 @@ async def serve(
     server = TableServer(table)
     runner = web.AppRunner(server.app())
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
+    try:
+        port = await start_site(runner, host, port)
+    except PortUnavailable as exc:
+        await runner.cleanup()
+        print(f"companion serve: {exc}", file=sys.stderr, flush=True)
+        return 2
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     print(f"Serving the table at {address}/table", flush=True)
     if print_links:

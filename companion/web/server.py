@@ -216,8 +216,9 @@ class TableServer:
 
     def app(self) -> web.Application:
         middlewares = [security_headers]
-        if self.captive_home is not None:
-            middlewares.append(captive_redirect(self.captive_home))
+        captive_home = self.captive_home
+        if captive_home is not None:
+            middlewares.append(captive_redirect(lambda: self.captive_home or captive_home))
         # A body is read as it came: a phone's page never compresses one,
         # and a small "gzip" body that inflates past any size is no command.
         app = web.Application(middlewares=middlewares, handler_args={"auto_decompress": False})

@@ -181,12 +181,18 @@ class SecretHitlerEngine:
 
     def reveals_hidden(self, s: SecretHitlerState, event: dict[str, Any]) -> bool:
         """Whether undoing this event would re-hide something someone has
-        seen: a closed ballot's votes (in every mode), and in keeper mode the
-        roles, the tiles in a hand, a turned tile, an investigated party or
-        whether an executed player was Hitler; or shuffle again a draw pile
-        that chance has already ordered (keeper mode)."""
+        seen: a closed ballot's votes (keeper mode's ballot is secret; in
+        physical mode, unless every vote was typed on the kiosk, in
+        everyone's sight: then the reveal showed nothing new, and undoing a
+        mis-tapped last vote opens the ballot again with the others), and in
+        keeper mode the roles, the tiles in a hand, a turned tile, an
+        investigated party or whether an executed player was Hitler; or
+        shuffle again a draw pile that chance has already ordered (keeper
+        mode)."""
         kind = event["type"]
-        return kind == "ballot" or (s.keeper and kind in _KEEPER_REVEALING)
+        if kind == "ballot":
+            return s.keeper or not event.get("in_public", False)
+        return s.keeper and kind in _KEEPER_REVEALING
 
     def private_choice(self, s: SecretHitlerState, command: dict[str, Any]) -> bool:
         """In keeper mode, which tiles may be discarded or enacted shows the
@@ -289,7 +295,10 @@ class SecretHitlerEngine:
         for seat in s.executed:
             if votes[seat] is not None:
                 raise RuleError("sh.bad_ballot")
-        return {"type": "ballot", "votes": list(votes)}
+        # Whether every vote was cast on the kiosk (the table says so when it
+        # closes the ballot; nobody else may send this command).
+        in_public = command.get("in_public") is True
+        return {"type": "ballot", "votes": list(votes), "in_public": in_public}
 
     def _decide_reveal(self, s, command):
         self._in_phase(s, "hitler_reveal", "execution_reveal")

@@ -4,7 +4,8 @@ what the table knows of it, the ballot, and the commands the table enters.
 
 A command aimed at a seat (a nomination, a power, a vote or a night
 confirmation entered for a seat) takes two taps: its button, then the seat's
-panel (Cancel takes back the first tap). Every other command is one tap. Widgets only
+panel (Cancel takes back the first tap; once votes are entered, Done keeps
+them and Cancel takes them back). Every other command is one tap. Widgets only
 show views and send commands through the table; every rule lives in the
 engine, and the words in ``sh_words``.
 
@@ -35,6 +36,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
 from ...table import Table
+from ...table.ballot import VOTE
 from ...ui.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
 from ...ui.buttons import CommandButton
 from ...ui.fonts import MEASURES_KEPT
@@ -230,6 +232,7 @@ class SecretHitlerTableScreen(TableScreen):
 
     def follow(self, table: Table) -> None:
         self._pick: tuple | None = None  # the two-tap command waiting for a seat
+        self._entered: list[int] = []  # the votes this pick entered: their commands
         self._open_ballot: dict[str, Any] | None = None  # the open ballot last shown
         self._result_shown = False  # the last election's result is on screen
         super().follow(table)
@@ -271,12 +274,25 @@ class SecretHitlerTableScreen(TableScreen):
 
     # -- two taps ---------------------------------------------------------------
     def start_pick(self, key: tuple) -> None:
-        self._pick = key
+        self._pick, self._entered = key, []
+        self.refresh()
+
+    def finish_pick(self) -> None:
+        """The votes entered are kept; back to the table's commands."""
+        self._pick, self._entered = None, []
+        self.message_text = ""
         self.refresh()
 
     def cancel_pick(self) -> None:
+        """Take back the first tap, and the votes it entered: newest first,
+        each undone (the log says so) while it is still the table's latest
+        entry (a phone's vote after it stays, and so do the ones before)."""
+        entered, self._entered = self._entered, []
         self._pick = None
         self.message_text = ""
+        for number in reversed(entered):
+            if self.table.latest_entry != number or not self.undo():
+                break
         self.refresh()
 
     def pick_seat(self, seat: int) -> bool:
@@ -284,7 +300,16 @@ class SecretHitlerTableScreen(TableScreen):
         a confirmation stays ready for the next seat while seats are left."""
         groups = self._pick_groups(self.table.shared_commands())
         command = dict(groups.get(self._pick, [])).get(seat)
-        return command is not None and self.send(command)
+        if command is None:
+            return False
+        vote = command["type"] == VOTE
+        if vote:  # known before it is sent: the screen shows Done as it refreshes
+            self._entered.append(self.table.next_command)
+        if self.send(command):
+            return True
+        if vote:
+            self._entered.pop()
+        return False
 
     @staticmethod
     def _pick_groups(commands: list[dict[str, Any]]) -> PickGroups:
@@ -300,7 +325,7 @@ class SecretHitlerTableScreen(TableScreen):
         commands = self.table.shared_commands()
         groups = self._pick_groups(commands)
         if self._pick not in groups:
-            self._pick = None
+            self._pick, self._entered = None, []
         self.picking = self._pick is not None
         self.info_text = info_line(view, self.t)
         self.status_text = (
@@ -413,6 +438,10 @@ class SecretHitlerTableScreen(TableScreen):
         box = self.ids.commands
         box.clear_widgets()
         if self._pick is not None:
+            if self._entered:
+                box.add_widget(
+                    self._button(self.t("sh.ui.done"), self.finish_pick, seat_command=False)
+                )
             box.add_widget(
                 self._button(self.t("sh.ui.cancel"), self.cancel_pick, seat_command=False)
             )
