@@ -476,3 +476,50 @@ def test_the_waiting_page_opens_the_game_once_the_table_answers(phone):
             lambda route: route.fulfill(status=200, content_type="text/html", body=table),
         )
         expect(phone.locator("#game")).to_have_text("The game")
+
+
+def test_no_page_asks_for_anything_it_is_not_given(store, phones):
+    """Every page (a join link, a seat, the table, a refusal, the waiting
+    page) links the icon, and the server gives it (a real ICO) to whoever
+    asks for /favicon.ico; nothing else a page asks for ends in an error.
+    (Headless chromium asks for no icon by itself: the test asks.)"""
+    from io import BytesIO
+
+    from PIL import Image
+
+    from companion.web.waiting import waiting_app
+
+    table = election(store)
+    server = TableServer(table)
+    failed = []
+
+    def watch(response) -> None:
+        if response.request.resource_type == "document":
+            return  # a refusal's own status is its answer
+        if response.status >= 400:
+            failed.append((response.status, response.url))
+
+    def visit(page, base: str, path: str, ready: str) -> None:
+        page.on("response", watch)
+        if path:
+            page.goto(f"{base}{path}")
+        expect(page.locator(ready).first).to_be_visible()
+        assert page.locator('link[rel="icon"]').get_attribute("href") == "/favicon.ico"
+        # Asked for as a browser asks for it, linked or not.
+        answer = page.request.get(f"{base}/favicon.ico")
+        assert answer.status == 200 and answer.headers["content-type"] == "image/x-icon"
+        icon = Image.open(BytesIO(answer.body()))
+        assert icon.format == "ICO" and icon.size[0] >= 16
+
+    with serve_in_thread(server.app()) as base:
+        token = base.on_loop(lambda: server.links.token(table.game_id, 1))
+        visit(phones(), base, f"/join/{token}", ".take-seat button")
+        seat = phones()
+        seat.on("response", watch)
+        take_seat(seat, f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, 2))}")
+        visit(seat, base, "", "#actions button")
+        visit(phones(), base, "/table", "#players > li")
+        visit(phones(), base, "/join/not-a-token", ".refusal")
+    with serve_in_thread(waiting_app()) as base:
+        visit(phones(), base, "/table", "p[role=status]")
+    assert failed == []

@@ -31,7 +31,8 @@ has changed, so a page can tell a newer state from an older one. It is never
 a count of events, and nothing is sent to a page whose state did not change:
 a private deal between two seats reaches those two phones and nobody else,
 not even as a message or a number.
-- ``/static/``: the pages' script, style and font, served from the Pi itself.
+- ``/static/``: the pages' script, style and font, served from the Pi itself;
+  ``/favicon.ico``: the pages' icon (:mod:`.favicon`).
 
 What a seat's phone is sent is never compressed, and its own part (its
 secrets and choices) is padded to its game's ``private_bytes``: the length
@@ -68,6 +69,7 @@ from ..table import Committed, Table, seat_source
 from ..table.store import StoreError
 from ..table.table import MAX_COMMAND_BYTES
 from .captive import captive_redirect
+from .favicon import favicon_response
 from .icons import game_icons
 from .links import LinkError, Phone, SeatLinks
 from .words import secret_lines
@@ -238,6 +240,7 @@ class TableServer:
                 web.get("/api/messages/{lang}", self.messages),
                 web.get("/api/icons", self.icons),
                 web.get("/fonts/DejaVuSans.ttf", self.font),
+                web.get("/favicon.ico", favicon_response),
                 web.static("/static", PAGES / "static"),
             ]
         )
