@@ -48,16 +48,15 @@ function buzz(cue) {
 function render(state) {
   if (state.csrf) csrf = state.csrf;
   buzz(state.cue);
-  byId("name").textContent = state.names[state.seat];
+  Companion.show(byId("name"), state.names[state.seat]);
   const field = byId("rename-name");
   if (document.activeElement !== field) field.value = state.names[state.seat];
-  // A live region: said again only when it says something new.
-  if (byId("status").textContent !== state.status) byId("status").textContent = state.status;
+  Companion.show(byId("status"), state.status);  // a live region: said again only when new
   const list = byId("secret-lines");
   const wasShown = !list.hidden;
   list.replaceChildren(...state.secrets.map((line) => {
     const item = document.createElement("li");
-    item.textContent = line;
+    Companion.show(item, line);
     return item;
   }));
   byId("reveal-hint").textContent = Companion.t(
@@ -69,20 +68,19 @@ function render(state) {
   actions.replaceChildren(...state.actions.map(({ command, label }) => {
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = label;
+    Companion.show(button, label);
     button.addEventListener("click", () => send(command));
     return button;
   }));
   renderOffer(state.offer);
   Board.show(byId("board"), state.board);
-  const facts = state.facts.join(" · ");
-  if (byId("facts").textContent !== facts) byId("facts").textContent = facts;
+  Companion.show(byId("facts"), state.facts.join(" · "));
   Board.reference(state.reference);
   Board.rules(state.explain, state.rules);
   if (state.notice) {               // a press on this seat's own buttons was refused
     const message = byId("message");
     message.dataset.kind = "error";
-    message.textContent = state.notice;
+    Companion.show(message, state.notice);
   }
   if (!state.actions.length) {
     const idle = document.createElement("p");
@@ -136,7 +134,7 @@ async function send(command, messageId = "message") {
   });
   const answer = await response.json().catch(() => ({}));
   message.dataset.kind = response.ok ? "ok" : "error";
-  message.textContent = response.ok ? Companion.t("web.sent") : (answer.message || "");
+  Companion.show(message, response.ok ? Companion.t("web.sent") : (answer.message || ""));
   return response.ok;
 }
 
