@@ -523,3 +523,72 @@ def test_no_page_asks_for_anything_it_is_not_given(store, phones):
     with serve_in_thread(waiting_app()) as base:
         visit(phones(), base, "/table", "p[role=status]")
     assert failed == []
+
+
+def test_a_phone_shows_the_vote_it_sent_and_may_change_it_while_the_ballot_is_open(store, phones):
+    """Votes are changeable by default: after a vote the phone says it is
+    in, shows it behind hold-to-reveal with the other secrets, and offers
+    the choices again (the button pressed keeps the focus); a change is
+    taken. A table that locks votes offers no change, and says the vote is in."""
+    table = election(store)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        bob, _ = seated(phones, base, server, 1)
+        buttons = bob.locator("#actions button")
+        expect(bob.locator("#vote-note")).to_be_hidden()
+        buttons.nth(1).click()
+        expect(bob.locator("#message")).to_have_text("Sent.")
+        expect(bob.locator("#vote-note")).to_have_text(
+            "Your vote is in (hold the card above to see it). "
+            "You can change it until the last vote is in."
+        )
+        expect(buttons).to_have_text(["Ja!", "Nein"])
+        expect(buttons.nth(1)).to_be_focused()
+        hold(bob, "#secrets")
+        expect(bob.locator("#secret-lines")).to_contain_text("Your vote: Nein")
+        bob.mouse.up()
+        shot(bob, "sh-seat-vote-changeable")
+        buttons.nth(0).click()
+        expect(bob.locator("#message")).to_have_text("Sent.")
+        assert base.on_loop(lambda: table.private_view(1)["ballot_vote"]) == "ja"
+        hold(bob, "#secrets")
+        expect(bob.locator("#secret-lines")).to_contain_text("Your vote: Ja!")
+        bob.mouse.up()
+    locked_table = sh_table(store, 5, mode="keeper", table={"votes": "locked"})
+    nominate(locked_table, 2)
+    server = TableServer(locked_table)
+    with serve_in_thread(server.app()) as base:
+        bob, _ = seated(phones, base, server, 1)
+        bob.locator("#actions button").nth(0).click()
+        expect(bob.locator("#vote-note")).to_have_text(
+            "Your vote is in (hold the card above to see it)."
+        )
+        expect(bob.locator("#actions button")).to_have_count(0)
+
+
+def test_a_phone_whose_choice_is_on_the_table_s_screen_says_so(store, phones):
+    """The candidate nominates a Chancellor on the kiosk: its phone says the
+    choice is made on the table's screen, not that there is nothing to
+    choose; a seat the table does not wait for has nothing to choose."""
+    from companion.i18n import translate
+
+    table = sh_table(store, 5, mode="keeper")
+    candidate = table.public_view()["candidate"]
+    other = (candidate + 1) % 5
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        page, _ = seated(phones, base, server, candidate)
+        expect(page.locator("#status")).to_contain_text("nominate")
+        expect(page.locator("#actions")).to_have_text(
+            "You choose this on the table's screen, not on this phone."
+        )
+        shot(page, "sh-candidate-on-kiosk")
+        persian = phones("fa-IR")
+        take_seat(
+            persian,
+            f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, other))}",
+        )
+        expect(persian.locator("#actions")).to_have_text(translate("web.nothing_to_do", "fa"))
+        page.locator("#language").select_option("fa")  # worded in the phone's language
+        expect(page.locator("#actions")).to_have_text(translate("web.at_table", "fa"))
+        shot(page, "sh-candidate-on-kiosk-fa")

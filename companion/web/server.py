@@ -101,7 +101,7 @@ ADDRESS_SOCKETS = 20
 ALL_SOCKETS = 512
 # The fields of a seat's state that are the seat's own (its secrets and its
 # choices); the rest of it is public or the page's own.
-PRIVATE_FIELDS = ("private", "secrets", "actions", "offer", "notice")
+PRIVATE_FIELDS = ("private", "secrets", "actions", "offer", "notice", "at_table")
 PAD = "pad"  # the spaces a message is padded with (a page ignores them)
 ANSWER_BYTES = 1024  # a command's answer, taken or refused (the longest: 0.4 kB)
 # A command's body, read no further: a command the table keeps, with room
@@ -423,6 +423,9 @@ class TableServer:
             "secrets": secret_lines(words, private, t),
             "actions": words.phone_actions(mine, public, t, private),
             "offer": words.offer_form(mine, private, t),
+            # The table's screen offers the seat a choice now (a nomination,
+            # a turn's action): its phone says so rather than "nothing".
+            "at_table": any(c.get("seat") == seat for c in table.shared_commands()),
             "status": words.status_line(public, t),
             # From the public view alone: the same for every seat's secrets.
             **self._public_board(t),

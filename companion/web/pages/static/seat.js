@@ -15,6 +15,7 @@ const BUZZ = { turn: [200], ballot: [90, 80, 90], choose: [300, 120, 300] };
 let csrf = "";
 let revealTimer = null;
 let lastCue;           // none before the first state: opening the page buzzes nothing
+let drawnActions = null; // the actions as last drawn (renderActions)
 
 function byId(id) { return document.getElementById(id); }
 
@@ -64,14 +65,7 @@ function render(state) {
   list.hidden = !(wasShown && state.secrets.length);
   byId("reveal-hint").hidden = !list.hidden;
   if (!list.hidden) fitSecrets(list);
-  const actions = byId("actions");
-  actions.replaceChildren(...state.actions.map(({ command, label }) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    Companion.show(button, label);
-    button.addEventListener("click", () => send(command));
-    return button;
-  }));
+  renderActions(state);
   renderOffer(state.offer);
   Board.show(byId("board"), state.board);
   Companion.show(byId("facts"), state.facts.join(" · "));
@@ -82,12 +76,30 @@ function render(state) {
     message.dataset.kind = "error";
     Companion.show(message, state.notice);
   }
-  if (!state.actions.length) {
-    const idle = document.createElement("p");
-    idle.className = "hint";
-    idle.textContent = Companion.t("web.nothing_to_do");
-    actions.append(idle);
-  }
+}
+
+// What the seat may choose on this phone, and a word on it: its vote is in
+// (and may still change), or the table's screen takes its choice now, or
+// nothing waits for it. The same buttons again are left as they were, so
+// the focus stays on the one pressed.
+function renderActions(state) {
+  const voted = "ballot_vote" in state.private;
+  const changeable = voted && state.actions.some(({ command }) => command.type === "vote");
+  const note = byId("vote-note");
+  note.hidden = !voted;
+  if (voted) Companion.show(note, Companion.t(changeable ? "web.vote_change" : "web.vote_in"));
+  let idle = null;
+  if (!state.actions.length && !voted) idle = state.at_table ? "web.at_table" : "web.nothing_to_do";
+  const drawn = JSON.stringify([state.actions, idle]);
+  if (drawn === drawnActions) return;
+  drawnActions = drawn;
+  byId("actions").replaceChildren(...state.actions.map(({ command, label }) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    Companion.show(button, label);
+    button.addEventListener("click", () => send(command));
+    return button;
+  }), ...(idle ? [Board.line("p", Companion.t(idle), "hint")] : []));
 }
 
 function options(select, items, value, label) {
