@@ -266,3 +266,33 @@ def test_every_sentence_runs_the_page_s_way_and_nothing_spills(store, phones, la
     every = {(script, at) for script in ("persian", "latin") for at in ("first", "middle", "last")}
     assert covered == every, f"names not seen in every place: {every - covered}"
     assert order_checks > 50, order_checks
+
+
+def test_a_word_of_the_other_direction_alone_reads_its_own_way(store, phones):
+    """A button that holds only a word of the other direction ("Ja!" on a
+    Persian page) is set apart whole: it reads "Ja!", not "!Ja", while the
+    button itself runs right to left like the page."""
+    from sh_helpers import nominate
+
+    table = sh_table(store, 5, mode="keeper")
+    nominate(table, 2)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        page = phones(LOCALES["fa"])
+        take_seat(page, f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, 1))}")
+        ja = page.locator("#actions button").first
+        expect(ja).to_have_text("Ja!")
+        assert ja.evaluate("button => getComputedStyle(button).direction") == "rtl"
+        left_to_right = ja.evaluate(
+            """button => {
+                const text = document.createTreeWalker(button, NodeFilter.SHOW_TEXT).nextNode();
+                const box = (i) => {
+                    const range = document.createRange();
+                    range.setStart(text, i);
+                    range.setEnd(text, i + 1);
+                    return range.getBoundingClientRect();
+                };
+                return box(0).left < box(2).left;
+            }"""
+        )
+        assert left_to_right, "the J is left of the !"

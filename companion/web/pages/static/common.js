@@ -70,7 +70,8 @@ const Companion = {
   // direction, never its first letter's. The marks stay in the text, so a
   // script or a screen reader reads the same words. Text already shown is
   // left alone (a live region is read out when it changes).
-  show(element, text) {
+  show(element, value) {
+    const text = String(value ?? "");
     if (element.textContent === text) return;
     const parts = [];
     let depth = 0;
