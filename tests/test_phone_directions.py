@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from a27_helpers import PK, a27_table, propose
+from a27_helpers import PK, a27_table, bribe, propose
 from browser import NO_PLAYWRIGHT, serve_in_thread, shot, take_seat
 from g54_helpers import challenge_lost
-from sh_helpers import elect, sh_table
+from sh_helpers import elect, nominate, sh_table
 
 from companion.games.base import Fate, Setup
 from companion.table import OPERATOR, Table
@@ -46,9 +46,13 @@ def sh_discard(store) -> tuple[Table, int]:
 
 
 def a27_offer(store) -> tuple[Table, int]:
-    """Article 27: an issue proposed, seat 1 may offer a bribe."""
+    """Article 27: an issue proposed, seat 1 may offer a bribe; it has
+    offered two with words of its own (free text, one in each script), one
+    taken, one waiting for an answer."""
     table = a27_table(store, 4)
     propose(table, PK, call_vote=False)
+    bribe(table, 1, 0, 1, "other", text="کمک در دور بعد")
+    bribe(table, 1, 2, 1, "other", text="Help next round", accept=False)
     return table, 1
 
 
@@ -239,6 +243,7 @@ def test_every_sentence_runs_the_page_s_way_and_nothing_spills(store, phones, la
             )
             page = phones(LOCALES[lang])
             take_seat(page, f"{base}/join/{token}")
+            expect(page.locator("#link")).to_have_attribute("data-state", "open")
             page.locator("#rename-title").click()
             page.locator("#rename-name").fill(mine)
             page.locator("#rename-save").click()
@@ -272,8 +277,6 @@ def test_a_word_of_the_other_direction_alone_reads_its_own_way(store, phones):
     """A button that holds only a word of the other direction ("Ja!" on a
     Persian page) is set apart whole: it reads "Ja!", not "!Ja", while the
     button itself runs right to left like the page."""
-    from sh_helpers import nominate
-
     table = sh_table(store, 5, mode="keeper")
     nominate(table, 2)
     server = TableServer(table)

@@ -592,3 +592,25 @@ def test_a_phone_whose_choice_is_on_the_table_s_screen_says_so(store, phones):
         page.locator("#language").select_option("fa")  # worded in the phone's language
         expect(page.locator("#actions")).to_have_text(translate("web.at_table", "fa"))
         shot(page, "sh-candidate-on-kiosk-fa")
+
+
+def test_a_name_being_typed_is_kept_when_the_table_changes(store, phones):
+    """The rename form open, the player types, looks away from the field
+    (it loses the focus, as it does when Save is tapped); a state arrives
+    meanwhile (another seat votes). What was typed is still there, and
+    Save keeps it."""
+    table = election(store)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        bob, _ = seated(phones, base, server, 1)
+        expect(bob.locator("#link")).to_have_text("Connected")
+        bob.locator("#rename-title").click()
+        field = bob.locator("#rename-name")
+        field.fill("Βασίλης")
+        field.blur()
+        vote_by_phone_api(base, server, 0, "ja")
+        expect(bob.locator("#players > li").first).to_contain_text("A")
+        expect(bob.locator("#status")).to_contain_text("1 of 5")
+        expect(field).to_have_value("Βασίλης")
+        bob.locator("#rename-save").click()
+        expect(bob.locator("#name")).to_have_text("Βασίλης")

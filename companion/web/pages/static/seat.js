@@ -50,8 +50,10 @@ function render(state) {
   if (state.csrf) csrf = state.csrf;
   buzz(state.cue);
   Companion.show(byId("name"), state.names[state.seat]);
+  // The name as the table has it, unless the player is typing a new one
+  // (the form open: a state arriving as Save is tapped keeps what was typed).
   const field = byId("rename-name");
-  if (document.activeElement !== field) field.value = state.names[state.seat];
+  if (!byId("rename").open) field.value = state.names[state.seat];
   Companion.show(byId("status"), state.status);  // a live region: said again only when new
   const list = byId("secret-lines");
   const wasShown = !list.hidden;
