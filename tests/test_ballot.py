@@ -265,3 +265,30 @@ def test_the_kiosk_offers_a_vote_for_each_seat_still_to_vote(store):
     assert {(c["seat"], c["choice"]) for c in votes} == {
         (s, c) for s in (B, C, D, E) for c in ("ja", "nein")
     }
+
+
+def test_a_phone_that_voted_is_offered_its_vote_again_while_it_may_change_it(store, tmp_path):
+    """The phone that cast a vote may change it while the ballot is open
+    (the table's default): it is offered the ballot's choices again. A vote
+    cast on another channel (the seat's buttons), a table that locks votes,
+    and a closed ballot offer none."""
+
+    def phone_votes(table, seat):
+        return [c for c in table.phone_commands(seat) if c["type"] == "vote"]
+
+    table = open_ballot(store)
+    every = [{"type": "vote", "seat": A, "choice": c} for c in ("ja", "nein")]
+    assert phone_votes(table, A) == every
+    table.execute({"type": "vote", "seat": A, "choice": "ja"}, source=seat_source(A))
+    assert phone_votes(table, A) == every
+    table.execute({"type": "vote", "seat": A, "choice": "nein"}, source=seat_source(A))
+    assert table.private_view(A)["ballot_vote"] == "nein"
+    table.execute({"type": "vote", "seat": B, "choice": "ja"}, source=seat_source(B, "gpio"))
+    assert phone_votes(table, B) == []
+    for seat in (C, D, E):
+        table.execute({"type": "vote", "seat": seat, "choice": "ja"}, source=seat_source(seat))
+    assert phone_votes(table, A) == [] and view(table)["ballot"] is None
+
+    locked = open_ballot(EventStore(tmp_path / "locked.sqlite3"), votes="locked")
+    locked.execute({"type": "vote", "seat": A, "choice": "ja"}, source=seat_source(A))
+    assert phone_votes(locked, A) == []

@@ -476,3 +476,141 @@ def test_the_waiting_page_opens_the_game_once_the_table_answers(phone):
             lambda route: route.fulfill(status=200, content_type="text/html", body=table),
         )
         expect(phone.locator("#game")).to_have_text("The game")
+
+
+def test_no_page_asks_for_anything_it_is_not_given(store, phones):
+    """Every page (a join link, a seat, the table, a refusal, the waiting
+    page) links the icon, and the server gives it (a real ICO) to whoever
+    asks for /favicon.ico; nothing else a page asks for ends in an error.
+    (Headless chromium asks for no icon by itself: the test asks.)"""
+    from io import BytesIO
+
+    from PIL import Image
+
+    from companion.web.waiting import waiting_app
+
+    table = election(store)
+    server = TableServer(table)
+    failed = []
+
+    def watch(response) -> None:
+        if response.request.resource_type == "document":
+            return  # a refusal's own status is its answer
+        if response.status >= 400:
+            failed.append((response.status, response.url))
+
+    def visit(page, base: str, path: str, ready: str) -> None:
+        page.on("response", watch)
+        if path:
+            page.goto(f"{base}{path}")
+        expect(page.locator(ready).first).to_be_visible()
+        assert page.locator('link[rel="icon"]').get_attribute("href") == "/favicon.ico"
+        # Asked for as a browser asks for it, linked or not.
+        answer = page.request.get(f"{base}/favicon.ico")
+        assert answer.status == 200 and answer.headers["content-type"] == "image/x-icon"
+        icon = Image.open(BytesIO(answer.body()))
+        assert icon.format == "ICO" and icon.size[0] >= 16
+
+    with serve_in_thread(server.app()) as base:
+        token = base.on_loop(lambda: server.links.token(table.game_id, 1))
+        visit(phones(), base, f"/join/{token}", ".take-seat button")
+        seat = phones()
+        seat.on("response", watch)
+        take_seat(seat, f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, 2))}")
+        visit(seat, base, "", "#actions button")
+        visit(phones(), base, "/table", "#players > li")
+        visit(phones(), base, "/join/not-a-token", ".refusal")
+    with serve_in_thread(waiting_app()) as base:
+        visit(phones(), base, "/table", "p[role=status]")
+    assert failed == []
+
+
+def test_a_phone_shows_the_vote_it_sent_and_may_change_it_while_the_ballot_is_open(store, phones):
+    """Votes are changeable by default: after a vote the phone says it is
+    in, shows it behind hold-to-reveal with the other secrets, and offers
+    the choices again (the button pressed keeps the focus); a change is
+    taken. A table that locks votes offers no change, and says the vote is in."""
+    table = election(store)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        bob, _ = seated(phones, base, server, 1)
+        buttons = bob.locator("#actions button")
+        expect(bob.locator("#vote-note")).to_be_hidden()
+        buttons.nth(1).click()
+        expect(bob.locator("#message")).to_have_text("Sent.")
+        expect(bob.locator("#vote-note")).to_have_text(
+            "Your vote is in (hold the card above to see it). "
+            "You can change it until the last vote is in."
+        )
+        expect(buttons).to_have_text(["Ja!", "Nein"])
+        expect(buttons.nth(1)).to_be_focused()
+        hold(bob, "#secrets")
+        expect(bob.locator("#secret-lines")).to_contain_text("Your vote: Nein")
+        bob.mouse.up()
+        shot(bob, "sh-seat-vote-changeable")
+        buttons.nth(0).click()
+        expect(bob.locator("#message")).to_have_text("Sent.")
+        assert base.on_loop(lambda: table.private_view(1)["ballot_vote"]) == "ja"
+        hold(bob, "#secrets")
+        expect(bob.locator("#secret-lines")).to_contain_text("Your vote: Ja!")
+        bob.mouse.up()
+    locked_table = sh_table(store, 5, mode="keeper", table={"votes": "locked"})
+    nominate(locked_table, 2)
+    server = TableServer(locked_table)
+    with serve_in_thread(server.app()) as base:
+        bob, _ = seated(phones, base, server, 1)
+        bob.locator("#actions button").nth(0).click()
+        expect(bob.locator("#vote-note")).to_have_text(
+            "Your vote is in (hold the card above to see it)."
+        )
+        expect(bob.locator("#actions button")).to_have_count(0)
+
+
+def test_a_phone_whose_choice_is_on_the_table_s_screen_says_so(store, phones):
+    """The candidate nominates a Chancellor on the kiosk: its phone says the
+    choice is made on the table's screen, not that there is nothing to
+    choose; a seat the table does not wait for has nothing to choose."""
+    from companion.i18n import translate
+
+    table = sh_table(store, 5, mode="keeper")
+    candidate = table.public_view()["candidate"]
+    other = (candidate + 1) % 5
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        page, _ = seated(phones, base, server, candidate)
+        expect(page.locator("#status")).to_contain_text("nominate")
+        expect(page.locator("#actions")).to_have_text(
+            "You choose this on the table's screen, not on this phone."
+        )
+        shot(page, "sh-candidate-on-kiosk")
+        persian = phones("fa-IR")
+        take_seat(
+            persian,
+            f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, other))}",
+        )
+        expect(persian.locator("#actions")).to_have_text(translate("web.nothing_to_do", "fa"))
+        page.locator("#language").select_option("fa")  # worded in the phone's language
+        expect(page.locator("#actions")).to_have_text(translate("web.at_table", "fa"))
+        shot(page, "sh-candidate-on-kiosk-fa")
+
+
+def test_a_name_being_typed_is_kept_when_the_table_changes(store, phones):
+    """The rename form open, the player types, looks away from the field
+    (it loses the focus, as it does when Save is tapped); a state arrives
+    meanwhile (another seat votes). What was typed is still there, and
+    Save keeps it."""
+    table = election(store)
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        bob, _ = seated(phones, base, server, 1)
+        expect(bob.locator("#link")).to_have_text("Connected")
+        bob.locator("#rename-title").click()
+        field = bob.locator("#rename-name")
+        field.fill("Βασίλης")
+        field.blur()
+        vote_by_phone_api(base, server, 0, "ja")
+        expect(bob.locator("#players > li").first).to_contain_text("A")
+        expect(bob.locator("#status")).to_contain_text("1 of 5")
+        expect(field).to_have_value("Βασίλης")
+        bob.locator("#rename-save").click()
+        expect(bob.locator("#name")).to_have_text("Βασίλης")

@@ -368,7 +368,7 @@ def test_each_game_s_secrets_read_as_words_on_the_phone():
     ) == [
         "You are a Fascist.",
         "Cat is Hitler.",
-        "Tiles in your hand: 1. Liberal policy, 2. Fascist policy",
+        "Tiles in your hand: Liberal policy, Fascist policy",
         "Bob belongs to the Liberal party.",
         "You saw the next three tiles: Fascist policy, Fascist policy, Liberal policy",
     ]
@@ -490,9 +490,11 @@ def test_exchange_and_reaction_choices_are_numbered_too():
     ) == ("Claim card 2 is the Intellectual")
 
 
-def test_a_presidents_phone_shows_the_same_buttons_whatever_the_tiles(tmp_path):
-    """Secret Hitler, keeper mode: the president's discard buttons are
-    "tile 1, 2, 3" for any hand, so a glance at them shows no tile."""
+def test_a_presidents_phone_names_the_policy_on_each_button_whatever_the_tiles(tmp_path):
+    """Secret Hitler, keeper mode: the president discards a tile by its
+    policy, named on the button, so the hand need not be held in view to
+    choose; the buttons are the same two for any hand, so a glance at them
+    shows no tile. A policy the hand lacks is refused, on that phone."""
 
     async def president_buttons(seed):
         table = sh_table(EventStore(tmp_path / f"{seed}.sqlite3"), 5, mode="keeper", seed=seed)
@@ -502,20 +504,31 @@ def test_a_presidents_phone_shows_the_same_buttons_whatever_the_tiles(tmp_path):
         async with served(table) as (server, phone):
             ann, mine = await seat_phone(server, phone, 0)
             tiles = table.private_view(0)["hand"]
-            await ann.post(
-                "/api/command",
-                json=mine["actions"][2]["command"],
-                headers={CSRF_HEADER: mine["csrf"]},
-            )
-            return [a["label"] for a in mine["actions"]], tiles, table.public_view()["phase"]
+            answers = []
+            for action in mine["actions"]:  # a policy not held first, if any
+                if action["command"]["policy"] not in tiles:
+                    answers.insert(0, action)
+            answers += [a for a in mine["actions"] if a["command"]["policy"] in tiles][:1]
+            said = []
+            for action in answers:
+                response = await ann.post(
+                    "/api/command", json=action["command"], headers={CSRF_HEADER: mine["csrf"]}
+                )
+                said.append((response.status, (await response.json()).get("message")))
+            return [a["label"] for a in mine["actions"]], tiles, said, table.public_view()["phase"]
 
     hands = set()
     for seed in range(1, 8):
-        labels, tiles, phase = asyncio.run(president_buttons(seed))
-        assert labels == ["Discard tile 1", "Discard tile 2", "Discard tile 3"]
+        labels, tiles, said, phase = asyncio.run(president_buttons(seed))
+        assert labels == ["Discard a Liberal policy", "Discard a Fascist policy"]
         assert phase == "chancellor_enact"
+        if len(set(tiles)) == 1:  # the other policy: refused, and said so
+            missing = "Liberal" if tiles[0] == "fascist" else "Fascist"
+            assert said[0] == (400, f"There is no {missing} policy in your hand.")
+        assert said[-1][0] == 200
         hands.add(tuple(sorted(tiles)))
     assert len(hands) > 1, "the seeds deal different hands"
+    assert any(len(set(hand)) == 1 for hand in hands), "a hand of one policy is tried"
 
 
 def test_companion_serve_lets_time_act(store):

@@ -89,6 +89,17 @@ class BallotBox:
         # seat's buttons can tell a repeat from a change.
         return {"type": VOTE, "ballot": spec["id"], "seat": seat, "choice": choice, "by": source}
 
+    def changes(self, spec: dict[str, Any] | None, seat: int, source: str) -> list[dict[str, Any]]:
+        """The votes ``source`` may still send for ``seat``, which has voted
+        from it: a vote for every choice open to the seat (the one it made
+        too, as a repeat is taken like a change), while the ballot is open
+        and the table takes changes; otherwise none."""
+        cast = self.cast(spec)
+        if spec is None or self.locked or seat not in cast or self.channels[seat] != source:
+            return []
+        choices = spec.get("allowed", {}).get(seat, spec["choices"])
+        return [{"type": VOTE, "seat": seat, "choice": choice} for choice in choices]
+
     def abort_event(self, spec: dict[str, Any] | None) -> dict[str, Any]:
         if spec is None:
             raise RuleError("ballot.none_open")

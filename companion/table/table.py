@@ -441,15 +441,16 @@ class Table:
         return self.engine.private_choice(self.state, command)
 
     def phone_commands(self, seat: int) -> list[dict[str, Any]]:
-        """What the seat's phone offers: its votes, its private choices and
-        the acknowledgements its game declares."""
+        """What the seat's phone offers: its votes (again, once it has voted
+        from the phone, while it may change its vote), its private choices
+        and the acknowledgements its game declares."""
         own = self.spec.traits.acknowledgements
         return [
             c
             for c in self.legal_commands()
             if c.get("seat") == seat
             and (c["type"] == VOTE or c["type"] in own or self.private_choice(c))
-        ]
+        ] + self.box.changes(self.engine.ballot(self.state), seat, seat_source(seat))
 
     def open_claim(self) -> dict[str, Any] | None:
         """The claim a challenge buzzer answers now (``key``, ``claimant``,

@@ -31,7 +31,8 @@ has changed, so a page can tell a newer state from an older one. It is never
 a count of events, and nothing is sent to a page whose state did not change:
 a private deal between two seats reaches those two phones and nobody else,
 not even as a message or a number.
-- ``/static/``: the pages' script, style and font, served from the Pi itself.
+- ``/static/``: the pages' script, style and font, served from the Pi itself;
+  ``/favicon.ico``: the pages' icon (:mod:`.favicon`).
 
 What a seat's phone is sent is never compressed, and its own part (its
 secrets and choices) is padded to its game's ``private_bytes``: the length
@@ -68,6 +69,7 @@ from ..table import Committed, Table, seat_source
 from ..table.store import StoreError
 from ..table.table import MAX_COMMAND_BYTES
 from .captive import captive_redirect
+from .favicon import favicon_response
 from .icons import game_icons
 from .links import LinkError, Phone, SeatLinks
 from .words import secret_lines
@@ -99,7 +101,7 @@ ADDRESS_SOCKETS = 20
 ALL_SOCKETS = 512
 # The fields of a seat's state that are the seat's own (its secrets and its
 # choices); the rest of it is public or the page's own.
-PRIVATE_FIELDS = ("private", "secrets", "actions", "offer", "notice")
+PRIVATE_FIELDS = ("private", "secrets", "actions", "offer", "notice", "at_table")
 PAD = "pad"  # the spaces a message is padded with (a page ignores them)
 ANSWER_BYTES = 1024  # a command's answer, taken or refused (the longest: 0.4 kB)
 # A command's body, read no further: a command the table keeps, with room
@@ -239,6 +241,7 @@ class TableServer:
                 web.get("/api/messages/{lang}", self.messages),
                 web.get("/api/icons", self.icons),
                 web.get("/fonts/DejaVuSans.ttf", self.font),
+                web.get("/favicon.ico", favicon_response),
                 web.static("/static", PAGES / "static"),
             ]
         )
@@ -421,6 +424,9 @@ class TableServer:
             "secrets": secret_lines(words, private, t),
             "actions": words.phone_actions(mine, public, t, private),
             "offer": words.offer_form(mine, private, t),
+            # The table's screen offers the seat a choice now (a nomination,
+            # a turn's action): its phone says so rather than "nothing".
+            "at_table": any(c.get("seat") == seat for c in table.shared_commands()),
             "status": words.status_line(public, t),
             # From the public view alone: the same for every seat's secrets.
             **self._public_board(t),

@@ -14,6 +14,7 @@ from html import escape
 from aiohttp import web
 
 from ..i18n import Messages, direction
+from .favicon import favicon_response
 from .server import PAGES, phone_language, security_headers
 
 RETRY_SECONDS = 5
@@ -23,6 +24,7 @@ WAITING_HEADER = "X-Companion-Waiting"  # the page's script looks for it (waitin
 def waiting_app() -> web.Application:
     app = web.Application(middlewares=[security_headers])
     app.router.add_get("/static/waiting.js", _script)
+    app.router.add_get("/favicon.ico", favicon_response)
     app.router.add_route("*", "/{tail:.*}", _waiting)
     return app
 
@@ -37,6 +39,7 @@ async def _waiting(request: web.Request) -> web.Response:
         f'<!doctype html><html lang="{t.lang}" dir="{direction(t.lang)}"'
         f' data-retry="{RETRY_SECONDS}"><head>'
         '<meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+        '<link rel="icon" href="/favicon.ico">'
         f"<title>{escape(t('app.title'))}</title>"
         '<script src="/static/waiting.js" defer></script></head><body>'
         f"<main><h1>{escape(t('app.title'))}</h1>"

@@ -24,7 +24,16 @@ from ..words import (
 )
 from .icons import VETO
 from .night import night_lines
-from .rules import FASCIST, FASCIST_WIN, HITLER_ZONE, LIBERAL, LIBERAL_WIN, ROLE_COUNTS, VETO_FROM
+from .rules import (
+    FASCIST,
+    FASCIST_WIN,
+    HITLER_ZONE,
+    LIBERAL,
+    LIBERAL_WIN,
+    POLICIES,
+    ROLE_COUNTS,
+    VETO_FROM,
+)
 
 # Commands the screen offers in two taps: the action, then a seat. Targeted
 # commands pick their target; a vote or a night confirmation picks the seat
@@ -442,15 +451,8 @@ class SecretHitlerWords(Words):
             for mate in private.get("teammates", []):
                 lines.append(t(f"phone.teammate.{mate['role']}", player=mate["seat"]))
         if "hand" in private:
-            lines.append(
-                t(
-                    "phone.tiles",
-                    tiles=t.join(
-                        t("phone.tile_numbered", number=n, policy=tile)
-                        for n, tile in enumerate(private["hand"], 1)
-                    ),
-                )
-            )
+            # Unnumbered: the buttons name the policy, not a tile's place.
+            lines.append(t("phone.tiles", tiles=_policies(private["hand"], t)))
         if "peek" in private:
             lines.append(t("phone.peek", tiles=_policies(private["peek"], t)))
         for known in private.get("knowledge", []):  # what your powers showed you
@@ -467,9 +469,13 @@ class SecretHitlerWords(Words):
         t: Messages,
         private: dict[str, Any],
     ) -> list[dict[str, Any]]:
-        """A tile to discard or enact is one button per tile in the hand, by
-        its number: the same buttons whatever the tiles are (the held
-        secrets say which is which)."""
+        """A tile to discard or enact is chosen by its policy, named on its
+        button ("Discard a Fascist policy"), so the office holder, who has
+        seen the hand once behind hold-to-reveal, need not hold it again
+        to know which button is which. Both policies are offered whatever
+        the hand, in the same order, as a ballot offers every choice: the
+        buttons show no tile at a glance, and a policy not in the hand is
+        refused on this phone only."""
         tiles = {c["type"] for c in commands} & {"discard", "enact"}
         if not tiles or "hand" not in private:
             return super().phone_actions(commands, view, t, private)
@@ -477,10 +483,10 @@ class SecretHitlerWords(Words):
         others = [c for c in commands if c["type"] != kind]
         return [
             {
-                "command": {"type": kind, "seat": seat, "policy": tile},
-                "label": t(f"phone.{kind}_tile", number=n),
+                "command": {"type": kind, "seat": seat, "policy": policy},
+                "label": t(f"phone.{kind}_policy", policy=policy),
             }
-            for n, tile in enumerate(private["hand"], 1)
+            for policy in POLICIES
         ] + super().phone_actions(others, view, t, private)
 
     def game_chart(self, views: list[dict[str, Any]], names: list[str], t: Messages) -> Chart:

@@ -92,8 +92,7 @@ const Board = {
     item.className = `seat tone-${tone || "none"}`;
     if (tone === "turn" || tone === "winner") item.classList.add("current");
     const head = document.createElement("strong");
-    head.dir = "auto";
-    head.textContent = name;
+    Companion.show(head, name);
     item.append(head);
     if (state) item.append(Board.span("seat-state", state));
     const more = [...lines, ...extra];
@@ -114,7 +113,7 @@ const Board = {
     section.className = `part part-${key} kind-${kind}`;
     if (title) {
       const heading = document.createElement("h3");
-      heading.textContent = title;
+      Companion.show(heading, title);
       section.append(heading);
     }
     const list = document.createElement(kind === "track" ? "ol" : "ul");
@@ -141,14 +140,14 @@ const Board = {
   span(className, text) {
     const span = document.createElement("span");
     span.className = className;
-    span.textContent = text;
+    Companion.show(span, text);
     return span;
   },
 
   line(tag, text, className = "") {
     const element = document.createElement(tag);
     if (className) element.className = className;
-    element.textContent = text;
+    Companion.show(element, text);
     return element;
   },
 };

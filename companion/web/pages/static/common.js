@@ -2,6 +2,12 @@
 // Shared by the seat and table pages: the catalog, a translator, and a live
 // socket that reconnects by itself (a sleeping phone, a restarted server).
 
+// The isolates i18n sets a value apart with, and the letters of each direction.
+const ISOLATE_START = /[\u2066-\u2068]/u;
+const ISOLATE_END = "\u2069";
+const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
+const LEFT_TO_RIGHT = /(?![\p{Script=Arabic}\p{Script=Hebrew}])\p{L}/u;
+
 const Companion = {
   catalog: {},
 
@@ -52,6 +58,54 @@ const Companion = {
   largeText(box) {
     Companion.settingBox(box, "large_text", false, "web.large_text",
       (on) => document.documentElement.classList.toggle("large-text", on));
+  },
+
+  // Text into an element, running the page's way whoever it names. A value
+  // written the other way from its sentence (a Persian name in English, a
+  // Latin one in Persian, a player's free text) comes set apart by the
+  // server (i18n: a first-strong isolate, U+2068 ... U+2069); here it
+  // becomes a <bdi>, which reads its own way inside the sentence. A text
+  // with no letter of the page's own direction (a name alone, "Ja!" on a
+  // Persian page) is set apart whole. The sentence itself takes the page's
+  // direction, never its first letter's. The marks stay in the text, so a
+  // script or a screen reader reads the same words. Text already shown is
+  // left alone (a live region is read out when it changes).
+  show(element, value) {
+    const text = String(value ?? "");
+    if (element.textContent === text) return;
+    const parts = [];
+    let depth = 0;
+    let run = "";
+    for (const character of text) {
+      if (depth === 0 && ISOLATE_START.test(character)) {
+        if (run) parts.push(document.createTextNode(run));
+        run = "";
+      }
+      run += character;
+      if (ISOLATE_START.test(character)) depth += 1;
+      if (character === ISOLATE_END && depth > 0) {
+        depth -= 1;
+        if (depth === 0) {
+          const apart = document.createElement("bdi");
+          apart.textContent = run;
+          parts.push(apart);
+          run = "";
+        }
+      }
+    }
+    if (run) parts.push(document.createTextNode(run));
+    const outside = parts.filter((part) => part.nodeType === Node.TEXT_NODE)
+      .map((part) => part.data).join("");
+    const rtl = document.documentElement.dir === "rtl";
+    const own = rtl ? RIGHT_TO_LEFT : LEFT_TO_RIGHT;
+    const other = rtl ? LEFT_TO_RIGHT : RIGHT_TO_LEFT;
+    if (!own.test(outside) && other.test(outside)) {
+      const apart = document.createElement("bdi");
+      apart.append(...parts);
+      element.replaceChildren(apart);
+    } else {
+      element.replaceChildren(...parts);
+    }
   },
 
   t(key, args = {}) {

@@ -15,6 +15,7 @@ const BUZZ = { turn: [200], ballot: [90, 80, 90], choose: [300, 120, 300] };
 let csrf = "";
 let revealTimer = null;
 let lastCue;           // none before the first state: opening the page buzzes nothing
+let drawnActions = null; // the actions as last drawn (renderActions)
 
 function byId(id) { return document.getElementById(id); }
 
@@ -48,16 +49,17 @@ function buzz(cue) {
 function render(state) {
   if (state.csrf) csrf = state.csrf;
   buzz(state.cue);
-  byId("name").textContent = state.names[state.seat];
+  Companion.show(byId("name"), state.names[state.seat]);
+  // The name as the table has it, unless the player is typing a new one
+  // (the form open: a state arriving as Save is tapped keeps what was typed).
   const field = byId("rename-name");
-  if (document.activeElement !== field) field.value = state.names[state.seat];
-  // A live region: said again only when it says something new.
-  if (byId("status").textContent !== state.status) byId("status").textContent = state.status;
+  if (!byId("rename").open) field.value = state.names[state.seat];
+  Companion.show(byId("status"), state.status);  // a live region: said again only when new
   const list = byId("secret-lines");
   const wasShown = !list.hidden;
   list.replaceChildren(...state.secrets.map((line) => {
     const item = document.createElement("li");
-    item.textContent = line;
+    Companion.show(item, line);
     return item;
   }));
   byId("reveal-hint").textContent = Companion.t(
@@ -65,31 +67,41 @@ function render(state) {
   list.hidden = !(wasShown && state.secrets.length);
   byId("reveal-hint").hidden = !list.hidden;
   if (!list.hidden) fitSecrets(list);
-  const actions = byId("actions");
-  actions.replaceChildren(...state.actions.map(({ command, label }) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = label;
-    button.addEventListener("click", () => send(command));
-    return button;
-  }));
+  renderActions(state);
   renderOffer(state.offer);
   Board.show(byId("board"), state.board);
-  const facts = state.facts.join(" · ");
-  if (byId("facts").textContent !== facts) byId("facts").textContent = facts;
+  Companion.show(byId("facts"), state.facts.join(" · "));
   Board.reference(state.reference);
   Board.rules(state.explain, state.rules);
   if (state.notice) {               // a press on this seat's own buttons was refused
     const message = byId("message");
     message.dataset.kind = "error";
-    message.textContent = state.notice;
+    Companion.show(message, state.notice);
   }
-  if (!state.actions.length) {
-    const idle = document.createElement("p");
-    idle.className = "hint";
-    idle.textContent = Companion.t("web.nothing_to_do");
-    actions.append(idle);
-  }
+}
+
+// What the seat may choose on this phone, and a word on it: its vote is in
+// (and may still change), or the table's screen takes its choice now, or
+// nothing waits for it. The same buttons again are left as they were, so
+// the focus stays on the one pressed.
+function renderActions(state) {
+  const voted = "ballot_vote" in state.private;
+  const changeable = voted && state.actions.some(({ command }) => command.type === "vote");
+  const note = byId("vote-note");
+  note.hidden = !voted;
+  if (voted) Companion.show(note, Companion.t(changeable ? "web.vote_change" : "web.vote_in"));
+  let idle = null;
+  if (!state.actions.length && !voted) idle = state.at_table ? "web.at_table" : "web.nothing_to_do";
+  const drawn = JSON.stringify([state.actions, idle]);
+  if (drawn === drawnActions) return;
+  drawnActions = drawn;
+  byId("actions").replaceChildren(...state.actions.map(({ command, label }) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    Companion.show(button, label);
+    button.addEventListener("click", () => send(command));
+    return button;
+  }), ...(idle ? [Board.line("p", Companion.t(idle), "hint")] : []));
 }
 
 function options(select, items, value, label) {
@@ -136,7 +148,7 @@ async function send(command, messageId = "message") {
   });
   const answer = await response.json().catch(() => ({}));
   message.dataset.kind = response.ok ? "ok" : "error";
-  message.textContent = response.ok ? Companion.t("web.sent") : (answer.message || "");
+  Companion.show(message, response.ok ? Companion.t("web.sent") : (answer.message || ""));
   return response.ok;
 }
 

@@ -9,16 +9,11 @@ function render(state) {
   byId("title").textContent = Companion.t(`game.${state.game}`);
   Board.show(byId("board"), state.board, (seat) => (
     view.phones && view.phones[seat].phone ? [Companion.t("web.on_phone")] : []));
-  showText(byId("status"), state.status);
-  showText(byId("facts"), state.facts.join(" · "));
+  Companion.show(byId("status"), state.status);  // a live region: set only when new
+  Companion.show(byId("facts"), state.facts.join(" · "));
   Board.reference(state.reference);
   Board.rules(state.explain, state.rules);
   showLog(byId("log"), state.log.slice(-12));
-}
-
-// A live region is read out when its text changes: set it only then.
-function showText(element, text) {
-  if (element.textContent !== text) element.textContent = text;
 }
 
 // The log comes worded by the server in this page's language. It is a live
@@ -33,7 +28,7 @@ function showLog(list, lines) {
   for (const item of shown.slice(0, shown.length - kept)) item.remove();
   list.append(...lines.slice(kept).map((line) => {
     const item = document.createElement("li");
-    item.textContent = line;
+    Companion.show(item, line);
     return item;
   }));
 }
