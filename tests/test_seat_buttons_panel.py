@@ -209,6 +209,7 @@ def test_the_gavel_only_in_a_game_that_declares_one(window, tmp_path, game, play
     panel = _panel(window, table)
     try:
         assert (panel.gavel is not None) is has_gavel
+        _whole(panel, window)
         assert has_gavel == any(getattr(w, "text", None) == "Gavel" for w in walk(panel.ids.header))
     finally:
         _close(panel)
