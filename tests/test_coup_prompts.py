@@ -48,8 +48,8 @@ def test_a_proved_claim_sends_its_card_back_to_be_shuffled_and_redrawn(tmp_path)
     table.execute({"type": "show", "seat": 0, "redraw": True})
     assert table.public_view()["phase"] == "lose"
     assert _status(table) == (
-        "Natassa, shuffle the Duke into the court deck and draw a new card. "
-        "Stelios loses an influence: which card is turned face up?"
+        "Natassa, shuffle the Duke into the court deck and draw a new card; "
+        "Stelios turns a card face up."
     )
     for lang in ("el", "ru", "fa"):
         said = _status(table, lang)

@@ -66,8 +66,8 @@ def test_touch_plays_a_turn_and_the_screen_follows(window, tmp_path, size):
     choose(screen, "Stelios challenges")
     tap(button(screen, "Natassa shows the Duke"))
     assert screen.status_text == (
-        "Natassa, shuffle the Duke into the court deck and draw a new card. "
-        "Stelios loses an influence: which card is turned face up?"
+        "Natassa, shuffle the Duke into the court deck and draw a new card; "
+        "Stelios turns a card face up."
     )
     tap(button(screen, "Stelios turns up the Captain"))
     assert [p.coins_text for p in screen._panels] == ["5 coins", "2 coins", "2 coins"]
