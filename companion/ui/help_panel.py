@@ -53,9 +53,12 @@ class HelpPanel(ModalView):
             return False
         return super().on_touch_up(touch)
 
-    def text(self) -> str:
-        """Everything the panel says, in Kivy's markup (names escaped)."""
+    def text(self, compact: bool = False) -> str:
+        """Everything the panel says, in Kivy's markup (names escaped); its
+        sentences run on where the panel is a compact strip."""
         lines = [escape_markup(line) for line in self.now]
+        if compact:
+            return " ".join(lines)
         if self.reference:
             lines.append(f"\n[b]{escape_markup(self.reference_title)}[/b]")
             lines += [
