@@ -48,6 +48,6 @@ def test_the_resume_banner_is_whole_and_resumes(window, tmp_path, lang, size):
     assert texture_fits(banner), (banner.texture_size, banner.size)
     assert banner not in cut_labels(kiosk.home), "no word broken or shortened"
     assert banner.height >= 48
-    window_shot(window, f"home-resume-{lang}-{size[0]}x{size[1]}")
+    window_shot(window, f"home-resume-banner-{lang}-{size[0]}x{size[1]}")
     tap(banner)
     assert kiosk.current == "table" and kiosk.table.game_id == table.game_id
