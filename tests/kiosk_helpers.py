@@ -211,22 +211,28 @@ def keyboard_shown():
     return board
 
 
-def type_by_taps(field, text: str, clear: bool = True, done: bool = True) -> None:
+def type_by_taps(
+    field, text: str, clear: bool = True, done: bool = True, focus: bool = True
+) -> None:
     """Type ``text`` into ``field`` as a person would: tap the field, then
     the keys (⌫ first, to clear it; the language key, the signs page and
     shift as each character needs; the accent key before an accented letter),
-    then **Done** (unless ``done`` is False: the keyboard stays open)."""
+    then **Done** (unless ``done`` is False: the keyboard stays open). With
+    ``focus`` False the field is not tapped: the keyboard already types into
+    it (**Next** brought it there)."""
     import unicodedata
 
     from companion.ui.keyboard_layouts import ACCENT, DIGITS, LETTERS, SIGNS
     from companion.ui.touch_keyboard import keyboard
 
-    open_board = keyboard()
-    if open_board.is_open and field.to_window(field.x, field.y)[1] < open_board.top:
-        tap(open_board.key("done"))  # the field is under the keyboard: close it first
-    drag_into_view(field)
-    tap(field)
+    if focus:
+        open_board = keyboard()
+        if open_board.is_open and field.to_window(field.x, field.y)[1] < open_board.top:
+            tap(open_board.key("done"))  # the field is under the keyboard: close it first
+        drag_into_view(field)
+        tap(field)
     board = keyboard_shown()
+    assert board.target == field, "the keyboard types into another field"
     if clear:
         while field.value:
             tap(board.key("back"))
@@ -244,7 +250,10 @@ def type_by_taps(field, text: str, clear: bool = True, done: bool = True) -> Non
         if char == " ":
             tap(board.key("space"))
             continue
-        base, *marks = unicodedata.normalize("NFD", char)
+        on_a_key = any(char.lower() in "".join(lay.rows) + lay.extra for lay in LETTERS.values())
+        # A letter with a key of its own (Persian's ئ) is typed whole, else
+        # its base letter after the accent key.
+        base, *marks = char if on_a_key else unicodedata.normalize("NFD", char)
         page, lang = page_of(base)
         if page == "digits":
             assert base in "".join(DIGITS)

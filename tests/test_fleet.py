@@ -235,3 +235,19 @@ def test_the_kiosk_publishes_its_table_and_says_goodbye_when_it_closes(tmp_path,
     assert status is not None and status["game"] == "coup" and status["state"] == "playing"
     assert recorder.latest("companion/kiosk-1/online") == {"online": False}
     assert ("companion/kiosk-1/online", '{"online": true}', False) in recorder.messages
+
+
+def test_a_game_before_its_first_round_publishes_no_round(store, broker, recorder):
+    """Article 27's set-up (physical, 4 players: the unused agendas are put
+    away) is "round 0" in its view: the console is told no round until the
+    first begins, then "round 1"."""
+    from a27_helpers import a27_table
+
+    table = a27_table(store, 4, mode="physical")
+    assert table.public_view()["round"] == 0
+    with Publishing(table, broker):
+        status = recorder.wait_for(STATUS, lambda s: s.get("phase") == "unused")
+        assert "round" not in status and status["rounds"] == 4
+        table.execute(dict(table.legal_commands()[0]))  # the unused agendas put away
+        status = recorder.wait_for(STATUS, lambda s: s.get("phase") != "unused")
+        assert status["round"] == 1 and status["rounds"] == 4

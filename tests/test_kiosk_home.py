@@ -236,9 +236,11 @@ def test_on_screen_seat_buttons_vote_through_the_simulated_header(window, tmp_pa
         ]
         assert len(seats) == 5, "one row per seat at the table (the map has six)"
         assert all(fits_in_window(b, window) for row in seats for b in row)
-        assert [b.text for b in seats[0]] == ["1", "2", "3"]
+        assert [b.text for b in seats[0]] == ["Not now"] * 3
+        assert all(b.disabled for row in seats for b in row), "nothing to press before the vote"
         nominate(table, 2)
-        assert [b.text for b in seats[0]] == ["Ja!", "Nein", "–"]
+        assert [b.text for b in seats[0]] == ["Ja!", "Nein", "Not now"]
+        assert [b.disabled for b in seats[0]] == [False, False, True]
         assert all(b.height >= 48 for row in seats for b in row)
         frames(2)
         panel.children[0].export_to_png(str(SHOTS / "seat-buttons-800x480.png"))
@@ -254,7 +256,7 @@ def test_on_screen_seat_buttons_vote_through_the_simulated_header(window, tmp_pa
         assert [c.text.split("\n")[1] for c in ballot.chips] == ["Ja!"] * 3 + ["Nein", "Ja!"]
         assert ballot.result_text == "The government is elected."
         assert table.public_view()["last_votes"] == ["ja", "ja", "ja", "nein", "ja"]
-        assert [b.text for b in seats[0]] == ["1", "2", "3"]
+        assert [b.text for b in seats[0]] == ["Not now"] * 3
         panel.dismiss(animation=False)
         frames(2)
         assert panel._changed not in table._listeners

@@ -130,6 +130,45 @@ def test_the_keyboard_never_covers_the_field_it_types_into(window, tmp_path, siz
     window_shot(window, f"keyboard-home-6-seats-{lang}-{size_id(size)}")
 
 
+TWO_NAMES = {"en": ("Anna", "Ben"), "fa": ("عائشه", "علاء")}  # fa: ئ and ء
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
+def test_next_types_the_next_players_name_by_taps_only(window, tmp_path, size, lang):
+    """**Next** moves from one player's name to the next (scrolled into view,
+    clear of the keyboard), so two names are typed without leaving the
+    keys; the last name has no Next. Persian's keys hold ئ and ء."""
+    kiosk = kiosk_at_home(window, tmp_path, size, lang=lang)
+    home = kiosk.home
+    for _ in range(3):
+        tap(home.ids.more)  # six seats: the later names below the fold at 800×480
+    fields = seat_fields(kiosk)
+    first, second = TWO_NAMES[lang]
+    type_by_taps(fields[0], first, done=False)
+    board = keyboard_shown()
+    tap(board.key("next"))
+    assert board.target == fields[1] and fields[1].focused and not fields[0].focused
+    type_by_taps(fields[1], second, focus=False, done=False)
+    assert [f.value for f in fields[:2]] == [first, second]
+    assert home.choice.names[:2] == [first, second]
+    assert_clear_of_keyboard(fields[1], board, window)
+    window_shot(window, f"keyboard-next-{lang}-{size_id(size)}")
+    for index in range(2, 6):
+        nxt = board.key("next")
+        assert fits_in_window(nxt, window) and nxt.height >= MIN_TOUCH
+        tap(nxt)
+        assert board.target == fields[index]
+        assert_clear_of_keyboard(fields[index], board, window)
+    with pytest.raises(KeyError):
+        board.key("next")  # the last name: nothing after it
+    for holder in board.ids.rows.children:
+        for key in holder.children[0].children:
+            assert key.width >= MIN_TOUCH and fits_in_window(key, window), key.text
+    tap(board.key("done"))
+    assert not board.is_open
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=size_id)
 def test_the_settings_fields_are_typed_on_the_keyboard_too(window, tmp_path, size):

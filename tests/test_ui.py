@@ -65,7 +65,10 @@ def test_touch_plays_a_turn_and_the_screen_follows(window, tmp_path, size):
     screenshot(window, f"coup-challenge-{size[0]}x{size[1]}")
     choose(screen, "Stelios challenges")
     tap(button(screen, "Natassa shows the Duke"))
-    assert screen.status_text.startswith("Stelios loses an influence")
+    assert screen.status_text == (
+        "Natassa, shuffle the Duke into the court deck and draw a new card; "
+        "Stelios turns a card face up."
+    )
     tap(button(screen, "Stelios turns up the Captain"))
     assert [p.coins_text for p in screen._panels] == ["5 coins", "2 coins", "2 coins"]
     assert screen._panels[1].revealed_text == "Captain"

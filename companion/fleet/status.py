@@ -87,11 +87,18 @@ def status_lines(table: Table, view: dict[str, Any], names: list[str]) -> dict[s
     return {lang: words.status_line(view, Messages(lang, names)) for lang in LANGUAGES}
 
 
+# Counts that start at 1: a 0 is a game before its first (Article 27's
+# set-up is "round 0" in its view), published as no figure at all.
+COUNTS = ("round", "turn")
+
+
 def progress(view: dict[str, Any]) -> dict[str, Any]:
     return {
-        key: view[key]
+        key: value
         for key in PROGRESS
-        if isinstance(view.get(key), int | str) and not isinstance(view.get(key), bool)
+        if isinstance(value := view.get(key), int | str)
+        and not isinstance(value, bool)
+        and not (key in COUNTS and value == 0)
     }
 
 

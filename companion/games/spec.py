@@ -32,9 +32,11 @@ class Traits:
     """What a game's table has that other layers act on.
 
     ``challenge_buzzer``: a standing claim may be challenged by a seat's
-    button; the engine answers ``open_claim(state)``.
+    button; the engine answers ``open_claim(state)`` (the kiosk's simulated
+    buttons read "Challenge" while it has one).
     ``gavel``: the table's gavel input strikes; the engine answers
-    ``gavel_command(state)``.
+    ``gavel_command(state)`` (only such a game's simulated buttons offer a
+    gavel).
     ``acknowledgements``: commands that hide nothing but are the seat's own
     to give, so its phone offers them ("I have seen my role").
     ``timer_pause``: the command types that pause and resume the game's

@@ -5,7 +5,11 @@ kind of step once and waits for a tap. Both are worded by the game from the
 public view alone (``Words.explain`` and ``Words.quick_reference``), and
 follow the table while open. Neither holds anything up: the table's
 timer runs on and its ballot takes votes beneath them, and the guide takes
-only the taps on itself (the screen beneath it works on)."""
+only the taps on itself (the screen beneath it works on). While the game's
+clock runs (Article 27's negotiation) the guide is compact: a strip under
+the bar (in Article 27 over the status line, which its words restate), its
+words scrolling beside **Got it**, so the clock, the board and the commands
+stay in view."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from kivy.uix.modalview import ModalView
 from kivy.utils import escape_markup
 
 from .buttons import CommandButton  # noqa: F401 - its kv rule uses one
+from .direction import Row  # noqa: F401 - its kv rule uses one
 
 Builder.load_file(str(Path(__file__).with_name("help_panel.kv")))
 
@@ -28,6 +33,8 @@ class HelpPanel(ModalView):
     reference = ListProperty([])  # (heading, text) sections
     close_text = StringProperty("")
     docked = BooleanProperty(False)  # the guide: low on the screen, the clock in sight
+    compact = BooleanProperty(False)  # the guide while the game's clock runs: a strip on top
+    acknowledged = BooleanProperty(False)  # closed by its own button ("Got it")
 
     def on_touch_down(self, touch) -> bool:
         """The guide takes only the taps on itself: the screen beneath it
@@ -46,9 +53,12 @@ class HelpPanel(ModalView):
             return False
         return super().on_touch_up(touch)
 
-    def text(self) -> str:
-        """Everything the panel says, in Kivy's markup (names escaped)."""
+    def text(self, compact: bool = False) -> str:
+        """Everything the panel says, in Kivy's markup (names escaped); its
+        sentences run on where the panel is a compact strip."""
         lines = [escape_markup(line) for line in self.now]
+        if compact:
+            return " ".join(lines)
         if self.reference:
             lines.append(f"\n[b]{escape_markup(self.reference_title)}[/b]")
             lines += [

@@ -7,9 +7,10 @@ Each layout's rows are strings, one character a key. A layout may have an
 accent key, a dead key that puts its accent on the letter typed next, as a
 Greek keyboard's tonos does (ά έ ή ί ό ύ ώ): each tap of it steps to the
 next accent it offers (Greek: tonos, dialytika; Latin: ´ ` ^ ¨ ~ ¸, for
-Chloé, Zoë, Ñ, Ç), then to none. Persian's row 3 holds the keys a name needs
-that the standard layout reaches with shift (آ, ژ); its half-space (the
-zero-width non-joiner, as in «می‌کشد») is a key of the bottom row."""
+Chloé, Zoë, Ñ, Ç), then to none. Persian's rows 2 and 3 end in the keys a
+name needs that the standard layout reaches with shift (آ, ژ, ء in row 3, ئ
+in row 2: «عائشه», «علاء»); its half-space (the zero-width non-joiner, as
+in «می‌کشد») is a key of the bottom row."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ LETTERS = {
         "el", ("ςερτυθιοπ", "ασδφγηξκλ" + ACCENT, "ζχψωβνμ"), extra="'-", accents=GREEK_ACCENTS
     ),
     "ru": Layout("ru", ("йцукенгшщзхъ", "фывапролджэ", "ячсмитьбюё"), extra="'-"),
-    "fa": Layout("fa", ("ضصثقفغعهخحجچ", "شسیبلاتنمکگ", "ظطزرذدپوژآ"), cased=False, extra=ZWNJ),
+    "fa": Layout("fa", ("ضصثقفغعهخحجچ", "شسیبلاتنمکگئ", "ظطزرذدپوژآء"), cased=False, extra=ZWNJ),
 }
 
 SIGNS = ("1234567890", "@#&*()_-+=", ".,!?'\":;/%")

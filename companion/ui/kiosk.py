@@ -101,7 +101,11 @@ class Kiosk(ScreenManager):
         if self.table_screen is not None:
             self.table_screen.detach()  # the old screen stops following its table
         screen = screen_class(table.setup.game)(
-            table, lang=self.lang, sounds=self.sounds, narrator=self.narrator
+            table,
+            lang=self.lang,
+            sounds=self.sounds,
+            narrator=self.narrator,
+            settings=self.settings,
         )
         screen.go_home = self.go_home
         screen.open_phones = self.open_phones

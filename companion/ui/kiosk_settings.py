@@ -1,8 +1,9 @@
 """The operator's settings, kept in an ini file beside the game store: the
 PIN that guards them (as a salted hash), the kiosk's language, the sound
 volume, the narration (on or off, whose turn, its pace), the screen
-rotation, the log level and the Wi-Fi the join QR offers. The PIN check
-refuses a burst of guesses.
+rotation, the log level and the Wi-Fi the join QR offers; and the steps of
+the game under way whose first-game guide was shown (so a restart does not
+show them again). The PIN check refuses a burst of guesses.
 
 Reading them needs no Kivy (the command line reads the log level before
 Kivy starts); only the language check asks what the kiosk can draw."""
@@ -52,6 +53,7 @@ class KioskSettings:
                     "pause": str(DEFAULT_PAUSE),
                 },
                 "wifi": {"ssid": "", "password": ""},
+                "guide": {"game": "", "seen": ""},
             }
         )
         self.set_aside: Path | None = None  # a damaged file, kept for support
@@ -238,6 +240,18 @@ class KioskSettings:
     def set_wifi(self, ssid: str, password: str) -> None:
         self._set("wifi", "ssid", ssid.strip())
         self._set("wifi", "password", password)
+
+    # -- the first-game guide -------------------------------------------------
+    def guided(self, game_id: int) -> set[str]:
+        """The steps of game ``game_id`` whose guide was shown (only the
+        latest game's are kept)."""
+        if self.config.get("guide", "game") != str(game_id):
+            return set()
+        return set(self.config.get("guide", "seen").split())
+
+    def set_guided(self, game_id: int, steps: set[str]) -> None:
+        self.config.set("guide", "game", str(game_id))
+        self._set("guide", "seen", " ".join(sorted(steps)))
 
 
 def settings_path(store_path: str | Path) -> Path:

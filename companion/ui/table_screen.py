@@ -27,6 +27,7 @@ from .buttons import CommandButton  # noqa: F401 - the bar's kv rule uses it
 from .direction import Row, writing
 from .fonts import MEASURES_KEPT
 from .help_panel import HelpPanel
+from .kiosk_settings import KioskSettings
 from .narrator import Narrator
 from .sounds import Sounds
 from .text_panel import TextPanel
@@ -106,10 +107,12 @@ class TableScreen(BoxLayout):
         lang: str = "en",
         sounds: Sounds | None = None,
         narrator: Narrator | None = None,
+        settings: KioskSettings | None = None,
         **kwargs: Any,
     ) -> None:
         self.sounds = sounds  # the kiosk's sounds, for games that sound
         self.narrator = narrator  # the kiosk's voice, for cues and scripts
+        self.settings = settings  # the kiosk's, where "Got it" is remembered
         self.lang = lang
         self._ballot_open = False  # whether the table's ballot was open at the last look
         self._caption_end: Any = None  # the Clock event that clears the caption
@@ -234,7 +237,10 @@ class TableScreen(BoxLayout):
         buttons (the timer runs on, the ballot takes votes)."""
         if not self.table.setup.table.get("guide"):
             return
-        shown = self._guided.setdefault(self.table.game_id, set())
+        game = self.table.game_id
+        if game not in self._guided:  # what the guide showed before a restart
+            self._guided[game] = self.settings.guided(game) if self.settings else set()
+        shown = self._guided[game]
         if view["phase"] in shown:
             return
         shown.add(view["phase"])
@@ -260,6 +266,9 @@ class TableScreen(BoxLayout):
     def _help_closed(self, panel: HelpPanel) -> None:
         if self._help is panel:
             self._help = None
+        if panel.docked and panel.acknowledged and self.settings is not None:
+            game = self.table.game_id  # "Got it": not shown again, even after a restart
+            self.settings.set_guided(game, self._guided.get(game, set()))
 
     def _show_help(self, view: dict[str, Any]) -> None:
         """The open panel says what the table's view is now."""
@@ -267,6 +276,8 @@ class TableScreen(BoxLayout):
             return
         words = self.table.spec.words
         self._help.now = words.explain(view, self.t)
+        timer = self.table.timer()
+        self._help.compact = self._help.docked and bool(timer and timer["running"])
         if not self._help.docked:
             self._help.reference = words.quick_reference(view, self.t)
 

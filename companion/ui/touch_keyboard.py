@@ -11,7 +11,10 @@ Greek, Russian and Persian); if the keyboard would cover the field, the
 screen or panel holding the field slides up until the field sits just
 above it, and slides back when the keyboard closes (**Done**, a tap
 elsewhere, or the field's screen going away). Keys type at the end of the
-text; ⌫ takes back the last character (held, it keeps going).
+text; ⌫ takes back the last character (held, it keeps going). Where the
+screen or panel has another field after this one (top to bottom, then in
+reading order: the next player's name on home), **Next** moves to it,
+scrolling it into view.
 
 A physical keyboard, where one is plugged in, types into the field too
 (its text, Backspace, Enter); every other key stays swallowed by
@@ -41,6 +44,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import ScreenManager
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from ..i18n import Messages
@@ -227,6 +231,35 @@ class TouchKeyboard(BoxLayout):
         self._lift(field)
         self._watch(field)
 
+    def next_field(self) -> TextField | None:
+        """The field after the one typed into, on the same screen or panel
+        (top to bottom, then in reading order), or None if it is the last."""
+        field = self.target
+        layer = None if field is None else _layer_of(field)
+        if layer is None:
+            return None
+        fields = sorted(
+            (w for w in layer.walk(restrict=True) if isinstance(w, TextField) and _shown(w)),
+            key=lambda w: _reading_place(w),
+        )
+        after = [w for w in fields if _reading_place(w) > _reading_place(field)]
+        return after[0] if after else None
+
+    def _to_next_field(self) -> None:
+        """**Next**: type into the following field, brought into view."""
+        following = self.next_field()
+        if following is None:
+            return
+        self._detach_field()  # the layer back in place, the field let go
+        self.target = None
+        view = following.parent
+        while view is not None and not isinstance(view, ScrollView):
+            view = view.parent
+        if view is not None:
+            view.scroll_to(following, padding=dp(8), animate=False)
+            view.update_from_scroll()  # moved now, not at the next frame
+        self.attach(following)
+
     def close(self, *_args: Any) -> None:
         if self.target is None:
             return
@@ -333,19 +366,26 @@ class TouchKeyboard(BoxLayout):
 
     def _rows(self) -> list[list[KeyButton]]:
         t = Messages(self.kiosk_lang)
-        done = self._key(t("keyboard.done"), self.close, units=2, name="done")
+        done = [self._key(t("keyboard.done"), self.close, units=2, name="done")]
+        if self.next_field() is not None:  # Next, before Done; the space bar makes room
+            done.insert(0, self._key(t("keyboard.next"), self._to_next_field, units=2, name="next"))
         back = self._key("⌫", self._back, units=1.5, name="back", repeats=True)
         if self.page == "digits":
             rows = [[self._char(c) for c in row] for row in DIGITS[:3]]
-            return rows + [[back, self._char(DIGITS[3]), done]]
-        space = self._key(t("keyboard.space"), lambda: self._type(" "), units=4.5, name="space")
+            return rows + [[back, self._char(DIGITS[3]), *done]]
+        space = self._key(
+            t("keyboard.space"),
+            lambda: self._type(" "),
+            units=4.5 if len(done) == 1 else 3,
+            name="space",
+        )
         if self.page == "signs":
             rows = [[self._char(c) for c in row] for row in SIGNS]
             rows[2].append(back)
             letters = self._key(
                 t("keyboard.letters"), lambda: self._to("letters"), units=2, name="page"
             )
-            return rows + [[letters, space, done]]
+            return rows + [[letters, space, *done]]
         layout = LETTERS[self.lang]
         rows = [[self._char(c) for c in row] for row in layout.rows]
         if layout.cased:
@@ -363,7 +403,7 @@ class TouchKeyboard(BoxLayout):
                 )
             )
         extra = [self._char(c) for c in layout.extra]
-        return rows + [bottom + extra + [space, done]]
+        return rows + [bottom + extra + [space, *done]]
 
     def _key(
         self,
@@ -409,7 +449,7 @@ class TouchKeyboard(BoxLayout):
 
     def key(self, name_or_char: str) -> KeyButton:
         """The key shown with this character or named so ("shift", "back",
-        "space", "done", "page", "language"): for tests and the doctor."""
+        "space", "next", "done", "page", "language"): for tests and the doctor."""
         for holder in self.ids.rows.children:
             for key in holder.children[0].children:
                 if name_or_char in (key.name, key.char, key.text):
@@ -473,6 +513,22 @@ class TouchKeyboard(BoxLayout):
             self.close()
             return True
         return False  # every other key: lockdown swallows it
+
+
+def _shown(widget: Widget) -> bool:
+    """Neither the widget nor what holds it is disabled, hidden or flat."""
+    while isinstance(widget, Widget):
+        if widget.disabled or widget.opacity == 0 or widget.height <= 0:
+            return False
+        widget = widget.parent
+    return True
+
+
+def _reading_place(field: Widget) -> tuple[float, float]:
+    """Where a reader comes to ``field``: top to bottom, then along the line
+    (from the right in a right-to-left language)."""
+    x, y = field.to_window(field.x, field.top)
+    return (-round(y), -x if writing.rtl else x)
 
 
 def _layer_of(widget: Widget) -> Widget | None:

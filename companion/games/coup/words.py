@@ -74,6 +74,14 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
     if phase == "action":
         return t("status.action", player=current)
     if phase == "lose":
+        proven = proven_claim(view)
+        if proven is not None:  # the prover's card goes back before the loss
+            return t(
+                "status.lose_proven",
+                player=proven["seat"],
+                character=proven["character"],
+                challenger=view["waiting_for"][0],
+            )
         return t("status.lose", player=view["waiting_for"][0])
     if phase == "challenge":
         claim = awaited_claim(view)
@@ -86,8 +94,10 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
             )
         if claim["kind"] != "action":  # a join, a reaction, a block of what came due
             return t("status.challenge_claim", player=claim["seat"], character=claim["character"])
+        # An action aimed at a player names them ("... to steal from Ann").
+        key = "status.challenge_action" if pending["target"] is None else "status.challenge_target"
         return t(
-            "status.challenge_action",
+            key,
             player=claim["seat"],
             character=claim["character"],
             action=pending["action"],
@@ -116,6 +126,32 @@ def status_line(view: dict[str, Any], t: Messages) -> str:
     if phase == "exchange":
         return t("status.exchange", player=current)
     return t(f"status.{phase}")
+
+
+def proven_claim(view: dict[str, Any]) -> dict[str, Any] | None:
+    """In physical mode, while a challenger loses an influence for a claim
+    its claimant proved, that claim (``seat``, ``character``): its card is
+    on the table, to be shuffled into the court deck for a new one (the
+    rules' CH4; keeper mode's app redraws it itself). None otherwise, or
+    for a reaction, whose card shown is the life lost."""
+    losing = view["losing"]
+    if view["mode"] != "physical" or losing is None or losing["reason"] != "challenge":
+        return None
+    loser = losing["seat"]
+    pending = view["pending"]
+    claim = None if pending is None else pending["claim"]
+    if claim is not None and claim["challenger"] == loser and claim["kind"] != "react":
+        return claim  # the turn's own claim, still the one being settled
+    proved = [  # an interrupting claim, already settled: its record says
+        {"seat": player["seat"], **record}
+        for player in view["players"]
+        for record in player["claims"]
+        if record["result"] == "upheld"
+        and record.get("challenger") == loser
+        and record["turn"] == view["turn"]
+        and record["kind"] != "react"
+    ]
+    return proved[-1] if proved else None
 
 
 def awaited_claim(view: dict[str, Any]) -> dict[str, Any]:
