@@ -135,6 +135,7 @@ class TrackRow(SplitLine):
     disks = StringProperty("")
     value = StringProperty("")
     in_play = BooleanProperty(True)
+    one_line = NumericProperty(0)  # the width that holds the agenda and its figures side by side
 
 
 class LegendItem(Row):
@@ -174,6 +175,7 @@ class Article27TableScreen(TableScreen):
     tile_share = NumericProperty(0)
     track_title = StringProperty("")
     track_head = StringProperty("")
+    track_width = NumericProperty(0)  # what the track's widest row needs on one line
     bribes_title = StringProperty("")
     bribes_text = StringProperty("")
     results_title = StringProperty("")
@@ -358,6 +360,7 @@ class Article27TableScreen(TableScreen):
             self._rows = [TrackRow(spec=self.table.spec) for _ in AGENDAS]
             for widget in self._rows:
                 self.ids.track.add_widget(widget)
+                widget.bind(one_line=self._fit_track)
         for widget, row in zip(self._rows, rows):
             widget.agenda, widget.value = row["agenda"], row["value"]
             widget.piece = row["piece"]
@@ -367,6 +370,9 @@ class Article27TableScreen(TableScreen):
                 + _disk(False, row["down"])
                 + DISK_LEFT_SIGN * disks_left(row)
             )
+
+    def _fit_track(self, *_args: Any) -> None:
+        self.track_width = max(row.one_line for row in self._rows)
 
     # -- the command strip -------------------------------------------------------------
     def _show_commands(self) -> None:
