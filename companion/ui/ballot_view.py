@@ -56,8 +56,7 @@ class VoteChip(Label):
         core = CoreLabel(
             text=text, font_size=font_size, font_name=font_name, text_size=(width, None)
         )
-        core.render()
-        return core.content_height
+        return core.render()[1]
 
 
 class BallotView(BoxLayout):
@@ -65,6 +64,11 @@ class BallotView(BoxLayout):
     result_text = StringProperty("")
     revealing = BooleanProperty(False)
     roomy = BooleanProperty(False)  # the screen has height to spare (portrait): larger chips
+    tight = BooleanProperty(False)  # a short screen: chips only as tall as their words
+    # A closed ballot's chips folded away, its title and result kept: the
+    # screen needs their room for what matters now (its log keeps the votes).
+    folded = BooleanProperty(False)
+    chips_height = NumericProperty(dp(64))  # the chips' rows, folded or not
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -129,7 +133,7 @@ class BallotView(BoxLayout):
         chip is as tall as the fullest needs."""
         row, chips = self.ids.chips, self._chips
         if not chips:
-            row.height = dp(64)
+            self.chips_height = dp(64)
             return
         texts = [text for chip in chips for text in (chip.face_text, chip.back_text) if text]
         font_name = chips[0].font_name
@@ -150,12 +154,13 @@ class BallotView(BoxLayout):
         rows = -(-count // cols)
         wrap = max(1.0, width - dp(8))  # the chip's text_size
         lines = max(VoteChip.text_height(text, font, font_name, wrap) for text in texts)
-        height = max(dp(96) if self.roomy else dp(64), lines + dp(12))
+        least = dp(96) if self.roomy else (0 if self.tight else dp(64))
+        height = max(least, lines + (dp(8) if self.tight else dp(12)))
         for chip in chips:
             chip.font_size = font
         row.cols = cols
         row.row_default_height = height
-        row.height = rows * height + row.spacing[1] * (rows - 1)
+        self.chips_height = rows * height + row.spacing[1] * (rows - 1)
 
     @staticmethod
     def _longest_word(texts: Sequence[str], font_size: float, font_name: str) -> float:
