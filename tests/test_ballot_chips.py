@@ -56,7 +56,8 @@ def check_chips(ballot, name: str) -> None:
 def test_secret_hitler_s_ten_chips_hold_whole_names_at_one_size(window, tmp_path, size):
     from companion.ui.table_screen import screen_class
 
-    setup = Setup(game="secret_hitler", seats=NAMES, mode="physical", options={"first": 0})
+    seats = [name if " " not in name else "Giorgos" for name in NAMES]  # the ten
+    setup = Setup(game="secret_hitler", seats=seats, mode="physical", options={"first": 0})
     table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=3))
     screen = show(window, screen_class("secret_hitler")(table, lang="en"), size)
     nominate(table)
@@ -64,6 +65,8 @@ def test_secret_hitler_s_ten_chips_hold_whole_names_at_one_size(window, tmp_path
         table.execute({"type": "vote", "seat": seat, "choice": "ja"}, source=seat_source(seat))
     frames(3)
     window_shot(window, f"sh-ballot-10-{size_id(size)}")
+    assert not screen.ids.ballot.folded, "room for the chips and the commands"
+    assert screen.ids.commands.height <= screen.ids.command_view.height + 1, "the strip in sight"
     check_chips(screen.ids.ballot, size_id(size))
     if size == PORTRAIT:  # the room a tall screen has: larger chips and text
         assert screen.ids.ballot.chips[0].font_size > sp(17)

@@ -85,3 +85,26 @@ def test_every_power_on_the_track_keeps_its_icon_at_800x480(window, tmp_path, la
     for slot in powers:
         assert slot.shows_icon, (lang, slot.text, slot.size)
         assert not cut_labels(slot), (lang, slot.text)
+
+
+def test_an_open_ballot_s_chips_fold_rather_than_push_the_commands_off(window, tmp_path):
+    """Ten long names at 800×480 take two rows of chips: the commands stay
+    in sight, the status line still counting the votes."""
+    from sh_helpers import nominate
+
+    from companion.games.base import Fate, Setup
+    from companion.games.secret_hitler.screen import SecretHitlerTableScreen
+    from companion.table import EventStore, Table, seat_source
+
+    names = ["Konstantinos", "Maximilian", "Светлана", "Alexandra Papadopoulou", "Δημήτρης"]
+    names += ["Anna", "Ben", "Chloe", "Eleni", "Farid"]
+    setup = Setup(game="secret_hitler", seats=names, mode="physical", options={"first": 0})
+    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=3))
+    screen = show(window, SecretHitlerTableScreen(table, lang="en"), SIZE)
+    nominate(table)
+    table.execute({"type": "vote", "seat": 1, "choice": "ja"}, source=seat_source(1))
+    frames(3)
+    window_shot(window, "sh-10-long-names-vote-800x480")
+    assert strip_in_sight(screen)
+    assert not seats_whole(screen), seats_whole(screen)
+    assert "1" in screen.status_text

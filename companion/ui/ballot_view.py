@@ -130,7 +130,9 @@ class BallotView(BoxLayout):
         """Every chip of one size and one size of text: the largest text at
         which every word of every chip fits its chip, in as few rows as
         that allows; a name of several words wraps between them, and every
-        chip is as tall as the fullest needs."""
+        chip is as tall as the fullest needs. A short screen (``tight``)
+        sets chips that take more than a row in the smallest text, as low
+        as their words allow."""
         row, chips = self.ids.chips, self._chips
         if not chips:
             self.chips_height = dp(64)
@@ -152,10 +154,12 @@ class BallotView(BoxLayout):
                 break
         width = (row.width - gap * (cols - 1)) / cols
         rows = -(-count // cols)
+        if self.tight and rows > 1:
+            font = fonts[-1]  # a short screen's rows of chips as low as they go
         wrap = max(1.0, width - dp(8))  # the chip's text_size
         lines = max(VoteChip.text_height(text, font, font_name, wrap) for text in texts)
         least = dp(96) if self.roomy else (0 if self.tight else dp(64))
-        height = max(least, lines + (dp(8) if self.tight else dp(12)))
+        height = max(least, lines + (dp(6) if self.tight else dp(12)))
         for chip in chips:
             chip.font_size = font
         row.cols = cols

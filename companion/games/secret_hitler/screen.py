@@ -383,7 +383,8 @@ class SecretHitlerTableScreen(TableScreen):
         """Grow each row of seats to what its fullest seat needs (a row
         whose seats fit keeps its height), by no more in all than the
         commands below can spare (they stay whole in sight). Where that is
-        not enough, a closed ballot's chips fold away to give their room."""
+        not enough, a closed ballot's chips fold away to give their room
+        (an open one's only where the commands would leave the screen)."""
         grid, view, ballot = self.ids.players, self.ids.command_view, self.ids.ballot
         cols = max(1, grid.cols or 1)
         rows = [self._panels[start : start + cols] for start in range(0, len(self._panels), cols)]
@@ -391,8 +392,11 @@ class SecretHitlerTableScreen(TableScreen):
         room = view.height - self.ids.commands.height + self.seat_growth
         chips = ballot.chips_height + ballot.spacing  # the room folded chips give
         unfolded = room - (chips if ballot.folded else 0)
-        closed = self._open_ballot is None and bool(ballot.chips) and not ballot.revealing
-        ballot.folded = closed and sum(wanted) > unfolded + 0.5
+        # The strip pushed out of sight folds an open ballot's chips too (the
+        # status line still counts the votes); never a reveal's.
+        shown = bool(ballot.chips) and not ballot.revealing
+        short = unfolded < -0.5 or (self._open_ballot is None and sum(wanted) > unfolded + 0.5)
+        ballot.folded = shown and short
         free = max(0.0, unfolded + (chips if ballot.folded else 0))
         share = min(1.0, free / sum(wanted)) if sum(wanted) else 0.0
         growths = [need * share for need in wanted]
