@@ -302,4 +302,5 @@ def test_each_reader_dates_a_game_their_own_way():
     assert Messages("en").date_time(moment) == "2026-11-30 09:05"
     assert Messages("el").date_time(moment) == "30/11/2026 09:05"
     assert Messages("ru").date_time(moment) == "30.11.2026 09:05"
-    assert Messages("fa").date_time(moment) == "۱۴۰۵/۰۹/۰۹ ۰۹:۰۵"
+    # Persian: a right-to-left mark first, so the date (read first) is on the right.
+    assert Messages("fa").date_time(moment) == "\u200f۱۴۰۵/۰۹/۰۹ ۰۹:۰۵"

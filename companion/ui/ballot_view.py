@@ -13,7 +13,7 @@ from typing import Any
 from kivy.animation import Animation
 from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -24,6 +24,13 @@ from .palette import CHIP_VOTED, CHIP_WAITING
 Builder.load_file(str(Path(__file__).with_name("ballot_view.kv")))
 
 REVEAL_SECONDS = 0.9  # short: the table is waiting to hear the result
+# A chip's sizes of text, largest first: every chip of a ballot takes the
+# same one, the largest at which every word of every chip fits its chip
+# (never below the smallest: the chips take more rows). A roomy screen
+# (portrait) starts larger.
+CHIP_FONTS = (17, 16, 15, 14)
+ROOMY_FONTS = (24, 22, 20)
+ROOMY_ROWS = 3  # a roomy screen's rows of chips, for a larger text
 
 
 class VoteChip(Label):
@@ -42,11 +49,26 @@ class VoteChip(Label):
         core = CoreLabel(font_size=font_size, font_name=font_name)
         return max((core.get_cached_extents()(word)[0] for word in text.split()), default=0)
 
+    @staticmethod
+    @lru_cache(maxsize=MEASURES_KEPT)
+    def text_height(text: str, font_size: float, font_name: str, width: float) -> float:
+        """The height of the text wrapped (between words) to ``width``."""
+        core = CoreLabel(
+            text=text, font_size=font_size, font_name=font_name, text_size=(width, None)
+        )
+        return core.render()[1]
+
 
 class BallotView(BoxLayout):
     title = StringProperty("")
     result_text = StringProperty("")
     revealing = BooleanProperty(False)
+    roomy = BooleanProperty(False)  # the screen has height to spare (portrait): larger chips
+    tight = BooleanProperty(False)  # a short screen: chips only as tall as their words
+    # A closed ballot's chips folded away, its title and result kept: the
+    # screen needs their room for what matters now (its log keeps the votes).
+    folded = BooleanProperty(False)
+    chips_height = NumericProperty(dp(64))  # the chips' rows, folded or not
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -105,21 +127,48 @@ class BallotView(BoxLayout):
             self._animation.start(chip)
 
     def fit_chips(self, *_args: Any) -> None:
-        """No chip narrower than its longest word (a long vote,
-        "Воздержаться"), the others giving it the room, where the row has
-        that room for all of them."""
-        row = self.ids.chips
-        needs = [
-            max(
-                chip.word_width(text, chip.font_size, chip.font_name)
-                for text in (chip.face_text, chip.back_text)
-            )
-            + dp(10)
-            for chip in self._chips
-        ]
-        fits = sum(needs) + row.spacing[0] * max(0, len(needs) - 1) <= row.width
-        for chip, need in zip(self._chips, needs):
-            chip.size_hint_min_x = need if fits else None
+        """Every chip of one size and one size of text: the largest text at
+        which every word of every chip fits its chip, in as few rows as
+        that allows; a name of several words wraps between them, and every
+        chip is as tall as the fullest needs. A short screen (``tight``)
+        sets chips that take more than a row in the smallest text, as low
+        as their words allow."""
+        row, chips = self.ids.chips, self._chips
+        if not chips:
+            self.chips_height = dp(64)
+            return
+        texts = [text for chip in chips for text in (chip.face_text, chip.back_text) if text]
+        font_name = chips[0].font_name
+        fonts = [sp(size) for size in ((*ROOMY_FONTS, *CHIP_FONTS) if self.roomy else CHIP_FONTS)]
+        gap, count = row.spacing[0], len(chips)
+        # Few rows first; a roomy screen takes up to three for a larger text.
+        tries = [(rows, f) for rows in range(1, count + 1) for f in fonts]
+        if self.roomy:
+            tries.sort(key=lambda t: (t[0] > ROOMY_ROWS, -t[1] if t[0] <= ROOMY_ROWS else t[0]))
+        cols, font = 1, fonts[-1]  # where none fits: one chip a row, the smallest text
+        for rows, size in tries:
+            per_row = -(-count // rows)
+            room = (row.width - gap * (per_row - 1)) / per_row - dp(10)
+            if self._longest_word(texts, size, font_name) <= room:
+                cols, font = per_row, size
+                break
+        width = (row.width - gap * (cols - 1)) / cols
+        rows = -(-count // cols)
+        if self.tight and rows > 1:
+            font = fonts[-1]  # a short screen's rows of chips as low as they go
+        wrap = max(1.0, width - dp(8))  # the chip's text_size
+        lines = max(VoteChip.text_height(text, font, font_name, wrap) for text in texts)
+        least = dp(96) if self.roomy else (0 if self.tight else dp(64))
+        height = max(least, lines + (dp(6) if self.tight else dp(12)))
+        for chip in chips:
+            chip.font_size = font
+        row.cols = cols
+        row.row_default_height = height
+        self.chips_height = rows * height + row.spacing[1] * (rows - 1)
+
+    @staticmethod
+    def _longest_word(texts: Sequence[str], font_size: float, font_name: str) -> float:
+        return max(VoteChip.word_width(text, font_size, font_name) for text in texts)
 
     def clear(self) -> None:
         self._stop()

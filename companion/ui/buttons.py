@@ -11,12 +11,18 @@ from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
+from .hiding import Hideable
+
 Builder.load_file(str(Path(__file__).with_name("buttons.kv")))
 
 
 class CommandButton(Button):
     command = ObjectProperty(None, allownone=True)
     seat_command = BooleanProperty(True)
+
+
+class HidingCommandButton(Hideable, CommandButton):
+    """A command's button hidden in place while it has nothing to do."""
 
 
 class ChoiceButton(CommandButton):

@@ -20,23 +20,38 @@ from typing import Any
 
 from kivy.lang import Builder
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 
+from ...i18n import Messages
 from ...paths import cache_dir
 from ...table import Table
 from ...ui.ballot_view import BallotView  # noqa: F401 - the kv below places one
-from ...ui.buttons import ChoiceButton, CommandButton
+from ...ui.buttons import ChoiceButton, CommandButton, refill
 from ...ui.direction import Row
 from ...ui.icon import IconView
 from ...ui.sounds import EXPIRY, GAVEL, WARNING, Sounds
 from ...ui.split_line import SplitLine
 from ...ui.table_screen import TableScreen
 from ..palette import hex_colour
-from .palette import DISK_DOWN, DISK_DOWN_SIGN, DISK_LEFT_SIGN, DISK_UP, DISK_UP_SIGN, VOTES
+from .palette import (
+    DISK_DOWN,
+    DISK_DOWN_SIGN,
+    DISK_LEFT_SIGN,
+    DISK_UP,
+    DISK_UP_SIGN,
+    LEGEND,
+    VOTES,
+)
 from .rules import AGENDAS
 from .words import (
     WARNING_SECONDS,
@@ -120,6 +135,17 @@ class TrackRow(SplitLine):
     disks = StringProperty("")
     value = StringProperty("")
     in_play = BooleanProperty(True)
+    one_line = NumericProperty(0)  # the width that holds the agenda and its figures side by side
+
+
+class LegendItem(Row):
+    """One of the track legend's items: a disk, then what it means (a row
+    of its own, so that a right-to-left language puts the disk first on
+    the right; one markup label lays its parts out left to right)."""
+
+    sign = StringProperty("")
+    sign_colour = ListProperty(list(LEGEND))
+    words = StringProperty("")
 
 
 class DigitButton(Button):
@@ -149,7 +175,7 @@ class Article27TableScreen(TableScreen):
     tile_share = NumericProperty(0)
     track_title = StringProperty("")
     track_head = StringProperty("")
-    track_legend = StringProperty("")
+    track_width = NumericProperty(0)  # what the track's widest row needs on one line
     bribes_title = StringProperty("")
     bribes_text = StringProperty("")
     results_title = StringProperty("")
@@ -328,14 +354,13 @@ class Article27TableScreen(TableScreen):
         t = self.t
         self.track_title = t("a27.ui.track")
         self.track_head = t("a27.ui.track_head")
-        legend = t("a27.ui.track_legend", up=_disk(True), down=_disk(False), left=DISK_LEFT_SIGN)
-        # Two spaces part its items: a narrow column wraps it between them, never inside one.
-        self.track_legend = "  ".join(item.replace(" ", "\u00a0") for item in legend.split("  "))
+        refill(self.ids.legend, LegendItem, _legend_items(t), lambda _item: None)
         rows = track_rows(view, t)
         if not self._rows:
             self._rows = [TrackRow(spec=self.table.spec) for _ in AGENDAS]
             for widget in self._rows:
                 self.ids.track.add_widget(widget)
+                widget.bind(one_line=self._fit_track)
         for widget, row in zip(self._rows, rows):
             widget.agenda, widget.value = row["agenda"], row["value"]
             widget.piece = row["piece"]
@@ -345,6 +370,9 @@ class Article27TableScreen(TableScreen):
                 + _disk(False, row["down"])
                 + DISK_LEFT_SIGN * disks_left(row)
             )
+
+    def _fit_track(self, *_args: Any) -> None:
+        self.track_width = max(row.one_line for row in self._rows)
 
     # -- the command strip -------------------------------------------------------------
     def _show_commands(self) -> None:
@@ -459,6 +487,19 @@ class Article27TableScreen(TableScreen):
         button = kind(text=text, **props)
         button.bind(on_release=lambda _button: on_tap())
         return button
+
+
+def _legend_items(t: Messages) -> list[dict[str, Any]]:
+    """The track legend's items in reading order, each a disk sign, its
+    colour and its words: the catalog's legend, whose items two spaces part."""
+    signs = {DISK_UP_SIGN: DISK_UP, DISK_DOWN_SIGN: DISK_DOWN, DISK_LEFT_SIGN: LEGEND}
+    legend = t("a27.ui.track_legend", up=DISK_UP_SIGN, down=DISK_DOWN_SIGN, left=DISK_LEFT_SIGN)
+    items = []
+    for item in legend.split("  "):
+        sign = next(s for s in signs if s in item)
+        words = item.replace(sign, "").strip()
+        items.append({"sign": sign, "sign_colour": list(signs[sign]), "words": words})
+    return items
 
 
 def _disk(up: bool, count: int = 1) -> str:

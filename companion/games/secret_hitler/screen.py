@@ -68,6 +68,7 @@ Builder.load_file(str(Path(__file__).with_name("screen.kv")))
 VOTE_COLORS = {"ja": JA, "nein": NEIN}
 ICON_GAP = dp(2)  # between a slot's icon and its word
 EDGE = dp(3)  # a slot's margin either side of its word
+MIN_ICON = dp(14)  # a slot's icon is never smaller
 
 # Commands by pick key, and the seat each names. The waiting pick (None when
 # there is none) is looked up in it directly: None is never a key.
@@ -121,6 +122,26 @@ class PolicySlot(Label):
             return False  # a word would break
         label.refresh()
         return label.content_height + (side + ICON_GAP if tall else 0) <= height
+
+    @staticmethod
+    @lru_cache(maxsize=MEASURES_KEPT)
+    def short_side(
+        text: str, width: float, height: float, font_size: float, bold: bool, font_name: str
+    ) -> float:
+        """The icon's side before the words in a short slot: the slot's
+        height, or less where its longest word needs the room (an icon
+        smaller than ``MIN_ICON`` is left out)."""
+        longest = max(
+            (
+                CoreLabel(font_size=font_size, bold=bold, font_name=font_name).get_cached_extents()(
+                    word
+                )[0]
+                for word in text.split()
+            ),
+            default=0,
+        )
+        side = min(height - dp(10), width - longest - ICON_GAP if text else height - dp(10))
+        return side if side >= MIN_ICON else 0
 
     @staticmethod
     def icon_padding(beside_words: bool, side: float, tall: bool, rtl: bool) -> list[float]:
@@ -222,8 +243,7 @@ class SecretHitlerTableScreen(TableScreen):
     status_text = StringProperty("")
     player_count = NumericProperty(5)
     picking = BooleanProperty(False)
-    seat_need = NumericProperty(0)  # the height the fullest seat needs
-    seat_growth = NumericProperty(0)  # what the seats' rows grow by, to show it
+    seat_growth = NumericProperty(0)  # what the seats' rows grow by in all, to show them whole
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         self._panels: list[SeatPanel] = []
@@ -382,19 +402,32 @@ class SecretHitlerTableScreen(TableScreen):
             panel.selectable = p["seat"] in pickable
 
     def _seats_need(self, *_args: Any) -> None:
-        self.seat_need = max((panel.need for panel in self._panels), default=0)
         self._fit_seats()
 
     def _fit_seats(self, *_args: Any) -> None:
-        """Grow the seats' rows to what the fullest seat needs, by no more
-        than the commands below can spare (they stay whole in sight)."""
-        grid, view = self.ids.players, self.ids.command_view
-        rows = max(1, grid.rows_needed)
-        wanted = max(0.0, self.seat_need - grid.base_row)
-        free = view.height - self.ids.commands.height + self.seat_growth * rows
-        growth = max(0.0, min(wanted, free / rows))
-        if abs(growth - self.seat_growth) > 0.5:
-            self.seat_growth = growth
+        """Grow each row of seats to what its fullest seat needs (a row
+        whose seats fit keeps its height), by no more in all than the
+        commands below can spare (they stay whole in sight). Where that is
+        not enough, a closed ballot's chips fold away to give their room
+        (an open one's only where the commands would leave the screen)."""
+        grid, view, ballot = self.ids.players, self.ids.command_view, self.ids.ballot
+        cols = max(1, grid.cols or 1)
+        rows = [self._panels[start : start + cols] for start in range(0, len(self._panels), cols)]
+        wanted = [max(0.0, max(p.need for p in row) - grid.base_row) for row in rows]
+        room = view.height - self.ids.commands.height + self.seat_growth
+        chips = ballot.chips_height + ballot.spacing  # the room folded chips give
+        unfolded = room - (chips if ballot.folded else 0)
+        # The strip pushed out of sight folds an open ballot's chips too (the
+        # status line still counts the votes); never a reveal's.
+        shown = bool(ballot.chips) and not ballot.revealing
+        short = unfolded < -0.5 or (self._open_ballot is None and sum(wanted) > unfolded + 0.5)
+        ballot.folded = shown and short
+        free = max(0.0, unfolded + (chips if ballot.folded else 0))
+        share = min(1.0, free / sum(wanted)) if sum(wanted) else 0.0
+        growths = [need * share for need in wanted]
+        grid.rows_minimum = {row: grid.base_row + growth for row, growth in enumerate(growths)}
+        if abs(sum(growths) - self.seat_growth) > 0.5:
+            self.seat_growth = sum(growths)
 
     def _show_ballot(self, view: dict[str, Any]) -> None:
         """While the ballot is open: who has voted. When the last vote closes

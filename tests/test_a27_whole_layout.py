@@ -1,0 +1,30 @@
+"""Article 27's screen keeps its texts whole on one line where they are
+read as a line: each agenda track row (an agenda's name beside its disks
+and its value) at 800×480 in every language, the clock shown or hidden;
+the board's titles whole."""
+
+from __future__ import annotations
+
+import pytest
+from a27_kiosk_helpers import a27_screen, at_stage
+from kiosk_helpers import cut_labels, window_shot
+from ui_helpers import fits_in_window, frames, show
+
+from companion.i18n import LANGUAGES
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_track_row_is_one_line_at_800x480(window, tmp_path, lang):
+    for stage in ("negotiation", "voting"):  # the clock shown, then hidden
+        table = at_stage(tmp_path / f"{stage}.sqlite3", stage)
+        screen = show(window, a27_screen(table, tmp_path / "sounds", lang=lang), (800, 480))
+        screen.tick()
+        frames(3)
+        window_shot(window, f"a27-track-{stage}-{lang}-800x480")
+        for row in screen.ids.track.children:
+            assert not row.stacked, (lang, stage, row.agenda, row.width)
+            assert fits_in_window(row, window), (lang, stage, row.agenda)
+        board = [screen.ids.floor_title, screen.ids.table_title]
+        assert not [w.text for w in cut_labels(screen) if w in board], (lang, stage)
+        screen.detach()
+        table.store.close()
