@@ -62,7 +62,8 @@ class TableBar(Layout):
     to two lines) or under it. Where the buttons leave the name too little
     room (a game's end adds Chart and New game; a portrait screen, a long
     language) the buttons take the whole width, in as many rows as they
-    need, and the name and its figures go on their own line under them.
+    need, and the name and its figures follow the last row's buttons where
+    they fit beside them, else go on their own line under them.
     The figures wrap only between figures (the game's words join a figure's
     parts with no-break spaces), never inside a word, and nothing is
     shortened. The buttons keep their place at the bar's top while its
@@ -71,7 +72,7 @@ class TableBar(Layout):
     screen = ObjectProperty(None, rebind=True)
     spacing = NumericProperty(dp(6))
     button_height = NumericProperty(dp(52))
-    apart = BooleanProperty(False)  # the name and figures under the buttons
+    apart = BooleanProperty(False)  # the name and figures on a line under the buttons
     height: float  # Kivy's, set by the layout (named for the type checker)
 
     def __init__(self, **kwargs: Any) -> None:
@@ -128,40 +129,49 @@ class TableBar(Layout):
         tools = [w for w in shown if w is not ids.home]
         title_width = self._widths(title)[0] + dp(8)
         info_word = self._widths(info)[1] if info.text else 0
-        room = self.width - sum(w.width + gap for w in shown)  # the heading's, on one line
+        # The heading in one row with every button; else the buttons in
+        # rows and the heading after the last row's, where it fits there,
+        # or on a line of its own under them (``apart``).
+        rows: list[list[Widget | None]] = [[*home, None, *tools]]  # None: the heading's place
+        room = self.width - sum(w.width + gap for w in shown)
         heading = self._heading(room, title_width, info_word, lines=2)
-        self.apart = heading is None
+        self.apart = False
         if heading is None:
             rows = self._rows(home + tools, self.width)
-            heading = self._heading(self.width, title_width, info_word, lines=None)
-            assert heading is not None
-        else:
-            rows = [[*home, None, *tools]]  # None: the heading's place
+            room = self.width - sum(w.width + gap for w in rows[-1] if w is not None)
+            heading = self._heading(room, title_width, info_word, lines=2)
+            if heading is None:
+                self.apart = True
+                room = self.width
+                heading = self._heading(room, title_width, info_word, lines=None)
+                assert heading is not None
+            else:
+                rows[-1].append(None)
         beside, heading_height = heading
-        buttons_height = len(rows) * (self.button_height + gap) - gap
-        needed: float = (
-            buttons_height + gap + heading_height
-            if self.apart
-            else max(self.button_height, heading_height)
-        )
+        heights = [
+            max(self.button_height, heading_height) if None in row else self.button_height
+            for row in rows
+        ]
+        needed: float = sum(heights) + gap * (len(rows) - 1)
+        if self.apart:
+            needed += gap + heading_height
         if self.height != needed:
             self.height = needed
             return  # laid out again at the new height
         top = self.top
-        for row in rows:
+        for row, height in zip(rows, heights):
             x = self.x
             for widget in row:
-                if widget is None:
-                    self._place_heading(x, top, room, heading_height, beside, title_width)
+                if widget is None:  # the name and figures centred beside the buttons
+                    self._place_heading(x, top, room, height, beside, title_width)
                     x += room + gap
                     continue
                 widget.size = widget.width, self.button_height
                 widget.pos = x, top - self.button_height
                 x += widget.width + gap
-            top -= self.button_height + gap
+            top -= height + gap
         if self.apart:
-            bottom = self.y + heading_height
-            self._place_heading(self.x, bottom, self.width, heading_height, beside, title_width)
+            self._place_heading(self.x, top, room, heading_height, beside, title_width)
         for widget in hidden:  # out of the way of every touch
             widget.size = 0, 0
             widget.pos = self.x, self.top
