@@ -155,6 +155,8 @@ class CoupTableScreen(TableScreen):
     panels_height = NumericProperty(0)  # the height the fullest player panel needs
     reference_height = NumericProperty(0)  # the height the fullest reference card needs
     room = NumericProperty(0)  # the height the panels may take
+    spare = NumericProperty(0)  # the height the panels and the reference cards may take
+    MIN_CARDS = dp(130)  # the least height of the seats' cards (a name, coins, influence)
     countdown_text = StringProperty("")  # how long an unchallenged claim has left
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
@@ -284,8 +286,9 @@ class CoupTableScreen(TableScreen):
 
     def _show_commands(self, view: dict[str, Any]) -> None:
         """One button per command, except where several differ only in a
-        player: an action aimed at a player ("Steal from … (Captain)"), or
-        the same answer from each seat ("… challenges"). Those are two taps,
+        player: an action aimed at a player ("Steal from … (Captain)") or
+        helping one ("Alliance with … (Foreign Consular)"), or the same
+        answer from each seat ("… challenges"). Those are two taps,
         the button then the player, so the choices fit the screen however
         many players and however long their names."""
         wanted = [
@@ -336,11 +339,17 @@ class CoupTableScreen(TableScreen):
         self.send(command)
 
 
+# The fields that name a player, in the order a command is grouped by them:
+# whom an action aims at, whom it helps ("Cooperation with …"), who answers.
+_PLAYER_FIELDS = ("target", "to", "seat")
+
+
 def _pick_key(command: dict[str, Any]) -> tuple | None:
     """What a command shares with those that differ from it only in a
-    player: ("target", the rest) for an aimed action, ("seat", the rest) for
-    a seat's answer; None for a command of the whole table."""
-    varying = "target" if "target" in command else "seat" if "seat" in command else None
+    player: ("target", the rest) for an aimed action, ("to", the rest) for
+    one that helps a player, ("seat", the rest) for a seat's answer; None
+    for a command of the whole table."""
+    varying = next((field for field in _PLAYER_FIELDS if field in command), None)
     if varying is None:
         return None
     return (varying, tuple(sorted((k, repr(v)) for k, v in command.items() if k != varying)))
