@@ -368,3 +368,31 @@ def window_shot(window, name: str):
             window.canvas.add(layer.canvas)
     assert path.stat().st_size > 5000
     return path
+
+
+def touch_reaches(button, window) -> bool:
+    """A finger put down at the button's centre, through the window, presses
+    that button (nothing over it, disabled or hidden, takes the touch); the
+    finger then slides off and lifts, so nothing is released."""
+    from kivy.tests.common import UnitTestTouch
+
+    x, y = button.to_window(*button.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    pressed = button.state == "down"
+    touch.touch_move(-1000, -1000)
+    touch.touch_up()
+    return pressed
+
+
+def figures_broken(label) -> list[str]:
+    """The parts of a line that Kivy must break (those wider than the
+    label's wrapping width): a figure joined with no-break spaces counts as
+    one part, so "Treasury:\\u00a047" split over two lines is found."""
+    label.texture_update()
+    width = label.text_size[0]
+    if width is None:
+        return []
+    room = width - label.padding[0] - label.padding[2]
+    parts = [part for part in label.text.replace("\n", " ").split(" ") if part]
+    return [part for part in parts if label._label.get_extents(part)[0] > room + 1]

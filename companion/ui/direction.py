@@ -40,9 +40,13 @@ class Writing(EventDispatcher):
     def _grid(self) -> str:
         return "rl-tb" if self.rtl else "lr-tb"
 
+    def _grid_up(self) -> str:
+        return "rl-bt" if self.rtl else "lr-bt"
+
     start = AliasProperty(_start, bind=["rtl"], cache=True)
     end = AliasProperty(_end, bind=["rtl"], cache=True)
     grid = AliasProperty(_grid, bind=["rtl"], cache=True)
+    grid_up = AliasProperty(_grid_up, bind=["rtl"], cache=True)  # filled from the bottom row
 
     def use(self, lang: str) -> None:
         self.rtl = direction(lang) == "rtl"

@@ -14,8 +14,12 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.layout import Layout
+from kivy.uix.widget import Widget
 
 from ..games import spec_for
 from ..games.base import RuleError
@@ -24,7 +28,7 @@ from ..table import OPERATOR, Committed, Table
 from ..table.store import StoreError
 from ..table.table import UNDO
 from .buttons import CommandButton  # noqa: F401 - the bar's kv rule uses it
-from .direction import Row, writing
+from .direction import writing
 from .fonts import MEASURES_KEPT
 from .help_panel import HelpPanel
 from .kiosk_settings import KioskSettings
@@ -49,11 +53,42 @@ def screen_class(game: str) -> type[TableScreen]:
     return screen
 
 
-class TableBar(Row):
+class TableBar(Layout):
     """The strip along the top: the game's name, a line of facts, a device
-    the table misses, and the buttons for phones, the next game and undo."""
+    the table misses, and the buttons for home, the rules, the log, phones,
+    the next game and undo.
+
+    Everything goes on one line where it fits: the name and its figures
+    between Home and the other buttons, the figures beside the name (on up
+    to two lines) or under it. Where the buttons leave the name too little
+    room (a game's end adds Chart and New game; a portrait screen, a long
+    language) the buttons take the whole width, in as many rows as they
+    need, and the name and its figures follow the last row's buttons where
+    they fit beside them, else go on their own line under them.
+    The figures wrap only between figures (the game's words join a figure's
+    parts with no-break spaces), never inside a word, and nothing is
+    shortened. The buttons keep their place at the bar's top while its
+    line grows or shrinks (a sound's caption)."""
 
     screen = ObjectProperty(None, rebind=True)
+    spacing = NumericProperty(dp(6))
+    button_height = NumericProperty(dp(52))
+    apart = BooleanProperty(False)  # the name and figures on a line under the buttons
+    height: float  # Kivy's, set by the layout (named for the type checker)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for name in ("pos", "size", "spacing", "children"):
+            self.fbind(name, self._trigger_layout)
+        writing.bind(rtl=self._rewrite)  # a bound method: held weakly
+
+    def _rewrite(self, *_args: Any) -> None:
+        self._trigger_layout()
+
+    def on_kv_post(self, _base: Any) -> None:
+        for label in (self.ids.title, self.ids.info):
+            label.fbind("text", self._trigger_layout)
+            label.fbind("font_size", self._trigger_layout)
 
     @staticmethod
     @lru_cache(maxsize=MEASURES_KEPT)
@@ -65,19 +100,163 @@ class TableBar(Row):
 
     @staticmethod
     @lru_cache(maxsize=MEASURES_KEPT)  # the same line measured again at every layout
-    def stacks(room: float, text: str, font_size: float, font_name: str) -> bool:
-        """Whether the game's line goes under the game's name: beside it,
-        in ``room``, it would take more than two lines or break a word."""
-        if not text or room <= 0:
-            return bool(text)
-        core = CoreLabel(text=text, font_size=font_size, font_name=font_name)
-        if max(core.get_cached_extents()(word)[0] for word in text.split()) > room:
-            return True
-        wrapped = CoreLabel(
-            text=text, font_size=font_size, font_name=font_name, text_size=(room, None)
+    def measure(text: str, font_size: float, font_name: str, bold: bool) -> tuple[float, float]:
+        """(the text's width on one line, its widest word's): the figures
+        break only at plain spaces."""
+        extents = CoreLabel(
+            text=text, font_size=font_size, font_name=font_name, bold=bold
+        ).get_cached_extents()
+        words = [word for word in text.replace("\n", " ").split(" ") if word]
+        return extents(text)[0], max((extents(word)[0] for word in words), default=0)
+
+    @staticmethod
+    @lru_cache(maxsize=MEASURES_KEPT)
+    def wrapped(
+        text: str, font_size: float, font_name: str, bold: bool, width: float
+    ) -> tuple[int, float]:
+        """(lines, height) of the text wrapped at ``width``."""
+        core = CoreLabel(
+            text=text, font_size=font_size, font_name=font_name, bold=bold, text_size=(width, None)
         )
-        wrapped.render()
-        return len(wrapped._cached_lines) > 2
+        height = core.render()[1]
+        return len(core._cached_lines), height
+
+    def _size(self, label: Label, width: float) -> tuple[int, float]:
+        return self.wrapped(label.text, label.font_size, label.font_name, label.bold, width)
+
+    def _widths(self, label: Label) -> tuple[float, float]:
+        return self.measure(label.text, label.font_size, label.font_name, label.bold)
+
+    def do_layout(self, *_args: Any) -> None:
+        ids = self.ids
+        if not ids:
+            return
+        title, info, gap = ids.title, ids.info, self.spacing
+        shown = [w for w in self._buttons() if w.width > 0]
+        hidden = [w for w in self._buttons() if w.width <= 0]
+        home = [ids.home] if ids.home in shown else []
+        tools = [w for w in shown if w is not ids.home]
+        title_width = self._widths(title)[0] + dp(8)
+        info_word = self._widths(info)[1] if info.text else 0
+        # The heading in one row with every button; else the buttons in
+        # rows and the heading after the last row's, where it fits there,
+        # or on a line of its own under them (``apart``).
+        rows: list[list[Widget | None]] = [[*home, None, *tools]]  # None: the heading's place
+        room = self.width - sum(w.width + gap for w in shown)
+        heading = self._heading(room, title_width, info_word, lines=2)
+        self.apart = False
+        if heading is None:
+            rows = self._rows(home + tools, self.width)
+            room = self.width - sum(w.width + gap for w in rows[-1] if w is not None)
+            heading = self._heading(room, title_width, info_word, lines=2)
+            if heading is None:
+                self.apart = True
+                room = self.width
+                heading = self._heading(room, title_width, info_word, lines=None)
+                assert heading is not None
+            else:
+                rows[-1].append(None)
+        beside, heading_height = heading
+        heights = [
+            max(self.button_height, heading_height) if None in row else self.button_height
+            for row in rows
+        ]
+        needed: float = sum(heights) + gap * (len(rows) - 1)
+        if self.apart:
+            needed += gap + heading_height
+        if self.height != needed:
+            self.height = needed
+            return  # laid out again at the new height
+        top = self.top
+        for row, height in zip(rows, heights):
+            x = self.x
+            for widget in row:
+                if widget is None:  # the name and figures centred beside the buttons
+                    self._place_heading(x, top, room, height, beside, title_width)
+                    x += room + gap
+                    continue
+                widget.size = widget.width, self.button_height
+                widget.pos = x, top - self.button_height
+                x += widget.width + gap
+            top -= height + gap
+        if self.apart:
+            self._place_heading(self.x, top, room, heading_height, beside, title_width)
+        for widget in hidden:  # out of the way of every touch
+            widget.size = 0, 0
+            widget.pos = self.x, self.top
+        if writing.rtl:
+            for widget in [title, info, *shown]:
+                widget.x = self.x + self.right - widget.right
+
+    def _buttons(self) -> list[Widget]:
+        """Home, then the rest in order (the devices' alert among them)."""
+        ids = self.ids
+        return [
+            ids[name]
+            for name in (
+                "home",
+                "devices",
+                "chart",
+                "help",
+                "log",
+                "buttons",
+                "phones",
+                "new_game",
+                "undo",
+            )
+        ]
+
+    def _heading(
+        self, room: float, title_width: float, info_word: float, lines: int | None
+    ) -> tuple[bool, float] | None:
+        """(the figures beside the name, the heading's height) in
+        ``room``, with the figures on at most ``lines`` lines (None: as many
+        as they need); None where the heading does not fit so."""
+        title, info = self.ids.title, self.ids.info
+        title_height = self._size(title, max(room, title_width))[1]
+        if not info.text:
+            return (True, title_height) if title_width <= room or lines is None else None
+        beside = room - title_width - self.spacing
+        if beside >= info_word:
+            count, height = self._size(info, beside)
+            if lines is None or count <= lines:
+                return True, max(title_height, height)
+        if max(title_width, info_word) <= room or lines is None:
+            count, height = self._size(info, max(room, info_word))
+            if lines is None or count <= lines:
+                return False, title_height + height
+        return None
+
+    def _place_heading(
+        self, x: float, top: float, width: float, height: float, beside: bool, title_width: float
+    ) -> None:
+        title, info = self.ids.title, self.ids.info
+        if beside:
+            title.text_size = title_width, None
+            title.size = title_width, height
+            title.pos = x, top - height
+            info.text_size = max(0, width - title_width - self.spacing), None
+            info.size = info.text_size[0], height
+            info.pos = x + title_width + self.spacing, top - height
+            return
+        title.text_size = width, None
+        title.size = width, self._size(title, width)[1]
+        title.pos = x, top - title.height
+        info.text_size = width, None
+        info.size = width, height - title.height
+        info.pos = x, top - height
+
+    def _rows(self, widgets: list[Widget], width: float) -> list[list[Widget | None]]:
+        """The buttons in rows of ``width``, in order."""
+        rows: list[list[Widget | None]] = [[]]
+        used = 0.0
+        for widget in widgets:
+            if rows[-1] and used + self.spacing + widget.width > width:
+                rows.append([])
+                used = 0.0
+            used += (self.spacing if rows[-1] else 0) + widget.width
+            rows[-1].append(widget)
+        return rows
 
 
 class TableScreen(BoxLayout):

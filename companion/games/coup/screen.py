@@ -6,6 +6,7 @@ every rule lives in the engine, every word in the game's words."""
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -53,22 +54,52 @@ class PlayerPanel(BoxLayout):
     current = BooleanProperty(False)
     waiting = BooleanProperty(False)
     out = BooleanProperty(False)
+    scale = NumericProperty(1.0)  # the words' size, larger where the screen has room
 
     @staticmethod
-    def coins_size(text: str, room: float, font_name: str) -> float:
+    def coins_size(text: str, room: float, font_name: str, scale: float = 1.0) -> float:
         """The coins' type: the largest of three that sets them on one line
-        in ``room`` (six panels at 800 px are narrow: "10 νομίσματα" must
-        still fit)."""
-        for size in (sp(26), sp(19)):
+        in ``room`` beside the coin; where none does (six cards at 800 px
+        are narrow: "10 νομίσματα"), the largest that sets each word whole,
+        the words on two lines."""
+        for size in (sp(26) * scale, sp(19) * scale, sp(15) * scale):
             if ReferenceCard.line_width(text, size, font_name, False) <= room:
                 return size
-        return sp(15)
+        for size in (sp(19) * scale, sp(15) * scale, sp(14)):
+            if ReferenceCard.word_width(text, size, font_name, False) <= room:
+                return size
+        return sp(13)
+
+    @staticmethod
+    def line_width(text: str, font_size: float, font_name: str) -> float:
+        """A text's width on one line."""
+        return ReferenceCard.line_width(text, font_size, font_name, False)
+
+    @staticmethod
+    def name_size(text: str, room: float, font_name: str, scale: float = 1.0) -> float:
+        """The name's type: the largest of four whose longest word fits
+        ``room`` ("Konstantinos" in one of six panels at 800 px); a name of
+        several words wraps between them, never inside one, and is never
+        shortened."""
+        sizes = [sp(20) * scale, sp(18) * scale, sp(16) * scale, sp(14)]
+        for size in sizes:
+            if ReferenceCard.word_width(text, size, font_name, True) <= room:
+                return size
+        return sizes[-1]
 
     def on_revealed_pieces(self, _panel: Any, pieces: list[str]) -> None:
+        self._show_revealed()
+
+    def on_scale(self, _panel: Any, _scale: float) -> None:
+        self._show_revealed()
+
+    def _show_revealed(self) -> None:
         row = self.ids.revealed
         row.clear_widgets()
-        for piece in pieces:
-            row.add_widget(IconView(piece=piece, spec=self.spec, size_hint_x=None, width=dp(26)))
+        for piece in self.revealed_pieces:
+            row.add_widget(
+                IconView(piece=piece, spec=self.spec, size_hint_x=None, width=dp(26) * self.scale)
+            )
 
 
 class ReferenceCard(ButtonBehavior, BoxLayout):
@@ -82,6 +113,7 @@ class ReferenceCard(ButtonBehavior, BoxLayout):
     spec = ObjectProperty(None, allownone=True)  # the game's, for its icons
     compact = BooleanProperty(False)
     name_width = NumericProperty(0)  # the name's width on one line
+    needed_height = NumericProperty(0)  # the height its name and words take
 
     @staticmethod
     @lru_cache(maxsize=MEASURES_KEPT)  # the same words measured again at every layout
@@ -109,22 +141,22 @@ class CardView(ModalView):
 
 
 class StripButton(CommandButton):
-    """A command in the strip. Its kv rule wraps a label too long for a
-    third of the strip onto two lines, so three commands share a row."""
+    """A command in the strip: a third of the strip wide (its kv rule)."""
 
     widest = NumericProperty(0)  # a third of the strip
-
-    def line_width(self, text: str, font_size: float) -> float:
-        """The label's width on one line."""
-        return ReferenceCard.line_width(text, font_size, self.font_name, self.bold)
+    tall = BooleanProperty(False)  # a tall screen: larger type and buttons
 
 
 class CoupTableScreen(TableScreen):
     picking: tuple | None = None  # (seat, action) tapped, waiting for its target
     status_text = StringProperty("")
     compact_reference = BooleanProperty(False)
+    portrait = BooleanProperty(False)
     panels_height = NumericProperty(0)  # the height the fullest player panel needs
-    room = NumericProperty(0)  # the height the panels and the commands share
+    reference_height = NumericProperty(0)  # the height the fullest reference card needs
+    room = NumericProperty(0)  # the height the panels may take
+    spare = NumericProperty(0)  # the height the panels and the reference cards may take
+    MIN_CARDS = dp(130)  # the least height of the seats' cards (a name, coins, influence)
     countdown_text = StringProperty("")  # how long an unchallenged claim has left
 
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
@@ -172,15 +204,36 @@ class CoupTableScreen(TableScreen):
         box = self.ids.reference
         box.clear_widgets()
         for card in cards:
-            box.add_widget(
-                ReferenceCard(
-                    name=card.name,
-                    text=card.text,
-                    piece=card.piece,
-                    spec=self.table.spec,
-                    compact=self.compact_reference,
-                )
+            shown = ReferenceCard(
+                name=card.name,
+                text=card.text,
+                piece=card.piece,
+                spec=self.table.spec,
+                compact=self.compact_reference,
             )
+            shown.bind(needed_height=self._fit_reference)
+            box.add_widget(shown)
+        self._fit_reference()
+
+    def reference_columns(
+        self, cards: list[ReferenceCard], width: float, portrait: bool, compact: bool
+    ) -> int:
+        """The reference row's columns: three on a portrait screen; all the
+        cards on a short one where their names and icons fit side by side,
+        else half of them (two rows); all of them elsewhere."""
+        if not cards:
+            return 1
+        if portrait:
+            return min(3, len(cards))
+        spacing = dp(6) * (len(cards) - 1)
+        if compact and sum(card.size_hint_min_x or 0 for card in cards) + spacing > width:
+            return math.ceil(len(cards) / 2)
+        return len(cards)
+
+    def _fit_reference(self, *_args: Any) -> None:
+        self.reference_height = max(
+            (card.needed_height for card in self.ids.reference.children), default=0
+        )
 
     def on_compact_reference(self, _screen: Any, compact: bool) -> None:
         for card in self.ids.reference.children:
@@ -193,7 +246,8 @@ class CoupTableScreen(TableScreen):
             grid.clear_widgets()
             self._panels = [PlayerPanel(seat=p["seat"], spec=self.table.spec) for p in players]
             for panel in self._panels:
-                panel.bind(minimum_height=self._fit_panels)
+                panel.scale = self._scale()
+                panel.ids.content.bind(minimum_height=self._fit_panels)
                 grid.add_widget(panel)
         t, words = self.t, self.table.spec.words
         waiting = set(view["waiting_for"])
@@ -212,16 +266,33 @@ class CoupTableScreen(TableScreen):
             panel.claims_text = "\n".join(texts["claims"])
 
     def _fit_panels(self, *_args: Any) -> None:
-        self.panels_height = max(panel.minimum_height for panel in self._panels)
+        self.panels_height = max(
+            panel.ids.content.minimum_height + panel.padding[1] + panel.padding[3]
+            for panel in self._panels
+        )
+
+    def _scale(self) -> float:
+        """Larger words on a portrait screen, which has the height for them
+        (larger still in a row of three cards or fewer: they are wider)."""
+        if not self.portrait:
+            return 1.0
+        return 1.5 if len(self._panels) <= 3 else 1.25
+
+    def on_portrait(self, _screen: Any, portrait: bool) -> None:
+        for panel in self._panels:
+            panel.scale = self._scale()
+        for button in self.ids.commands.children:
+            button.tall = portrait
 
     def _show_commands(self, view: dict[str, Any]) -> None:
         """One button per command, except where several differ only in a
-        player: an action aimed at a player ("Steal from … (Captain)"), or
-        the same answer from each seat ("… challenges"). Those are two taps,
+        player: an action aimed at a player ("Steal from … (Captain)") or
+        helping one ("Alliance with … (Foreign Consular)"), or the same
+        answer from each seat ("… challenges"). Those are two taps,
         the button then the player, so the choices fit the screen however
         many players and however long their names."""
         wanted = [
-            {"text": text, "command": command, "seat_command": seat_command}
+            {"text": text, "command": command, "seat_command": seat_command, "tall": self.portrait}
             for text, command, seat_command in self._command_buttons(view)
         ]
         refill(
@@ -268,11 +339,17 @@ class CoupTableScreen(TableScreen):
         self.send(command)
 
 
+# The fields that name a player, in the order a command is grouped by them:
+# whom an action aims at, whom it helps ("Cooperation with …"), who answers.
+_PLAYER_FIELDS = ("target", "to", "seat")
+
+
 def _pick_key(command: dict[str, Any]) -> tuple | None:
     """What a command shares with those that differ from it only in a
-    player: ("target", the rest) for an aimed action, ("seat", the rest) for
-    a seat's answer; None for a command of the whole table."""
-    varying = "target" if "target" in command else "seat" if "seat" in command else None
+    player: ("target", the rest) for an aimed action, ("to", the rest) for
+    one that helps a player, ("seat", the rest) for a seat's answer; None
+    for a command of the whole table."""
+    varying = next((field for field in _PLAYER_FIELDS if field in command), None)
     if varying is None:
         return None
     return (varying, tuple(sorted((k, repr(v)) for k, v in command.items() if k != varying)))
