@@ -135,20 +135,30 @@ def assert_readable_layout(screen, window, buttons, scrolled=None) -> None:
         assert lower.top <= upper.y + 1, (type(lower).__name__, type(upper).__name__)
 
 
-def lay_out(n: int = 3) -> None:
-    """Let ``n`` frames' worth of layout happen (the clock's triggers, kv
-    rules, textures made) without drawing them: what a check of the widget
-    tree needs, at a fraction of a drawn frame's cost on a software GL."""
+def lay_out(most: int = 12) -> None:
+    """Let the layout happen (the clock's triggers, kv rules, textures made)
+    without drawing it, frame after frame until no widget in the window
+    moves or changes size any more (at most ``most`` frames): what a check
+    of the widget tree needs, at a fraction of a drawn frame's cost on a
+    software GL."""
     from kivy.base import EventLoop
     from kivy.clock import Clock
     from kivy.lang import Builder
 
-    for _ in range(n):
+    def boxes() -> list[tuple[float, ...]]:
+        return [(*w.pos, *w.size) for child in EventLoop.window.children for w in walk(child)]
+
+    before = None
+    for _ in range(most):
         Clock.tick()
         EventLoop.dispatch_input()
         Builder.sync()
         Clock.tick_draw()
         Builder.sync()
+        now = boxes()
+        if now == before:
+            return
+        before = now
 
 
 def settle(screen, draw: bool = True) -> None:

@@ -28,3 +28,21 @@ def test_every_track_row_is_one_line_at_800x480(window, tmp_path, lang):
         assert not [w.text for w in cut_labels(screen) if w in board], (lang, stage)
         screen.detach()
         table.store.close()
+
+
+def test_the_hidden_clock_takes_no_room_after_the_screen_turned(window, tmp_path):
+    """Turned to portrait and back (the operator's rotation), with the clock
+    hidden: the layout stretched the clock's box across the portrait screen,
+    and back in landscape it kept that width, pushing the board and the track
+    out of the window."""
+    table = at_stage(tmp_path / "voting.sqlite3", "voting")
+    screen = a27_screen(table, tmp_path / "sounds", lang="el")
+    for size in [(800, 480), (720, 1280), (800, 480)]:
+        show(window, screen, size)
+        frames(3)
+    assert not screen.clock_shown
+    assert screen.ids.clock.width == 0
+    assert fits_in_window(screen.ids.side, window)
+    assert fits_in_window(screen.ids.centre, window)
+    screen.detach()
+    table.store.close()

@@ -126,6 +126,7 @@ def test_every_table_screen_is_whole_and_reachable(window, tmp_path, game, mode,
             for child in list(window.children):
                 window.remove_widget(child)
             window.add_widget(screen)
+            frames(1)  # the window's new size reaches the screen in a drawn frame
             settle(screen, draw=False)
             if SHOTS:
                 window_shot(
