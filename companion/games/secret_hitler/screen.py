@@ -23,7 +23,7 @@ from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -142,6 +142,21 @@ class PolicySlot(Label):
         )
         side = min(height - dp(10), width - longest - ICON_GAP if text else height - dp(10))
         return side if side >= MIN_ICON else 0
+
+    @staticmethod
+    @lru_cache(maxsize=MEASURES_KEPT)
+    def word_size(text: str, width: float, largest: float, bold: bool, font_name: str) -> float:
+        """The slot's type: ``largest``, or smaller (to sp(12), the size of
+        a short slot's word) where its longest word would not fit the slot
+        ("Φιλελευθέρων" in a portrait screen's narrow slot): a word is never
+        broken."""
+        size = largest
+        while size > sp(12):
+            extents = CoreLabel(font_size=size, bold=bold, font_name=font_name).get_cached_extents()
+            if max((extents(word)[0] for word in text.split()), default=0) <= width:
+                break
+            size -= sp(1)
+        return max(size, sp(12))
 
     @staticmethod
     def icon_padding(beside_words: bool, side: float, tall: bool, rtl: bool) -> list[float]:
