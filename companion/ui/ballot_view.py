@@ -68,6 +68,10 @@ class BallotView(BoxLayout):
     # A closed ballot's chips folded away, its title and result kept: the
     # screen needs their room for what matters now (its log keeps the votes).
     folded = BooleanProperty(False)
+    # The whole closed ballot put away (title and result too), where even
+    # folded it leaves the commands out of sight: the seats' badges show the
+    # government it elected, the log its votes.
+    put_away = BooleanProperty(False)
     chips_height = NumericProperty(dp(64))  # the chips' rows, folded or not
 
     def __init__(self, **kwargs: Any) -> None:

@@ -431,13 +431,18 @@ class SecretHitlerTableScreen(TableScreen):
         wanted = [max(0.0, max(p.need for p in row) - grid.base_row) for row in rows]
         room = view.height - self.ids.commands.height + self.seat_growth
         chips = ballot.chips_height + ballot.spacing  # the room folded chips give
-        unfolded = room - (chips if ballot.folded else 0)
+        rest = ballot.ids.heading.height + ballot.ids.result.height + ballot.spacing * 2
+        given = (chips if ballot.folded else 0) + (rest if ballot.put_away else 0)
+        unfolded = room - given
         # The strip pushed out of sight folds an open ballot's chips too (the
         # status line still counts the votes); never a reveal's.
         shown = bool(ballot.chips) and not ballot.revealing
         short = unfolded < -0.5 or (self._open_ballot is None and sum(wanted) > unfolded + 0.5)
         ballot.folded = shown and short
-        free = max(0.0, unfolded + (chips if ballot.folded else 0))
+        # Still out of sight, folded: a closed ballot gives the rest of its room.
+        closed = self._open_ballot is None and not ballot.revealing
+        ballot.put_away = closed and ballot.folded and unfolded + chips < -0.5
+        free = max(0.0, unfolded + (chips if ballot.folded else 0) + (rest if ballot.put_away else 0))
         share = min(1.0, free / sum(wanted)) if sum(wanted) else 0.0
         growths = [need * share for need in wanted]
         grid.rows_minimum = {row: grid.base_row + growth for row, growth in enumerate(growths)}
