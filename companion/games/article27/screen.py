@@ -15,9 +15,11 @@ table's log; so is time running out, whoever's tick noticed it."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import (
@@ -38,6 +40,7 @@ from ...table import Table
 from ...ui.ballot_view import BallotView  # noqa: F401 - the kv below places one
 from ...ui.buttons import ChoiceButton, CommandButton, refill
 from ...ui.direction import Row
+from ...ui.fonts import MEASURES_KEPT
 from ...ui.icon import IconView
 from ...ui.sounds import EXPIRY, GAVEL, WARNING, Sounds
 from ...ui.split_line import SplitLine
@@ -104,7 +107,9 @@ class PieceWords(Row):
     def _fit(self, *_args: Any) -> None:
         words = [child for child in self.children if child is not self._icon]
         height = max((child.height for child in words), default=0)
-        side = height if self.piece and self.spec is not None else 0
+        # As tall as a line of the words (words on two lines keep it so).
+        line = min((child.font_size * 1.2 for child in words), default=height)
+        side = min(height, line) if self.piece and self.spec is not None else 0
         self._icon.piece, self._icon.spec = (self.piece, self.spec) if side else ("", None)
         self._icon.size = side, side
         # The icon is always a child, of no width without a piece: the row
@@ -126,6 +131,14 @@ class IssueTile(ButtonBehavior, BoxLayout):
     in_proposal = BooleanProperty(False)  # on the floor
     command = ObjectProperty(None, allownone=True)  # the move a tap sends
     share = NumericProperty(0)  # the height each tile has of the board
+
+    @staticmethod
+    @lru_cache(maxsize=MEASURES_KEPT)  # the same names measured again at every layout
+    def name_width(text: str, font_size: float, font_name: str, bold: bool, room: float) -> float:
+        """The issue's name on one line, or wrapped in ``room`` where one
+        line is wider ("Санкции против контрабанды" in a narrow column)."""
+        core = CoreLabel(text=text, font_size=font_size, font_name=font_name, bold=bold)
+        return min(float(core.get_cached_extents()(text)[0]) + 1, max(room, 1.0))
 
 
 class TrackRow(SplitLine):

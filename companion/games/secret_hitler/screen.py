@@ -442,7 +442,9 @@ class SecretHitlerTableScreen(TableScreen):
         # Still out of sight, folded: a closed ballot gives the rest of its room.
         closed = self._open_ballot is None and not ballot.revealing
         ballot.put_away = closed and ballot.folded and unfolded + chips < -0.5
-        free = max(0.0, unfolded + (chips if ballot.folded else 0) + (rest if ballot.put_away else 0))
+        free = max(
+            0.0, unfolded + (chips if ballot.folded else 0) + (rest if ballot.put_away else 0)
+        )
         share = min(1.0, free / sum(wanted)) if sum(wanted) else 0.0
         growths = [need * share for need in wanted]
         grid.rows_minimum = {row: grid.base_row + growth for row, growth in enumerate(growths)}
