@@ -5,6 +5,7 @@ Latin, Greek, Cyrillic and Persian. Persian also needs Pillow's raqm layout
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from ..i18n import LANGUAGES, RIGHT_TO_LEFT
@@ -61,6 +62,25 @@ def _measure_once() -> None:
         return extents
 
     Label.get_cached_extents = get_cached_extents
+
+
+@lru_cache(maxsize=MEASURES_KEPT)
+def words_fit_size(
+    text: str, width: float, largest: float, smallest: float, bold: bool, font_name: str
+) -> float:
+    """The largest type from ``largest`` down to ``smallest`` (a point at a
+    time) at which each word of ``text`` fits ``width``: the text then
+    wraps between its words, never inside one ("Телеведущий" in a narrow
+    card). ``smallest`` where even that is too wide."""
+    from kivy.core.text import Label
+
+    size = largest
+    while size > smallest:
+        extents = Label(font_size=size, bold=bold, font_name=font_name).get_cached_extents()
+        if max((extents(word)[0] for word in text.split()), default=0) <= width:
+            return size
+        size -= 1
+    return smallest
 
 
 def right_to_left_ready() -> bool:

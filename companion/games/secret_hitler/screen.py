@@ -39,7 +39,7 @@ from ...table import Table
 from ...table.ballot import VOTE
 from ...ui.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
 from ...ui.buttons import CommandButton
-from ...ui.fonts import MEASURES_KEPT
+from ...ui.fonts import MEASURES_KEPT, words_fit_size
 from ...ui.script_view import ScriptView
 from ...ui.table_screen import TableScreen
 from .night import WRONG, night_script
@@ -144,19 +144,11 @@ class PolicySlot(Label):
         return side if side >= MIN_ICON else 0
 
     @staticmethod
-    @lru_cache(maxsize=MEASURES_KEPT)
     def word_size(text: str, width: float, largest: float, bold: bool, font_name: str) -> float:
         """The slot's type: ``largest``, or smaller (to sp(12), the size of
         a short slot's word) where its longest word would not fit the slot
-        ("Φιλελευθέρων" in a portrait screen's narrow slot): a word is never
-        broken."""
-        size = largest
-        while size > sp(12):
-            extents = CoreLabel(font_size=size, bold=bold, font_name=font_name).get_cached_extents()
-            if max((extents(word)[0] for word in text.split()), default=0) <= width:
-                break
-            size -= sp(1)
-        return max(size, sp(12))
+        ("Φιλελευθέρων" in a portrait screen's narrow slot)."""
+        return words_fit_size(text, width, largest, sp(12), bold, font_name)
 
     @staticmethod
     def icon_padding(beside_words: bool, side: float, tall: bool, rtl: bool) -> list[float]:
