@@ -17,8 +17,14 @@ from ui_helpers import SHOTS, frames, show, tap  # noqa: E402
 FONT = 32
 
 
-def drawn(window, tmp_path, text: str, width: int | None = None, halign: str = "left"):
-    """``text`` as the kiosk draws it, as a greyscale image (ink is bright)."""
+def drawn(
+    window, tmp_path, text: str, width: int | None = None, halign: str = "left", lang: str = "fa"
+):
+    """``text`` as a kiosk in ``lang`` draws it (each line a paragraph of the
+    language's direction), as a greyscale image (ink is bright)."""
+    from companion.ui.direction import writing
+
+    writing.use(lang)
     label = Label(
         text=text, font_size=FONT, color=(1, 1, 1, 1), halign=halign, size_hint=(None, None)
     )
@@ -97,8 +103,10 @@ def test_a_persian_name_typed_at_the_kiosk_keeps_an_english_line_left_to_right(w
     t = Messages("en", ["ناتاشا", "Omid"])
     sentence = t("status.action", player=0)
     assert sentence == "\u2068ناتاشا\u2069, choose an action."
-    line = drawn(window, tmp_path, sentence)
-    pieces = {word: drawn(window, tmp_path, word) for word in ("ناتاشا", "choose", "action")}
+    line = drawn(window, tmp_path, sentence, lang="en")
+    pieces = {
+        word: drawn(window, tmp_path, word, lang="en") for word in ("ناتاشا", "choose", "action")
+    }
     found = {}
     for word, piece in pieces.items():
         left, _top, score = find(shrink(line), shrink(piece))
@@ -126,8 +134,9 @@ def test_brackets_are_mirrored_in_a_persian_text(window, tmp_path):
     banker = find(line, shrink(drawn(window, tmp_path, "بانکدار")))[0]
     # Read right to left: the banker, then the bracketed name to its left.
     assert sara < banker, (sara, banker)
-    opening = drawn(window, tmp_path, "(")
-    closing = drawn(window, tmp_path, ")")
+    # The glyphs themselves, as a left-to-right line draws them.
+    opening = drawn(window, tmp_path, "(", lang="en")
+    closing = drawn(window, tmp_path, ")", lang="en")
     room = 2 * (ink_box(opening)[2] - ink_box(opening)[0])
     left_end = ink_box(line)[0]
     before = line.crop((left_end, 0, left_end + room, line.height))

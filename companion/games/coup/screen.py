@@ -287,7 +287,7 @@ class CoupTableScreen(TableScreen):
     def _show_commands(self, view: dict[str, Any]) -> None:
         """One button per command, except where several differ only in a
         player: an action aimed at a player ("Steal from … (Captain)") or
-        helping one ("Alliance with … (Foreign Consular)"), or the same
+        helping one (a variant's command given ``to`` a player), or the same
         answer from each seat ("… challenges"). Those are two taps,
         the button then the player, so the choices fit the screen however
         many players and however long their names."""
