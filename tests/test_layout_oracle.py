@@ -246,3 +246,16 @@ def test_commands_stay_where_the_thumb_expects_them(window, tmp_path, game, size
         before = (phase, places)
     assert steps == STEPS or table.is_over
     assert not moved, f"{game} at {size[0]}×{size[1]} ({lang}), moved:\n" + "\n".join(moved)
+
+
+@pytest.mark.parametrize("mode", ["physical", "keeper"])
+@pytest.mark.parametrize("game", sorted(PHASES))
+def test_the_oracle_s_tables_reach_every_phase(tmp_path, game, mode):
+    """Between its three seat counts the oracle sees every phase of the game
+    (a phase the playouts stop reaching fails here, rather than going
+    unchecked): Secret Hitler's investigation, say, only at seven seats or
+    more."""
+    seen = set()
+    for players in seat_counts(game):
+        seen |= {phase for phase, _table in phases_at(tmp_path, game, mode, players)}
+    assert seen == PHASES[game][mode], sorted(PHASES[game][mode] - seen)
