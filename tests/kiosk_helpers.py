@@ -138,7 +138,7 @@ def assert_readable_layout(screen, window, buttons, scrolled=None) -> None:
 def lay_out(most: int = 12) -> None:
     """Let the layout happen (the clock's triggers, kv rules, textures made)
     without drawing it, frame after frame until no widget in the window
-    moves or changes size any more (at most ``most`` frames): what a check
+    has moved or changed size for two frames (at most ``most`` frames): what a check
     of the widget tree needs, at a fraction of a drawn frame's cost on a
     software GL."""
     from kivy.base import EventLoop
@@ -148,7 +148,7 @@ def lay_out(most: int = 12) -> None:
     def boxes() -> list[tuple[float, ...]]:
         return [(*w.pos, *w.size) for child in EventLoop.window.children for w in walk(child)]
 
-    before = None
+    before, still = None, 0
     for _ in range(most):
         Clock.tick()
         EventLoop.dispatch_input()
@@ -156,7 +156,10 @@ def lay_out(most: int = 12) -> None:
         Clock.tick_draw()
         Builder.sync()
         now = boxes()
-        if now == before:
+        # Still for two frames: a text made again in one frame may size its
+        # box only in the next.
+        still = still + 1 if now == before else 0
+        if still == 2:
             return
         before = now
 
