@@ -281,3 +281,28 @@ def test_the_oracle_s_tables_reach_every_phase(tmp_path, game, mode):
     for players in seat_counts(game):
         seen |= {phase for phase, _table in phases_at(tmp_path, game, mode, players)}
     assert seen == PHASES[game][mode], sorted(PHASES[game][mode] - seen)
+
+
+@pytest.mark.slow
+def test_the_ballot_stays_inside_its_column_at_every_height(window, tmp_path):
+    """Article 27's ballot is put away where its column is too short for it,
+    with the gap to the board below counted: at any height of the window,
+    a pixel at a time, its title never rises out of the column (seen once
+    at 800×480 in Russian, where the title took two lines)."""
+    from kiosk_helpers import spilled_labels
+
+    players = seat_counts("article27")[-1]
+    phase, table = next(
+        (phase, table)
+        for phase, table in phases_at(tmp_path, "article27", "keeper", players)
+        if phase == "announce"
+    )
+    writing.use("ru")
+    screen = show(window, kiosk_screen("article27", table, "ru"), (800, 480))
+    spilled = []
+    for height in range(420, 561):
+        window.size = (800, height)
+        frames(1)
+        settle(screen, draw=False)
+        spilled += [f"{height}: {label.text!r}" for label in spilled_labels(screen.ids.centre)]
+    assert not spilled, "\n".join(spilled)

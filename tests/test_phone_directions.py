@@ -27,6 +27,7 @@ from g54_helpers import challenge_lost
 from sh_helpers import elect, nominate, sh_table
 
 from companion.games.base import Fate, Setup
+from companion.i18n import translate
 from companion.table import OPERATOR, Table
 from companion.web.server import TableServer
 
@@ -284,7 +285,7 @@ def test_a_word_of_the_other_direction_alone_reads_its_own_way(store, phones):
         page = phones(LOCALES["fa"])
         take_seat(page, f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, 1))}")
         ja = page.locator("#actions button").first
-        expect(ja).to_have_text("Ja!")
+        expect(ja).to_have_text(translate("choice.ja", "fa"))  # "Ja!" and a left-to-right mark
         assert ja.evaluate("button => getComputedStyle(button).direction") == "rtl"
         left_to_right = ja.evaluate(
             """button => {

@@ -370,7 +370,9 @@ def test_each_phone_reads_its_own_language(store, phones, locale, lang):
         visitor.locator("#language").select_option("fa")
         expect(visitor.locator("html")).to_have_attribute("dir", "rtl")
         expect(visitor.locator("#reveal-hint")).to_have_text(translate("web.hold_to_reveal", "fa"))
-        expect(visitor.locator("#actions button")).to_have_text(["Ja!", "Nein"])
+        expect(visitor.locator("#actions button")).to_have_text(
+            [translate("choice.ja", "fa"), translate("choice.nein", "fa")]
+        )
         expect(local.locator("html")).to_have_attribute("lang", lang)
 
 
