@@ -25,6 +25,7 @@ from ..i18n import LANGUAGES, Messages, add_catalogs, direction
 from ..secret_hash import pin_matches
 from . import fleet as f
 from .charts import bar_chart
+from .checks import Checks
 from .fleet import Pending, TableView, parse
 from .stats import Stats
 
@@ -60,6 +61,7 @@ class Console:
         self.clock = clock
         self.reply_seconds = reply_seconds
         self.tables: dict[str, TableView] = {}
+        self.checks = Checks()
         self.sessions: dict[str, dict[str, Any]] = {}  # id: {"csrf", "staff"}
         self.failures: dict[str, deque[float]] = defaultdict(deque)
         self.sockets: set[tuple[web.WebSocketResponse, str, tuple[tuple[str, str], ...], str]] = (
@@ -77,6 +79,7 @@ class Console:
             return
         view = self.tables.setdefault(table, TableView(table))
         if leaf == "status":
+            data = self.checks.status(table, data)
             view.take_status(data, self.clock())
             self.stats.seen(table, data)
         elif leaf == "online":

@@ -1,14 +1,20 @@
 """The console's statistics: one row per game seen, keyed by (table,
 game_id), so the retained statuses a restarted console is told again count
-no game twice."""
+no game twice. Every time stored is a plausible one (checks.moment), in UTC;
+rows an earlier console stored from a bad status are repaired at load."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections import Counter, defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from .checks import moment
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS games (
     table_name TEXT NOT NULL, game TEXT NOT NULL, game_id INTEGER NOT NULL,
@@ -17,7 +23,7 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS games (
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return _stored(datetime.now(UTC))
 
 
 class Stats:
@@ -27,6 +33,36 @@ class Stats:
         self.db = sqlite3.connect(path, check_same_thread=False)
         self.db.execute(SCHEMA)
         self.db.commit()
+        self._repair(path)
+
+    def _repair(self, path: Path) -> None:
+        """Rows whose values no chart can use (a start that is no plausible
+        time, a game that is no name): a start is taken from the game's end
+        when that is good, else the row goes; a bad end is forgotten. Said
+        once, with how many."""
+        repaired = 0
+        with self.db:
+            for rowid, table, game, game_id, started, ended in self.db.execute(
+                "SELECT rowid, * FROM games"
+            ).fetchall():
+                good_start = moment(started)
+                good_end = None if ended is None else moment(ended)
+                start = good_start or good_end
+                if not (isinstance(table, str) and isinstance(game, str) and type(game_id) is int):
+                    start = None
+                if start is None:
+                    self.db.execute("DELETE FROM games WHERE rowid = ?", (rowid,))
+                elif good_start is None or (ended is not None and good_end is None):
+                    end = None if good_end is None else _stored(good_end)
+                    self.db.execute(
+                        "UPDATE games SET started_at = ?, ended_at = ? WHERE rowid = ?",
+                        (_stored(start), end, rowid),
+                    )
+                else:
+                    continue
+                repaired += 1
+        if repaired:
+            log.warning("console: %s: %d games' rows held bad values; repaired", path, repaired)
 
     def close(self) -> None:
         self.db.close()
@@ -45,10 +81,10 @@ class Stats:
             )
             if not current:
                 return
-            started = status.get("started_at")
+            started = moment(status.get("started_at"))
             self.db.execute(
                 "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, NULL)",
-                (table, game, game_id, started if isinstance(started, str) else now),
+                (table, game, game_id, now if started is None else _stored(started)),
             )
             if state == "finished":
                 self.db.execute(
@@ -79,7 +115,11 @@ class Stats:
         return {hour: counts.get(hour, 0) for hour in range(24)}
 
 
-def _local(moment: str) -> datetime:
+def _stored(utc: datetime) -> str:
+    return utc.isoformat(timespec="seconds")
+
+
+def _local(stored: str) -> datetime:
     """A stored UTC time in the console machine's own time zone."""
-    parsed = datetime.fromisoformat(moment)
+    parsed = datetime.fromisoformat(stored)
     return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).astimezone()

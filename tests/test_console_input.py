@@ -1,0 +1,198 @@
+"""What a table sends the console is checked before it is stored or shown:
+a status's fields (a bad one dropped and logged once), the time left on its
+timer, the rows already in console.sqlite3, and the replies to actions.
+Against a real Mosquitto, the console's real aiohttp server and real SQLite
+files."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+import urllib.error
+import urllib.request
+
+import aiohttp
+from browser import serve_in_thread
+from mqtt_helpers import Mosquitto
+from test_console import (  # noqa: F401
+    KEY,
+    _console_words,
+    console_app,
+    get,
+    login,
+    opener,
+    status,
+    wait,
+)
+
+BAD_TIMES = ("yesterday", "9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00")
+
+
+def publish(broker: Mosquitto, topic: str, payload: bytes, retain: bool = False) -> None:
+    """One message, from a client of its own (anyone the broker lets publish)."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
+    client.disconnect()
+    client.loop_stop()
+
+
+def page(staff, base: str) -> str:
+    """The console's page, which must answer 200."""
+    try:
+        return get(staff, base + "/")[1]
+    except urllib.error.HTTPError as exc:
+        raise AssertionError(f"GET / answered {exc.code}") from None
+
+
+def dropped(caplog, table: str, field: str) -> int:
+    return sum(
+        1
+        for record in caplog.records
+        if record.name.startswith("companion.console")
+        and f"table {table}" in record.getMessage()
+        and f" {field} " in record.getMessage()
+    )
+
+
+def test_a_bad_status_field_is_dropped_logged_once_and_the_page_serves(tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    try:
+        app, console = console_app(broker, tmp_path)
+        with serve_in_thread(app) as base:
+            staff = opener()
+            login(staff, base)
+            tables = [f"t{n}" for n in range(len(BAD_TIMES))]
+            for table, started in zip(tables, BAD_TIMES, strict=True):
+                bad = {**status(), "table": table, "started_at": started}
+                # Wrong types elsewhere: a seat list that is a string, names
+                # that are not text, a turn that is a list.
+                bad["health"] = {"phones": "012", "disk_free": "lots"}
+                bad["players"] = {"count": "two", "names": ["Anna", {"x": 1}]}
+                bad["turn"] = [3]
+                for retain in (True, False, False):  # retained, then plain, again
+                    publish(broker, f"companion/{table}/status", json.dumps(bad).encode(), retain)
+            wait(lambda: all(t in console.tables and console.tables[t].status for t in tables))
+            wait(lambda: dropped(caplog, tables[-1], "started_at") == 1)
+            shown = page(staff, base)
+            for table in tables:
+                assert f'data-table="{table}"' in shown and "Coup" in shown
+                for field in ("started_at", "health.phones", "players.names", "turn"):
+                    assert dropped(caplog, table, field) == 1, (table, field)
+            assert "turn [3]" not in shown and "turn 3" not in shown
+            for row in console.stats.rows():
+                assert row[3] not in BAD_TIMES, "a bad time is never stored"
+        # The console restarts: the retained statuses come again, and the
+        # stored rows are the good ones.
+        app, console = console_app(broker, tmp_path)
+        with serve_in_thread(app) as base:
+            staff = opener()
+            login(staff, base)
+            wait(lambda: all(t in console.tables and console.tables[t].status for t in tables))
+            page(staff, base)
+            assert len(console.stats.rows()) == len(tables)
+    finally:
+        broker.stop()
+
+
+def test_bad_rows_already_stored_are_repaired_at_load(tmp_path, caplog):
+    """Rows an earlier console stored from a bad status: a restart serves the
+    page, counts the games whose start it can still tell, says so once."""
+    caplog.set_level(logging.WARNING)
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    db = sqlite3.connect(tmp_path / "c.sqlite3")
+    db.execute(
+        "CREATE TABLE games (table_name TEXT NOT NULL, game TEXT NOT NULL,"
+        " game_id INTEGER NOT NULL, started_at TEXT NOT NULL, ended_at TEXT,"
+        " PRIMARY KEY (table_name, game_id))"
+    )
+    good = ("t0", "coup", 1, "2026-12-01T19:00:00+00:00", "2026-12-01T19:30:00+00:00")
+    rows = [
+        good,
+        ("t1", "coup", 1, "yesterday", None),
+        ("t2", "coup", 1, "9999-12-31T23:59:59-14:00", "2026-12-01T19:30:00+00:00"),
+        ("t3", "coup", 1, "2026-12-01T19:00:00+00:00", "9999-12-31T23:59:59-14:00"),
+        ("t4", 7, "x", "2026-12-01T19:00:00+00:00", None),
+    ]
+    db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?)", rows)
+    db.commit()
+    db.close()
+    try:
+        app, console = console_app(broker, tmp_path)
+        with serve_in_thread(app) as base:
+            staff = opener()
+            login(staff, base)
+            shown = page(staff, base)
+            assert "t0 · " in shown, "the good row is still counted"
+            kept = {row[0]: row for row in console.stats.rows()}
+            assert set(kept) == {"t0", "t2", "t3"}, "t1 and t4 had nothing to count"
+            assert kept["t0"] == good
+            assert kept["t2"][3] == kept["t2"][4], "a start taken from its end"
+            assert kept["t3"][4] is None, "a bad end forgotten"
+            said = [r for r in caplog.records if "c.sqlite3: " in r.getMessage()]
+            assert len(said) == 1, said
+    finally:
+        broker.stop()
+
+
+async def _pushes(base: str, cookie: str, messages: list[dict], stop: asyncio.Event) -> None:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(base + "/ws", headers={"Cookie": cookie}) as socket,
+    ):
+        while not stop.is_set():
+            try:
+                message = await socket.receive_json(timeout=0.2)
+            except TimeoutError:
+                continue
+            messages.append(message)
+
+
+def test_a_timer_of_infinity_nan_or_1e400_neither_breaks_the_page_nor_the_pushes(tmp_path):
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    try:
+        app, console = console_app(broker, tmp_path)
+        with serve_in_thread(app) as base:
+            staff = opener()
+            login(staff, base)
+            cookie = "; ".join(
+                f"{c.name}={c.value}"
+                for handler in staff.handlers
+                if isinstance(handler, urllib.request.HTTPCookieProcessor)
+                for c in handler.cookiejar
+            )
+            messages: list[dict] = []
+            loop = asyncio.new_event_loop()
+            stop = asyncio.Event()
+            import threading
+
+            listening = threading.Thread(
+                target=loop.run_until_complete, args=(_pushes(base, cookie, messages, stop),)
+            )
+            listening.start()
+            try:
+                wait(lambda: len(messages) >= 1)  # the first cards
+                for turn, remaining in enumerate(("Infinity", "NaN", "1e400", "-Infinity"), 4):
+                    good = json.dumps({**status(), "turn": turn, "timer": None})
+                    bad = good.replace('"timer": null', f'"timer": {{"running": true, '
+                                       f'"remaining": {remaining}}}')  # fmt: skip
+                    publish(broker, "companion/t1/status", bad.encode(), retain=True)
+                    wait(lambda turn=turn: any(f"turn {turn}" in json.dumps(m) for m in messages))
+                    shown = page(staff, base)
+                    assert f"turn {turn}" in shown and 'class="timer"' not in shown
+            finally:
+                loop.call_soon_threadsafe(stop.set)
+                listening.join(10)
+                loop.close()
+    finally:
+        broker.stop()
