@@ -10,8 +10,10 @@ import asyncio
 import json
 import logging
 import sqlite3
+import time
 import urllib.error
 import urllib.request
+from urllib.parse import urlencode
 
 import aiohttp
 from browser import serve_in_thread
@@ -196,3 +198,102 @@ def test_a_timer_of_infinity_nan_or_1e400_neither_breaks_the_page_nor_the_pushes
                 loop.close()
     finally:
         broker.stop()
+
+
+def test_a_reply_answers_only_its_own_action_once_with_checked_arguments(tmp_path, caplog):
+    from mqtt_helpers import Recorder
+    from test_console import PASSWORD
+
+    from companion.console.run import linked_app
+    from companion.console.server import Console
+    from companion.console.stats import Stats
+    from companion.fleet import Broker
+    from companion.secret_hash import hash_pin
+
+    caplog.set_level(logging.WARNING)
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    recorder = Recorder(broker.port)
+    for table in ("t1", "t2"):
+        publish(broker, f"companion/{table}/status", json.dumps({**status(), "table": table}), True)
+    console = Console(hash_pin(PASSWORD), KEY, Stats(tmp_path / "c.sqlite3"), reply_seconds=60)
+    app = linked_app(console, Broker.from_url(broker.url), client_id="console-replies")
+    try:
+        with serve_in_thread(app) as base:
+            staff = opener()
+            login(staff, base)
+            wait(lambda: {"t1", "t2"} <= set(console.tables))
+            csrf = page(staff, base).split('name="csrf" value="')[1].split('"')[0]
+
+            def act(action: str, **fields: str) -> str:
+                form = {"csrf": csrf, "table": "t1", "action": action, **fields}
+                before = len(recorder.messages)
+                get(staff, urllib.request.Request(base + "/action", urlencode(form).encode()))
+                wait(lambda: len(recorder.messages) > before)
+                return recorder.wait_for("companion/t1/command", lambda m: m["action"] == action)[
+                    "id"
+                ]
+
+            def reply(topic_table: str, **fields) -> None:
+                body = {"table": "t1", "ok": True, "key": None, "args": {}, **fields}
+                publish(broker, f"companion/{topic_table}/reply", json.dumps(body).encode())
+
+            identity = act("end_game")
+            reply("t1", id=identity, table="t2")  # says it is another table's
+            reply("t2", id=identity, table="t2")  # on another table's topic
+            reply("t1", id="not-the-action")
+            reply("t1", id=identity, ok="yes")
+            reply("t1", id=identity, ok=1)
+            time.sleep(0.5)  # each has reached the console
+            assert "Waiting for the table" in page(staff, base), "none answered the action"
+            assert console.tables["t2"].pending is None
+            assert dropped(caplog, "t1", "reply") == 1, "said once"
+            # The first good reply, its arguments of the wrong types.
+            args = {"seconds": [1, 2], "count": "x", "table": {"a": 1}}
+            reply("t1", id=identity, ok=False, key="fleet.refused.stale", args=args)
+            stale = "This action is too old (or the table&#x27;s clock is wrong): ? s."
+            wait(lambda: stale in page(staff, base))
+            for later in ({"ok": True}, {"ok": False, "key": "fleet.refused.no_game"}):
+                reply("t1", id=identity, **later)
+            time.sleep(0.5)
+            shown = page(staff, base)
+            assert stale in shown and "The game was ended" not in shown, "the first reply stays"
+            for name in ("seconds", "count", "table"):
+                assert dropped(caplog, "t1", f"reply.args.{name}") == 1, name
+            # A reply with a key that is no refusal and a count of "x".
+            identity = act("pause_timer")
+            forged = {"count": "x"}
+            reply("t1", id=identity, ok=False, key="console.minutes", args=forged)
+            wait(lambda: "The table refused it." in page(staff, base))
+            assert dropped(caplog, "t1", "reply.key") == 1
+    finally:
+        recorder.close()
+        broker.stop()
+
+
+def test_formatting_a_message_never_raises(tmp_path, caplog):
+    """A plural's count that is no number, a field's format its argument
+    cannot take: a safe rendering and a log line, never an error."""
+    from companion.i18n import add_catalogs, remove_catalogs, translate
+
+    caplog.set_level(logging.WARNING)
+    (tmp_path / "en.json").write_text(
+        json.dumps(
+            {
+                "test.formatted": "{count:d} left",
+                "test.plural": {"one": "{count} seat", "other": "{count} seats"},
+            }
+        )  # fmt: skip
+    )
+    add_catalogs(tmp_path)
+    try:
+        for count in ("x", float("nan"), float("inf"), [1], None, {"a": 1}, "9" * 5000):
+            shown = translate("test.plural", "en", count=count)
+            assert shown.endswith(" seats"), shown
+            assert translate("test.formatted", "en", count=count) == "{count:d} left"
+        assert translate("test.plural", "en", count=1) == "1 seat"
+        assert translate("test.formatted", "en", count=3) == "3 left"
+        assert any("no number" in r.getMessage() for r in caplog.records)
+        assert any("cannot be formatted" in r.getMessage() for r in caplog.records)
+    finally:
+        remove_catalogs(tmp_path)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ..i18n import LANGUAGES
+from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,9 @@ COUNT = 10**6  # a round, turn or game number, a timer's seconds: at most
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)  # a plausible game began after this
 AHEAD = timedelta(days=1)  # ...and at most this far ahead of the console's clock
 REMEMBERED = 10_000  # (table, field) pairs already logged, at most
+REFUSED = "fleet.refused."  # a reply's key: one of the catalogs' refusals
+ARGS = 8  # a reply's arguments, at most
+UNREADABLE = "?"  # shown in place of an argument that was no scalar
 
 Check = Callable[[Any], bool]
 
@@ -81,6 +84,11 @@ def error(value: Any) -> bool:
     return isinstance(value, dict) and text(40)(value.get("at")) and text(200)(value.get("message"))
 
 
+def argument(value: Any) -> bool:
+    """A refusal's argument: a short text or a number, nothing to unpack."""
+    return text(NAME)(value) or number(-(2.0**63), 2.0**63)(value)
+
+
 # A field's check, or the checks of the fields of the object it holds.
 Spec = dict[str, "Check | Spec"]
 
@@ -122,6 +130,39 @@ class Checks:
         """``data``'s good fields (a field the console does not know is left
         out unsaid: a newer table may send more)."""
         return self._fields(table, data, STATUS, "")
+
+    def reply(self, table: str, data: dict[str, Any]) -> dict[str, Any] | None:
+        """A reply from ``table``'s reply topic, checked: None when it cannot
+        answer anything (no id, another table's, ``ok`` no true or false);
+        else its id, ok, key (None when it is no refusal the catalogs know)
+        and arguments (each a short text or a number, a bad one shown as
+        "?"; ``count``, which picks a plural form, a whole number)."""
+        identity, ok = data.get("id"), data.get("ok")
+        if not (text(NAME)(identity) and data.get("table") == table and type(ok) is bool):
+            self.bad(table, "reply", data)
+            return None
+        key = data.get("key")
+        if not (
+            isinstance(key, str) and key.startswith(REFUSED) and key in catalog(DEFAULT_LANGUAGE)
+        ):
+            if key is not None:
+                self.bad(table, "reply.key", key)
+            key = None
+        args = data.get("args")
+        if not isinstance(args, dict) or len(args) > ARGS:
+            self.bad(table, "reply.args", args)
+            args = {}
+        kept = {}
+        for name, value in args.items():
+            good = whole(-COUNT, COUNT) if name == "count" else argument
+            if len(name) > 32:
+                self.bad(table, "reply.args", name)
+            elif good(value):
+                kept[name] = value
+            else:
+                self.bad(table, f"reply.args.{name}", value)
+                kept[name] = UNREADABLE
+        return {"id": identity, "ok": ok, "key": key, "args": kept}
 
     def _fields(self, table: str, data: dict[str, Any], spec: Spec, within: str) -> dict[str, Any]:
         kept: dict[str, Any] = {}

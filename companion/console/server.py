@@ -77,6 +77,9 @@ class Console:
         data = parse(payload)
         if data is None:
             return
+        if leaf == "reply":
+            self._take_reply(table, data)
+            return
         view = self.tables.setdefault(table, TableView(table))
         if leaf == "status":
             data = self.checks.status(table, data)
@@ -84,14 +87,24 @@ class Console:
             self.stats.seen(table, data)
         elif leaf == "online":
             view.online = bool(data.get("online"))
-        elif leaf == "reply":
-            pending = view.pending
-            if pending is None or data.get("id") != pending.id:
-                return
-            pending.fate = "ok" if data.get("ok") is True else "refused"
-            pending.key = data.get("key") if isinstance(data.get("key"), str) else None
-            args = data.get("args")
-            pending.args = args if isinstance(args, dict) else {}
+        self.changed(table)
+
+    def _take_reply(self, table: str, data: dict[str, Any]) -> None:
+        """A reply counts only as the answer to the action this table was
+        last sent (its id; the reply names the table), and only the first
+        (a later one, a repeat or a forgery, changes nothing shown)."""
+        view = self.tables.get(table)
+        pending = None if view is None else view.pending
+        reply = self.checks.reply(table, data)
+        if (
+            reply is None
+            or pending is None
+            or reply["id"] != pending.id
+            or pending.fate in ("ok", "refused")
+        ):
+            return
+        pending.fate = "ok" if reply["ok"] else "refused"
+        pending.key, pending.args = reply["key"], reply["args"]
         self.changed(table)
 
     def act(self, table: str, action: str, args: dict[str, Any]) -> None:
@@ -364,7 +377,7 @@ def _reply(pending: Pending, say: Messages) -> str:
         return say("console.reply.no_answer")
     if pending.fate == "ok":
         return say("console.reply.done." + pending.action)
-    return say(pending.key or protocol.GARBLED, **pending.args)
+    return say(pending.key or "console.reply.refused", **pending.args)
 
 
 CONSOLE: web.AppKey[Console] = web.AppKey("console", Console)

@@ -11,6 +11,7 @@ complete).
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -32,6 +33,7 @@ PLURAL_FORMS = {
     "fa": {"one", "other"},
 }
 _HERE = Path(__file__).parent
+log = logging.getLogger(__name__)
 
 # Arguments that name a seat are shown as the player's name; arguments that
 # name a game term are translated through their own catalog entries.
@@ -151,8 +153,20 @@ def translate(key: str, lang: str = DEFAULT_LANGUAGE, **args: Any) -> str:
         return key
     if isinstance(text, dict):
         count = args.get("count", 0)
-        text = text.get(plural_category(lang, int(count)), text.get("other", key))
-    return text.format_map(_Fields({name: _shown(value, lang) for name, value in args.items()}))
+        try:
+            form = plural_category(lang, int(count))
+        except (TypeError, ValueError, OverflowError):  # "x", NaN, a list: no count
+            log.warning("i18n: %s: a count of %.40r is no number; 'other' shown", key, count)
+            form = "other"
+        text = text.get(form, text.get("other", key))
+    fields = _Fields({name: _shown(value, lang) for name, value in args.items()})
+    try:
+        return text.format_map(fields)
+    except (ValueError, TypeError, AttributeError, IndexError) as exc:
+        # A field's format that its argument cannot take ("{count:d}" given
+        # a text): the text as it is, its fields unfilled, never an error.
+        log.warning("i18n: %s cannot be formatted with %.80r: %s", key, args, exc)
+        return text
 
 
 class Messages:
