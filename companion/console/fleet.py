@@ -8,11 +8,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..fleet import protocol
+
 GIB = 1024**3
 DISK_LOW = GIB  # bytes free below which a table's disk is low
 PAUSED_LONG = 600.0  # seconds a timer may stay paused with time left
 EXPIRED_IDLE = 60.0  # seconds a timer may stay at zero with nobody acting
-REPLY_SECONDS = 10.0  # how long an action waits for its reply
+REPLY_SECONDS = protocol.LIFETIME  # how long an action waits for its reply
 
 OFFLINE, PAD_LOST, DISK_LOW_ALERT, PAUSED, EXPIRED, ERROR = (
     "offline",

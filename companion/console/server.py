@@ -109,7 +109,11 @@ class Console:
 
     def act(self, table: str, action: str, args: dict[str, Any]) -> None:
         view = self.tables[table]
-        message = protocol.make_action(self.key, table, action, view.game_id, args)
+        # It expires as the staff are told the table did not answer: a table
+        # it reaches later (a broker that was down) refuses it.
+        message = protocol.make_action(
+            self.key, table, action, view.game_id, args, lifetime=self.reply_seconds
+        )
         view.pending = pending = Pending(message["id"], action)
         self.send(table, message)
         asyncio.get_running_loop().call_later(self.reply_seconds, self._no_answer, view, pending)

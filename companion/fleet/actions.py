@@ -7,7 +7,8 @@ The publisher hands each message of the command topic here, on the loop
 message" its own way), and answers on the reply topic. The reply to every
 action it read is kept in the table's store, so an action delivered twice,
 even after the table restarted, is answered with its first reply, marked
-``repeated``, and not applied again.
+``repeated``, and not applied again. One that reaches the table after it
+expired (the console has told the staff it got no answer) is refused.
 """
 
 from __future__ import annotations
@@ -101,6 +102,12 @@ class ActionDesk:
             earlier = None
         if earlier is not None:
             self.send({**earlier, "repeated": True})
+            return
+        if action.expired(self.wall()):
+            late = round(self.wall() - action.expires_at)
+            log.warning("fleet: refused action %s: expired %d s ago", action.id, late)
+            expired = ActionRefused(protocol.EXPIRED, seconds=late)
+            self.send(protocol.make_reply(action.id, self.table_name, expired))
             return
         reply = self._apply(action)
         try:

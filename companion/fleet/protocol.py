@@ -16,8 +16,16 @@ issued more than ``WINDOW`` seconds from its own clock, and answers one it
 has applied already with its first reply, marked ``repeated``, without
 applying it again.
 
+An action also says when it expires (``expires_at``, ``LIFETIME`` seconds
+after it was issued unless the console waits otherwise): the moment the
+console stops waiting and tells the staff the table did not answer. A table
+refuses one that reaches it later (``EXPIRED``), so an action the staff
+were told got no answer, and may well have sent again, is never applied
+after all when a broker that was down delivers it.
+
     action = {"id": "9f1c...", "table": "table-7", "action": "end_game",
               "game_id": 12, "args": {}, "issued_at": 1796151731.2,
+              "expires_at": 1796151741.2,
               "sig": "<hex HMAC of all the other fields>"}
     reply  = {"id": "9f1c...", "table": "table-7", "ok": false,
               "key": "fleet.refused.not_over", "args": {}, "result": {},
@@ -51,6 +59,7 @@ NEXT_GAME = "next_game"
 ACTIONS = (END_GAME, PAUSE_TIMER, RESUME_TIMER, REPAIR_SEAT, MESSAGE, NEXT_GAME)
 
 WINDOW = 300.0  # seconds either side of the table's clock an action is good for
+LIFETIME = 10.0  # seconds from issue to expiry: the console's wait for a reply
 MAX_MESSAGE = 200  # characters of a message shown on a kiosk
 MAX_ACTION_BYTES = 2048  # an action's JSON, at most: anything longer is garbled
 MIN_KEY_BYTES = 16
@@ -60,10 +69,11 @@ MIN_KEY_BYTES = 16
 GARBLED = "fleet.refused.garbled"
 FORGED = "fleet.refused.forged"
 STALE = "fleet.refused.stale"
+EXPIRED = "fleet.refused.expired"
 OTHER_TABLE = "fleet.refused.other_table"
 UNKNOWN = "fleet.refused.unknown"
 
-_FIELDS = ("id", "table", "action", "game_id", "args", "issued_at")
+_FIELDS = ("id", "table", "action", "game_id", "args", "issued_at", "expires_at")
 
 
 class ActionRefused(Exception):
@@ -83,6 +93,10 @@ class Action:
     game_id: int | None
     args: dict[str, Any] = field(default_factory=dict)
     issued_at: float = 0.0
+    expires_at: float = 0.0
+
+    def expired(self, now: float) -> bool:
+        return now > self.expires_at
 
 
 def read_action_key(path: Path) -> bytes:
@@ -120,15 +134,19 @@ def make_action(
     game_id: int | None,
     args: dict[str, Any] | None = None,
     now: float | None = None,
+    lifetime: float = LIFETIME,
 ) -> dict[str, Any]:
-    """A new signed action (the console's side), as the dict to publish."""
+    """A new signed action (the console's side), as the dict to publish,
+    good for ``lifetime`` seconds (the console's wait for its reply)."""
+    issued = time.time() if now is None else now
     fields: dict[str, Any] = {
         "id": secrets.token_hex(16),
         "table": table,
         "action": action,
         "game_id": game_id,
         "args": dict(args or {}),
-        "issued_at": round(time.time() if now is None else now, 3),
+        "issued_at": round(issued, 3),
+        "expires_at": round(issued + lifetime, 3),
     }
     return {**fields, "sig": _signature(key, fields)}
 
@@ -147,7 +165,9 @@ def action_id(payload: bytes) -> str | None:
 def read_action(payload: bytes, key: bytes, table: str, now: float | None = None) -> Action:
     """The action in ``payload``, checked: well formed, signed with ``key``,
     meant for ``table``, issued within ``WINDOW`` of ``now``, and one this
-    module knows. :class:`ActionRefused` says which check failed."""
+    module knows. :class:`ActionRefused` says which check failed. Whether it
+    has expired is the table's to check (:meth:`Action.expired`), after it
+    has looked for its reply to an action it applied already."""
     if len(payload) > MAX_ACTION_BYTES:
         raise ActionRefused(GARBLED)
     try:
@@ -163,6 +183,9 @@ def read_action(payload: bytes, key: bytes, table: str, now: float | None = None
         and (data["game_id"] is None or type(data["game_id"]) is int)
         and isinstance(data["args"], dict)
         and type(data["issued_at"]) in (int, float)
+        and type(data["expires_at"]) in (int, float)
+        # No NaN: each compares, and an action expires within the window.
+        and data["issued_at"] < data["expires_at"] <= data["issued_at"] + WINDOW
         and isinstance(data["sig"], str)
     ):
         raise ActionRefused(GARBLED)
@@ -179,9 +202,7 @@ def read_action(payload: bytes, key: bytes, table: str, now: float | None = None
         raise ActionRefused(STALE, seconds=round(now - data["issued_at"]))
     if data["action"] not in ACTIONS:
         raise ActionRefused(UNKNOWN, action=data["action"][:32])
-    return Action(
-        data["id"], data["table"], data["action"], data["game_id"], data["args"], data["issued_at"]
-    )
+    return Action(*(data[name] for name in _FIELDS))
 
 
 def make_reply(
