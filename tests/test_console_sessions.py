@@ -105,15 +105,21 @@ def test_sessions_expire_when_idle_and_after_a_day_s_shift(tmp_path):
 
 
 def test_sessions_are_capped(tmp_path):
+    """Past the cap a login ends the session least recently used, and its
+    page still open is closed."""
+    from companion.console.server import LOGGED_OUT
     from companion.console.sessions import MAX_SESSIONS
 
     now = [1000.0]
     the_console = console(tmp_path, clock=lambda: now[0])
     with serve_in_thread(make_app(the_console)) as base:
-        cookies = []
-        for _ in range(MAX_SESSIONS + 5):
-            now[0] += 1
-            cookies.append(staff(base)[0])
+        cookies = [staff(base)[0]]
+
+        def log_in_many():  # all at one time: the first made goes first
+            for _ in range(MAX_SESSIONS + 4):
+                cookies.append(staff(base)[0])
+
+        assert socket_closes(base, cookies[0], log_in_many) == LOGGED_OUT
         assert len(the_console.sessions) == MAX_SESSIONS
         assert [logged_in(base, cookie) for cookie in cookies[:5]] == [False] * 5, "the oldest"
         assert all(logged_in(base, cookie) for cookie in cookies[5:])

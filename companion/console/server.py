@@ -555,8 +555,8 @@ async def _login(request: web.Request) -> web.StreamResponse:
         failures.remove(attempt)
     if not failures:
         console.failures.pop(address, None)
-    _log_out(console.sessions.end(request.cookies.get(SESSION, "")))
     sid, _new = console.sessions.create()  # a new session id at every login
+    _log_out(console.sessions.end(request.cookies.get(SESSION, "")))
     response = web.HTTPSeeOther("/")
     _set_cookie(response, request, SESSION, sid, httponly=True, max_age=int(ABSOLUTE_SECONDS))
     response.del_cookie(LOGIN, path="/")

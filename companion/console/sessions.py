@@ -34,6 +34,7 @@ class Sessions:
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
         self._live: dict[str, Session] = {}
+        self._ended: set[web.WebSocketResponse] = set()  # open pages of ended sessions
 
     def __len__(self) -> int:
         return len(self._live)
@@ -43,7 +44,7 @@ class Sessions:
         now = self.clock()
         self.sweep()
         while len(self._live) >= MAX_SESSIONS:
-            self._live.pop(min(self._live, key=lambda sid: self._live[sid].seen))
+            self._drop(min(self._live, key=lambda sid: self._live[sid].seen))
         sid = secrets.token_urlsafe(32)
         self._live[sid] = session = Session(secrets.token_urlsafe(24), now, now)
         return sid, session
@@ -56,26 +57,35 @@ class Sessions:
             return None
         now = self.clock()
         if self._over(session, now):
-            self._live.pop(sid)
+            self._drop(sid)
             return None
         session.seen = now
         return session
 
     def end(self, sid: str) -> set[web.WebSocketResponse]:
-        """Forget a session; returns its pages still open, for the caller to
-        close."""
-        session = self._live.pop(sid, None)
-        return session.pages if session is not None else set()
+        """Forget a session; returns the pages still open of every session
+        ended since last asked (this one's, one a login pushed out...), for
+        the caller to close."""
+        self._drop(sid)
+        ended, self._ended = self._ended, set()
+        return ended
 
     def sweep(self) -> set[web.WebSocketResponse]:
         """End every session that is over (an open page keeps its session in
-        use); returns their pages still open."""
+        use); returns the pages to close, as :meth:`end` does."""
         now = self.clock()
         for session in self._live.values():
             if session.pages:
                 session.seen = now
-        over = [sid for sid, session in self._live.items() if self._over(session, now)]
-        return set().union(*(self.end(sid) for sid in over))
+        for sid in [sid for sid, session in self._live.items() if self._over(session, now)]:
+            self._drop(sid)
+        ended, self._ended = self._ended, set()
+        return ended
+
+    def _drop(self, sid: str) -> None:
+        session = self._live.pop(sid, None)
+        if session is not None:
+            self._ended |= session.pages
 
     @staticmethod
     def _over(session: Session, now: float) -> bool:
