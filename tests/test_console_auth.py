@@ -112,7 +112,7 @@ def test_a_socket_from_another_origin_is_refused(tmp_path):
     """/ws's first message carries the session's CSRF token: a page of
     another site, or of another port or scheme of this host, gets none."""
     with serve_in_thread(make_app(console(tmp_path))) as base:
-        cookie, csrf = staff(base)
+        cookie, _csrf = staff(base)
         port = urllib.parse.urlsplit(base).port
         for origin in (
             "http://evil.example",
@@ -170,10 +170,9 @@ def test_csrf_tokens_are_compared_in_constant_time():
 
 
 def make_app(the_console, trusted_proxy=None):
+    """The console's page alone (no broker), behind ``trusted_proxy`` if given."""
     from companion.console.server import make_app
 
-    if trusted_proxy is None:
-        return make_app(the_console)
     return make_app(the_console, trusted_proxy)
 
 
