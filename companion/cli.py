@@ -244,7 +244,24 @@ def _console_arguments(sub, common: argparse.ArgumentParser) -> None:
     console.add_argument("--staff-password-file", type=Path, default=None)
     console.add_argument("--host", default="127.0.0.1")
     console.add_argument("--port", type=int, default=8090)
+    console.add_argument(
+        "--trusted-proxy",
+        type=_proxy_address,
+        default=None,
+        metavar="ADDRESS",
+        help="the IP address of the TLS reverse proxy in front of the console: its "
+        "X-Forwarded-For/-Proto/-Host are taken (from no other peer)",
+    )
     console.add_argument("--db", type=Path, default=data_dir() / "console.sqlite3")
+
+
+def _proxy_address(text: str) -> str:
+    from .console.guard import proxy_address
+
+    try:
+        return proxy_address(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an IP address: {text!r}") from None
 
 
 def _console(args: argparse.Namespace) -> int:

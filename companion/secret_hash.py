@@ -39,6 +39,15 @@ def pin_matches(pin: str, stored: str) -> bool:
     return hmac.compare_digest(_digest(pin, salt, n, r, p), digest)
 
 
+def same_secret(given: str, expected: str) -> bool:
+    """Whether a token sent (a CSRF token) is the one expected, in a time that
+    tells nothing of how much of it was right; any text, not only ASCII
+    (``hmac.compare_digest`` refuses other strings with an error)."""
+    return hmac.compare_digest(
+        given.encode("utf-8", "surrogateescape"), expected.encode("utf-8", "surrogateescape")
+    )
+
+
 def _digest(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
     return hashlib.scrypt(
         pin.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=256 * 1024 * 1024, dklen=32

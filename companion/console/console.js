@@ -6,6 +6,7 @@
 (function () {
   const cards = document.getElementById("cards");
   if (!cards) return;
+  const LOGGED_OUT = 4401; // server.py's LOGGED_OUT
 
   function busy(actions) {
     return actions && (actions.contains(document.activeElement) || actions.querySelector("details[open]"));
@@ -52,7 +53,11 @@
       if (message.cards !== undefined) showAll(message.cards);
       else update(message.update);
     };
-    ws.onclose = () => setTimeout(connect, 2000);
+    // Logged out (here or in another tab) or expired: the login page.
+    ws.onclose = (event) => {
+      if (event.code === LOGGED_OUT) location.reload();
+      else setTimeout(connect, 2000);
+    };
   }
   connect();
 })();

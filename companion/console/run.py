@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     console = Console(stored, key, Stats(args.db))
     web.run_app(
-        linked_app(console, broker),
+        linked_app(console, broker, trusted_proxy=args.trusted_proxy),
         host=args.host,
         port=args.port,
         # Called once the port is the console's, in place of aiohttp's banner.
@@ -77,17 +77,23 @@ def page_address(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-def linked_app(console: Console, broker: Broker, client_id: str | None = None) -> web.Application:
+def linked_app(
+    console: Console,
+    broker: Broker,
+    client_id: str | None = None,
+    trusted_proxy: str | None = None,
+) -> web.Application:
     """The console's page with its link to the broker, started and stopped
     with the app. Each console is its own client (two consoles on one broker,
-    the café PC's and a manager's, must not take each other's connection)."""
+    the café PC's and a manager's, must not take each other's connection).
+    ``trusted_proxy``: the TLS proxy's address (see guard.py)."""
     from .link import ConsoleLink
     from .server import make_app
 
     client_id = client_id or f"companion-console-{secrets.token_hex(4)}"
     link = ConsoleLink(broker, console.receive, client_id, linked=console.broker_link)
     console.send = link.send
-    app = make_app(console)
+    app = make_app(console, trusted_proxy)
 
     async def connect(_app: web.Application):
         link.start(asyncio.get_running_loop())

@@ -1,9 +1,14 @@
 """The console's page (aiohttp): staff log in with the password, then see
 every table as a card, kept live over a WebSocket, and act on a table.
 
-Every POST carries the session's CSRF token; failed logins are rate-limited
-per address; the session cookie is HttpOnly and SameSite=Strict. Every text
-from a table (its name, its players' names, its last error) is escaped."""
+Every POST carries a CSRF token (the session's; at login, the login page's
+cookie) and every POST and socket comes from the console's own page
+(Origin); failed logins are rate-limited per client address (behind the
+trusted TLS proxy, the one it forwards: guard.py), the password checked off
+the event loop; sessions (sessions.py) are made only at login, end at
+logout or when they expire, and their cookie is HttpOnly, SameSite=Strict,
+Secure over TLS. Every text from a table (its name, its players' names, its
+last error) is escaped."""
 
 from __future__ import annotations
 
@@ -22,11 +27,13 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..fleet import protocol
 from ..i18n import LANGUAGES, Messages, add_catalogs, direction
-from ..secret_hash import pin_matches
+from ..secret_hash import pin_matches, same_secret
 from . import fleet as f
 from .charts import bar_chart
 from .checks import Checks
 from .fleet import Pending, TableView, parse
+from .guard import forwarded, same_origin
+from .sessions import ABSOLUTE_SECONDS, Session, Sessions
 from .stats import Stats
 
 # The console's own words, registered when a console is made (not on import).
@@ -34,6 +41,8 @@ CATALOGS = Path(__file__).with_name("catalogs")
 
 SESSION = "console_session"
 LANG = "console_lang"
+LOGIN = "console_login"  # the login form's CSRF token, before there is a session
+LOGGED_OUT = 4401  # a page's socket closed as its session ended: the page reloads
 ALL = ""  # in the cards to push: every card (no table has this name)
 FAILED_LOGINS = 10  # failed logins per address...
 FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
@@ -62,7 +71,7 @@ class Console:
         self.reply_seconds = reply_seconds
         self.tables: dict[str, TableView] = {}
         self.checks = Checks()
-        self.sessions: dict[str, dict[str, Any]] = {}  # id: {"csrf", "staff"}
+        self.sessions = Sessions(clock)
         self.failures: dict[str, deque[float]] = defaultdict(deque)
         self.sockets: set[tuple[web.WebSocketResponse, str, tuple[tuple[str, str], ...], str]] = (
             set()
@@ -388,12 +397,15 @@ CONSOLE: web.AppKey[Console] = web.AppKey("console", Console)
 
 
 # -- aiohttp ----------------------------------------------------------------------------
-def make_app(console: Console) -> web.Application:
-    app = web.Application()
+def make_app(console: Console, trusted_proxy: str | None = None) -> web.Application:
+    """The console's page; ``trusted_proxy``: the address of the TLS proxy
+    in front of it, whose forwarded client address and scheme are taken."""
+    app = web.Application(middlewares=[forwarded(trusted_proxy)])
     app[CONSOLE] = console
     app.router.add_get("/", _index)
     app.router.add_get("/login", _login_page)
     app.router.add_post("/login", _login)
+    app.router.add_post("/logout", _logout)
     app.router.add_post("/action", _action)
     app.router.add_get("/ws", _socket)
     app.router.add_get("/static/console.css", _style)
@@ -406,9 +418,34 @@ def make_app(console: Console) -> web.Application:
         yield
         task.cancel()
 
+    async def sessions(app: web.Application):
+        task = asyncio.ensure_future(_watch_sessions(console))
+        yield
+        task.cancel()
+
     app.cleanup_ctx.append(alerts)
+    app.cleanup_ctx.append(sessions)
     app.on_shutdown.append(_close_pages)
     return app
+
+
+async def _watch_sessions(console: Console) -> None:
+    """Sessions that expire: their pages still open are closed."""
+    while True:
+        await asyncio.sleep(ALERT_EVERY)
+        _log_out(console.sessions.sweep())
+
+
+_CLOSING: set[asyncio.Task[Any]] = set()  # held until done (the loop holds tasks weakly)
+
+
+def _log_out(pages: set[web.WebSocketResponse]) -> None:
+    """Close the pages of a session that ended, each told why (it reloads,
+    to the login); nobody waits for a page to answer."""
+    for ws in list(pages):  # each page leaves its session's set as it closes
+        task = asyncio.ensure_future(ws.close(code=LOGGED_OUT, message=b"logged out"))
+        _CLOSING.add(task)
+        task.add_done_callback(_CLOSING.discard)
 
 
 async def _close_pages(app: web.Application) -> None:
@@ -433,13 +470,18 @@ async def _icon(_request: web.Request) -> web.Response:
     )
 
 
-def _session(request: web.Request) -> tuple[str, dict[str, Any]]:
-    console: Console = request.app[CONSOLE]
+def _session(request: web.Request) -> tuple[str, Session | None]:
+    """The request's session id and its live session (None: logged out).
+    Makes none: only a login does."""
     sid = request.cookies.get(SESSION, "")
-    if sid not in console.sessions:
-        sid = secrets.token_urlsafe(32)
-        console.sessions[sid] = {"csrf": secrets.token_urlsafe(24), "staff": False}
-    return sid, console.sessions[sid]
+    return sid, request.app[CONSOLE].sessions.get(sid)
+
+
+def _set_cookie(
+    response: web.StreamResponse, request: web.Request, name: str, value: str, **more: Any
+) -> None:
+    """Every cookie of the console: SameSite=Strict, and Secure over TLS."""
+    response.set_cookie(name, value, samesite="Strict", secure=request.secure, path="/", **more)
 
 
 def _lang(request: web.Request) -> str:
@@ -447,12 +489,21 @@ def _lang(request: web.Request) -> str:
     return lang if lang in LANGUAGES else "en"
 
 
-def _page(request: web.Request, sid: str, lang: str, title: str, body: str) -> web.Response:
+def _page(
+    request: web.Request, lang: str, title: str, body: str, session: Session | None = None
+) -> web.Response:
     say = Messages(lang)
     menu = " ".join(
         f'<a href="/?lang={code}" lang="{code}">'
         f"{escape(Messages(code)('console.language_name'))}</a>"
         for code in LANGUAGES
+    )
+    logout = (
+        '<form method="post" action="/logout" class="logout">'
+        f'<input type="hidden" name="csrf" value="{escape(session.csrf)}">'
+        f"<button type='submit'>{escape(say('console.logout'))}</button></form>"
+        if session is not None
+        else ""
     )
     html = (
         f'<!doctype html><html lang="{lang}" dir="{direction(lang)}"><head><meta charset="utf-8">'
@@ -460,19 +511,22 @@ def _page(request: web.Request, sid: str, lang: str, title: str, body: str) -> w
         f'<title>{escape(title)}</title><link rel="stylesheet" href="/static/console.css">'
         '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
         f"</head><body><header><h1>{escape(say('console.title'))}</h1>"
-        f'<nav class="languages">{menu}</nav></header>{body}'
+        f'<nav class="languages">{menu}</nav>{logout}</header>{body}'
         '<script src="/static/console.js"></script></body></html>'
     )
     response = web.Response(text=html, content_type="text/html")
     response.headers["Content-Security-Policy"] = "default-src 'self'; style-src 'self'"
     response.headers["X-Frame-Options"] = "DENY"
-    response.set_cookie(SESSION, sid, httponly=True, samesite="Strict", path="/")
-    response.set_cookie(LANG, lang, samesite="Strict", path="/")
+    _set_cookie(response, request, LANG, lang)
     return response
 
 
 async def _login_page(request: web.Request, failed: bool = False) -> web.Response:
-    sid, session = _session(request)
+    """The login form. Its CSRF token is a cookie of its own, the same in the
+    form (nothing is kept on the server until the password is right)."""
+    token = request.cookies.get(LOGIN, "")
+    if len(token) != 32 or not token.isalnum():
+        token = secrets.token_hex(16)
     lang = _lang(request)
     say = Messages(lang)
     wrong = (
@@ -483,19 +537,21 @@ async def _login_page(request: web.Request, failed: bool = False) -> web.Respons
     )
     body = (
         f'<main><form method="post" action="/login" class="login">{wrong}'
-        f'<input type="hidden" name="csrf" value="{escape(session["csrf"])}">'
+        f'<input type="hidden" name="csrf" value="{token}">'
         f"<label>{escape(say('console.login.password'))}"
         '<input type="password" name="password" autocomplete="current-password" required></label>'
         f"<button type='submit'>{escape(say('console.login.submit'))}</button></form></main>"
     )
-    return _page(request, sid, lang, say("console.title"), body)
+    response = _page(request, lang, say("console.title"), body)
+    _set_cookie(response, request, LOGIN, token, httponly=True)
+    return response
 
 
 async def _login(request: web.Request) -> web.StreamResponse:
     console: Console = request.app[CONSOLE]
-    sid, session = _session(request)
     form = await request.post()
-    if form.get("csrf") != session["csrf"]:
+    token = request.cookies.get(LOGIN, "")
+    if not (token and same_secret(str(form.get("csrf", "")), token) and same_origin(request)):
         raise web.HTTPForbidden(text="csrf")
     address = request.remote or "?"
     failures = console.failures[address]
@@ -503,16 +559,41 @@ async def _login(request: web.Request) -> web.StreamResponse:
         failures.popleft()
     if len(failures) >= FAILED_LOGINS:
         raise web.HTTPTooManyRequests(text="too many failed logins; wait a minute")
-    if not pin_matches(str(form.get("password", "")), console.password_hash):
-        failures.append(time.monotonic())
+    # Counted as failed until it proves right, so guesses sent together wait
+    # their turn like guesses sent one after another.
+    attempt = time.monotonic()
+    failures.append(attempt)
+    # scrypt takes its tenth of a second in a thread: the page stays live.
+    right = await asyncio.get_running_loop().run_in_executor(
+        None, pin_matches, str(form.get("password", "")), console.password_hash
+    )
+    if not right:
         response = await _login_page(request, failed=True)
         response.set_status(403)
         return response
-    del console.sessions[sid]  # a new session id once logged in
-    new = secrets.token_urlsafe(32)
-    console.sessions[new] = {"csrf": secrets.token_urlsafe(24), "staff": True}
+    if attempt in failures:
+        failures.remove(attempt)
+    if not failures:
+        console.failures.pop(address, None)
+    sid, _new = console.sessions.create()  # a new session id at every login
+    _log_out(console.sessions.end(request.cookies.get(SESSION, "")))
     response = web.HTTPSeeOther("/")
-    response.set_cookie(SESSION, new, httponly=True, samesite="Strict", path="/")
+    _set_cookie(response, request, SESSION, sid, httponly=True, max_age=int(ABSOLUTE_SECONDS))
+    response.del_cookie(LOGIN, path="/")
+    raise response
+
+
+async def _logout(request: web.Request) -> web.StreamResponse:
+    """Log out: the session ends, its pages still open close, the cookie goes."""
+    console: Console = request.app[CONSOLE]
+    sid, session = _session(request)
+    form = await request.post()
+    if session is not None:
+        if not (same_secret(str(form.get("csrf", "")), session.csrf) and same_origin(request)):
+            raise web.HTTPForbidden(text="csrf")
+        _log_out(console.sessions.end(sid))
+    response = web.HTTPSeeOther("/login")
+    response.del_cookie(SESSION, path="/")
     raise response
 
 
@@ -527,8 +608,8 @@ def _filters(query: Any) -> dict[str, str]:
 
 async def _index(request: web.Request) -> web.Response:
     console: Console = request.app[CONSOLE]
-    sid, session = _session(request)
-    if not session["staff"]:
+    _sid, session = _session(request)
+    if session is None:
         raise web.HTTPSeeOther("/login")
     lang = _lang(request)
     say = Messages(lang)
@@ -560,20 +641,20 @@ async def _index(request: web.Request) -> web.Response:
         "</select></label>"
         f"<button type='submit'>{escape(say('console.filter.apply'))}</button></form>"
         f'<main id="cards" data-ws="/ws?{escape(urlencode({**filters, "lang": lang}))}">'
-        f"{console.cards(lang, filters, session['csrf'])}</main>"
+        f"{console.cards(lang, filters, session.csrf)}</main>"
         f'<section class="stats"><h2>{escape(say("console.stats"))}</h2>'
         f"{console.charts(say)}</section>"
     )
-    return _page(request, sid, lang, say("console.title"), body)
+    return _page(request, lang, say("console.title"), body, session)
 
 
 async def _action(request: web.Request) -> web.StreamResponse:
     console: Console = request.app[CONSOLE]
     _sid, session = _session(request)
-    if not session["staff"]:
+    if session is None:
         raise web.HTTPForbidden(text="log in first")
     form = await request.post()
-    if not secrets.compare_digest(str(form.get("csrf", "")), session["csrf"]):
+    if not (same_secret(str(form.get("csrf", "")), session.csrf) and same_origin(request)):
         raise web.HTTPForbidden(text="csrf")
     table, action = str(form.get("table", "")), str(form.get("action", ""))
     if table not in console.tables or action not in protocol.ACTIONS:
@@ -594,20 +675,24 @@ async def _action(request: web.Request) -> web.StreamResponse:
 async def _socket(request: web.Request) -> web.WebSocketResponse:
     console: Console = request.app[CONSOLE]
     _sid, session = _session(request)
-    if not session["staff"]:
+    if session is None:
         raise web.HTTPUnauthorized(text="log in first")
+    if not same_origin(request):  # its first message carries the CSRF token
+        raise web.HTTPForbidden(text="origin")
     ws = web.WebSocketResponse(heartbeat=30)
     await ws.prepare(request)
     filters = _filters(request.query)
-    entry = (ws, _lang(request), tuple(sorted(filters.items())), session["csrf"])
+    entry = (ws, _lang(request), tuple(sorted(filters.items())), session.csrf)
     console.sockets.add(entry)
+    session.pages.add(ws)
     console.pushed[ws] = [view.name for view in console.shown(filters, console.clock())]
-    await ws.send_str(json.dumps({"cards": console.cards(entry[1], filters, session["csrf"])}))
+    await ws.send_str(json.dumps({"cards": console.cards(entry[1], filters, session.csrf)}))
     try:
         async for message in ws:
             if message.type == WSMsgType.ERROR:
                 break
     finally:
         console.sockets.discard(entry)
+        session.pages.discard(ws)
         console.pushed.pop(ws, None)
     return ws

@@ -65,6 +65,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from ..games.base import RuleError
 from ..games.words import Words
 from ..i18n import LANGUAGES, Messages, catalog, direction, translate
+from ..secret_hash import same_secret
 from ..table import Committed, Table, seat_source
 from ..table.store import StoreError
 from ..table.table import MAX_COMMAND_BYTES
@@ -488,7 +489,8 @@ class TableServer:
         if phone is None:
             seatless = self._seatless(request)
             return _error(seatless.status, seatless.key, request)
-        if request.headers.get(CSRF_HEADER) != csrf_token(phone) or not _same_origin(request):
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not same_secret(sent, csrf_token(phone)) or not _same_origin(request):
             return _error(403, "web.forged", request)
         if not _says_json(request):
             return _error(415, "web.not_json", request)
