@@ -47,7 +47,14 @@ from pathlib import Path
 
 from .table import EventStore, StoreError, Table
 from .table.damage import salvage, set_aside_files
-from .table.store import DAMAGED, DamagedGame, DamagedStoreError, GameRecord, check_pages
+from .table.store import (
+    DAMAGED,
+    DamagedGame,
+    DamagedStoreError,
+    GameRecord,
+    check_pages,
+    read_only_connection,
+)
 
 UNIT = "table-companion.service"
 JOURNAL_LINES = 20000
@@ -165,7 +172,7 @@ def _back_up(db: Path, copy: Path) -> None:
     """A consistent copy through SQLite's backup API, while the kiosk may
     be writing (a plain file copy would miss what is still in its log)."""
     try:
-        source = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+        source = read_only_connection(db)
         try:
             with sqlite3.connect(copy) as target:
                 source.backup(target)

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import stat
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -162,3 +164,56 @@ def test_status_tells_whether_a_game_is_in_progress(tmp_path):
     assert done.returncode == 0 and "Traceback" not in done.stderr
     assert done.stdout.startswith("The game store cannot be read (file is not a database)")
     assert db.read_bytes().startswith(b"not a database")  # asking moves nothing
+
+
+def test_status_and_export_read_a_store_in_a_directory_they_may_not_write(tmp_path):
+    """Before, both failed: "attempt to write a readonly database" (SQLite
+    could not make the shared-memory file a WAL store is read through). Run
+    as a user who may not write the store's directory (root writes any: the
+    commands then run as nobody)."""
+    top = Path(tempfile.mkdtemp(prefix="companion-read-only-"))
+    try:
+        top.chmod(0o755)
+        data = top / "data"
+        db = data / "companion.sqlite3"
+        store = EventStore(db)
+        table = new_table(store, ["Ann", "Ben", "Cy"])
+        table.execute({"type": "income", "seat": table.public_view()["current"]})
+        store.close()  # the kiosk is stopped: no -wal, no -shm beside the store
+        assert sorted(f.name for f in data.iterdir()) == ["companion.sqlite3"]
+        db.chmod(0o644)
+        data.chmod(0o555)
+        out = top / "out"
+        out.mkdir(mode=0o777)
+        out.chmod(0o777)
+        done = as_another_user("status", "--db", str(db))
+        assert (done.returncode, done.stderr) == (3, ""), done.stderr
+        assert done.stdout.startswith("A game of Coup for 3 players is in progress")
+        output = out / "support.zip"
+        done = as_another_user("export", "--db", str(db), "--output", str(output))
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith(f"Written {output}, for support: the game store (1 game)")
+        with zipfile.ZipFile(output) as archive:
+            archive.extract("companion.sqlite3", tmp_path)
+        copy = EventStore(tmp_path / "companion.sqlite3")
+        assert len(copy.commands(table.game_id)) == 2
+        copy.close()
+        assert sorted(f.name for f in data.iterdir()) == ["companion.sqlite3"]
+    finally:
+        data.chmod(0o755)
+        shutil.rmtree(top)
+
+
+def as_another_user(*args: str) -> subprocess.CompletedProcess:
+    """`companion ARGS` as a user other than root (nobody, where the tests
+    run as root), so a directory's permissions apply."""
+    command = [sys.executable, "-m", "companion", *args]
+    if os.geteuid() == 0:
+        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    return subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1])),
+    )
