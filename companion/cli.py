@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import os
 import sqlite3
 import sys
@@ -403,10 +404,21 @@ def _fleet(args: argparse.Namespace, store: EventStore) -> StatusPublisher | Non
     for an address, name or password file it cannot use."""
     if args.fleet is None:
         return None
-    from .fleet import Broker, StatusPublisher, default_table_name, read_password_file
+    from .fleet import (
+        Broker,
+        BrokerError,
+        StatusPublisher,
+        default_table_name,
+        read_password_file,
+    )
     from .fleet.health import system_health
     from .fleet.protocol import read_action_key
 
+    if args.table_name is not None and not args.table_name:
+        from .i18n import Messages
+
+        # An empty name once stood for the host name, silently: another table's, maybe.
+        raise BrokerError(Messages(args.lang or "en")("cli.table_name_empty"))
     key = None if args.fleet_key_file is None else read_action_key(args.fleet_key_file)
     password = None
     if args.fleet_password_file is not None:
@@ -415,7 +427,7 @@ def _fleet(args: argparse.Namespace, store: EventStore) -> StatusPublisher | Non
     data_dir = Path(store.path).parent
     return StatusPublisher(
         broker,
-        args.table_name or default_table_name(),
+        default_table_name() if args.table_name is None else args.table_name,
         health=lambda: system_health(data_dir),
         action_key=key,
         discovery_prefix=args.fleet_discovery_prefix,
@@ -554,6 +566,9 @@ def _doctor(args: argparse.Namespace) -> int:
     from .i18n import Messages
 
     t = Messages(args.lang)
+    if args.seconds is not None and not (math.isfinite(args.seconds) and args.seconds >= 0):
+        print(f"companion doctor: {t('doctor.bad_seconds', value=args.seconds)}", file=sys.stderr)
+        return 2
     try:
         pinmap = load_pinmap(pinmap_path(args.pins))
     except PinMapError as exc:

@@ -6,7 +6,9 @@ It holds:
   SQLite's backup API while the kiosk may be writing (a plain file copy
   would miss what is still in the write-ahead log). The phones' join links
   and claims (``seat_links``, ``provisional_claims``: capabilities, not
-  history) are removed from the copy;
+  history) are removed from the copy in memory, before it is written to a
+  file, so no file of the export ever holds them, even one a killed export
+  leaves behind;
   everything else stays, including, in keeper mode, the cards the app dealt;
 - ``games.json``: the games in the store, newest first (set-up, status,
   result, times);
@@ -26,20 +28,29 @@ It holds:
 
 A game that cannot be read (set aside by the kiosk, or whose rows do not
 read) is reported, and its rows are in the zip as they were stored.
+
+The export works in a folder of the system's temporary directory,
+``companion-export-*``, locked while it runs; it clears the folders that
+exports killed before it left behind (their lock is free).
 """
 
 from __future__ import annotations
 
 import configparser
 import dataclasses
+import fcntl
 import json
 import os
 import platform
+import shutil
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
@@ -47,9 +58,22 @@ from pathlib import Path
 
 from .table import EventStore, StoreError, Table
 from .table.damage import salvage, set_aside_files
-from .table.store import DAMAGED, DamagedGame, DamagedStoreError, GameRecord, check_pages
+from .table.store import (
+    DAMAGED,
+    DamagedGame,
+    DamagedStoreError,
+    GameRecord,
+    check_pages,
+    read_only_connection,
+)
 
 UNIT = "table-companion.service"
+SCRATCH = "companion-export-"  # the working folder's name, in the temporary directory
+IN_USE = ".in-use"  # a file in it, locked while its export runs
+# A folder without that file: an earlier version's, or one whose export was
+# killed before it locked it; cleared once it is this old (seconds).
+UNLOCKED_STALE = 600
+_SECRET_TABLES = ("provisional_claims", "seat_links")
 JOURNAL_LINES = 20000
 SECRET_SETTINGS = {"kiosk": ("pin",), "wifi": ("password",)}
 
@@ -82,7 +106,8 @@ def export(db: Path, output: Path, unit: str = UNIT) -> Exported:
     db = Path(db)
     if not db.is_file():
         raise ExportError(f"no game store at {db}")
-    with tempfile.TemporaryDirectory(prefix="companion-export-") as scratch:
+    clear_stale_scratch()
+    with tempfile.TemporaryDirectory(prefix=SCRATCH) as scratch, _in_use(Path(scratch)):
         copy = Path(scratch) / "companion.sqlite3"
         copied = _copy_store(db, copy)
         damaged = set_aside_files(db)
@@ -130,6 +155,44 @@ def export(db: Path, output: Path, unit: str = UNIT) -> Exported:
     )
 
 
+@contextmanager
+def _in_use(scratch: Path) -> Iterator[None]:
+    """Lock ``scratch``'s in-use file while the export runs: the lock goes
+    with the process, however it ends."""
+    with open(scratch / IN_USE, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def clear_stale_scratch() -> list[Path]:
+    """Remove this user's export folders that no running export holds
+    (killed exports leave theirs, with the store's copy): those removed."""
+    cleared = []
+    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH}*"):
+        try:
+            if folder.is_symlink() or not folder.is_dir() or folder.stat().st_uid != os.getuid():
+                continue
+            if _abandoned(folder):
+                shutil.rmtree(folder)
+                cleared.append(folder)
+        except OSError:
+            continue  # gone meanwhile, or not ours to remove
+    return cleared
+
+
+def _abandoned(folder: Path) -> bool:
+    try:
+        lock = open(folder / IN_USE)
+    except FileNotFoundError:
+        return time.time() - folder.stat().st_mtime > UNLOCKED_STALE
+    with lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False  # its export is running
+        return True
+
+
 def _copy_store(db: Path, copy: Path) -> _Copy:
     """Copy ``db`` into ``copy``: one self-contained file, join links
     removed. A store SQLite cannot read whole is not copied page by page:
@@ -152,10 +215,8 @@ def _copy_store(db: Path, copy: Path) -> _Copy:
     unreadable = sorted(lost + [id_ for id_, reason in reasons.items() if reason is not None])
     target = sqlite3.connect(copy, isolation_level=None)
     try:
-        target.execute("DELETE FROM provisional_claims")
-        target.execute("DELETE FROM seat_links")
         target.execute("PRAGMA journal_mode=DELETE")  # one file, no -wal beside it
-        target.execute("VACUUM")  # and no deleted pages in it
+        target.execute("VACUUM")  # and no freed pages in it
     finally:
         target.close()
     return _Copy(games, damaged, tuple(unreadable))
@@ -163,13 +224,21 @@ def _copy_store(db: Path, copy: Path) -> _Copy:
 
 def _back_up(db: Path, copy: Path) -> None:
     """A consistent copy through SQLite's backup API, while the kiosk may
-    be writing (a plain file copy would miss what is still in its log)."""
+    be writing (a plain file copy would miss what is still in its log). It
+    is made in memory, the join links and claims removed there, and only
+    then written to ``copy``: no file ever holds them."""
     try:
-        source = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+        source = read_only_connection(db)
+        memory = sqlite3.connect(":memory:", isolation_level=None)
         try:
-            with sqlite3.connect(copy) as target:
-                source.backup(target)
+            source.backup(memory)
+            tables = {row[0] for row in memory.execute("SELECT name FROM sqlite_master")}
+            for table in _SECRET_TABLES:
+                if table in tables:
+                    memory.execute(f"DELETE FROM {table}")
+            memory.execute("VACUUM INTO ?", (str(copy),))  # a file without their pages
         finally:
+            memory.close()
             source.close()
     except sqlite3.Error as exc:
         raise ExportError(f"cannot read {db}: {exc}") from exc

@@ -11,6 +11,8 @@
 #   espeak-ng  the narration's voice: every spoken line is rendered in the tests
 #   valgrind   callgrind, which counts the instructions of the Pi's budget
 #              (bench/pi_budget.py) and of its creep test
+#   strace     kills a process as it enters its n-th rename or unlink: the
+#              damaged store's recovery cut at each step
 # Does nothing once they are there. Never fails the test run: without a
 # package its tests skip or fail, and say what is missing.
 set -uo pipefail
@@ -22,7 +24,8 @@ NEEDED=("/usr/bin/chromium" "chromium" "the browser tests"
         "/usr/sbin/mosquitto" "mosquitto" "the fleet's tests"
         "/usr/bin/openssl" "openssl" "the fleet's TLS and credentials tests"
         "/usr/bin/espeak-ng" "espeak-ng" "the narration's tests"
-        "/usr/bin/valgrind" "valgrind" "the instruction counts' test")
+        "/usr/bin/valgrind" "valgrind" "the instruction counts' test"
+        "/usr/bin/strace" "strace" "the recovery's kill tests")
 
 missing=()
 needs=()

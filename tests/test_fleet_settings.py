@@ -5,6 +5,9 @@ stood in for by a script)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from companion.cli import main
@@ -99,3 +102,21 @@ def test_health_reads_the_pi_where_it_reports_and_says_null_elsewhere(tmp_path, 
     tool.chmod(0o755)
     assert throttled() == "0x50005"
     assert set(system_health(tmp_path)) == {"disk_free", "cpu_temp", "throttled"}
+
+
+def test_an_empty_table_name_is_refused_not_taken_for_the_host_name(tmp_path):
+    """Before, `--table-name ''` published under the host name, silently."""
+    done = subprocess.run(
+        [
+            sys.executable, "-m", "companion", "serve", "--db", str(tmp_path / "g.sqlite3"),
+            "--game", "coup", "--port", "0", "--exit-after", "0",
+            "--fleet", "mqtt://127.0.0.1:9", "--table-name", "", "--lang", "ru",
+        ],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "companion serve: Параметр --table-name пуст: укажите имя этого стола в парке "
+        "(от 1 до 64 букв, цифр, '-' или '_') или не указывайте параметр, чтобы "
+        "использовать имя хоста."
+    )

@@ -172,3 +172,14 @@ def test_companion_doctor_refuses_a_bad_pin_map(tmp_path):
     done = companion("doctor", "--mock", "--seconds", "0", COMPANION_PINS=str(pins))
     assert done.returncode == 2
     assert "GPIO 14 is the serial port" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("seconds", ["nan", "-1", "inf"])
+def test_companion_doctor_refuses_a_time_that_is_no_time(seconds):
+    """Before, nan listened for no time at all and inf for ever, silently."""
+    done = companion("doctor", "--mock", "--seconds", seconds, "--lang", "el")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == (
+        f"companion doctor: Το --seconds δέχεται αριθμό δευτερολέπτων, 0 ή περισσότερα "
+        f"(όχι {float(seconds)})."
+    )

@@ -122,6 +122,7 @@ def test_a_seed_makes_a_keeper_replay_reproducible():
     [
         {"game": ["coup"], "seats": ["A", "B"]},
         {"game": "coup", "seats": ["A", "B"], "seed": [1]},
+        {"game": "coup", "seats": ["A", "B"], "seed": True},  # JSON's true: once taken for 1
         {"game": "coup", "seats": ["A", "B"], "deal": [1]},
         {"game": "coup", "seats": ["A", "B"], "options": "x"},
         {"game": "coup", "seats": "AB"},

@@ -9,7 +9,9 @@ Two kinds of damage (docs/durability.md):
   which ``PRAGMA quick_check`` finds on opening): it is moved aside whole,
   with its write-ahead log, as ``<name>.damaged-<unix time>``, never
   deleted, and a new store takes its place with every game of the old one
-  whose rows SQLite still reads whole.
+  whose rows SQLite still reads whole. A power cut during that is carried
+  on from where it stopped at the next start (a marker names the file moved
+  aside; the new store is built beside and renamed into place).
 
 What was found is a :class:`StoreDamage`: the log tells the operator, the
 kiosk's home screen tells the table.
@@ -41,6 +43,11 @@ log = logging.getLogger(__name__)
 
 SET_ASIDE = ".damaged-"  # a moved file's name: <store's name>.damaged-<unix time>
 _COMPANIONS = ("-wal", "-shm")  # SQLite's files beside the store
+# While a damaged store is recovered: <store>.recovering names the file it is
+# being moved aside to, until the new store is in place; the new store is
+# built as <store>.salvage.
+RECOVERING = ".recovering"
+BUILDING = ".salvage"
 MOST_GAMES = 1_000_000  # a damaged file claiming more games than this has none to copy
 _SHOWN_NUMBERS = 6  # games named in a notice; more are "…"
 
@@ -84,17 +91,29 @@ def game_numbers(games: Iterable[int], t: Messages) -> str:
 def open_store(path: str | Path) -> tuple[EventStore, StoreDamage]:
     """The store at ``path``, opened for the table, and what was found
     damaged in it. A file SQLite cannot read is moved aside and a new store
-    takes its place, with the games that can be copied from it. StoreError
-    if the store cannot be opened for any other reason (no permission, a
-    directory, a newer version's schema)."""
-    try:
-        check_pages(path)
-        return EventStore(path), StoreDamage()
-    except DamagedStoreError as exc:
-        problem = exc
-    aside = move_aside(Path(path))
+    takes its place, with the games that can be copied from it; a recovery
+    a power cut stopped is carried on first. StoreError if the store cannot
+    be opened for any other reason (no permission, a directory, a newer
+    version's schema)."""
+    path = Path(path)
+    aside = marked_recovery(path)
+    if aside is not None:
+        problem = "its recovery was cut off; carried on"
+    else:
+        aside = _log_moved_alone(path)
+        if aside is not None:
+            problem = "its write-ahead log was moved aside without it"
+        else:
+            try:
+                check_pages(path)
+                return EventStore(path), StoreDamage()
+            except DamagedStoreError as exc:
+                problem = str(exc)
+            aside = free_name(path)
+        _write_marker(path, aside)
+    move_aside(path, aside)
+    copied, lost = _rebuild(path, aside)
     store = EventStore(path)
-    copied, lost = salvage(aside, store)
     log.warning(
         "the game store %s cannot be read (%s): moved aside as %s; a new store holds the %d "
         "games of it that could be read; %d could not be",
@@ -104,6 +123,9 @@ def open_store(path: str | Path) -> tuple[EventStore, StoreDamage]:
         len(copied),
         len(lost),
     )
+    # Only now, once it is said: a cut before this makes the new store again.
+    Path(f"{path}{RECOVERING}").unlink()
+    _sync_directory(path.parent)
     return store, StoreDamage(moved_to=aside, copied=len(copied), set_aside=tuple(lost))
 
 
@@ -121,21 +143,126 @@ def resume_active(store: EventStore) -> tuple[Table | None, tuple[int, ...]]:
         return None, (record.id,)
 
 
-def move_aside(path: Path) -> Path:
-    """Move the store at ``path`` and SQLite's files beside it to a free
-    name, never over an earlier one: where it went. Its write-ahead log goes
-    first, so a new store at ``path`` can never take the old one's log for
-    its own."""
+def marked_recovery(path: Path) -> Path | None:
+    """Where the store at ``path`` was being moved aside to by a recovery a
+    power cut stopped (its marker names it), or None."""
+    marker = Path(f"{path}{RECOVERING}")
+    try:
+        name = marker.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError):
+        name = ""
+    if name.startswith(f"{path.name}{SET_ASIDE}") and "/" not in name:
+        return path.with_name(name)
+    log.warning("%s does not name a file moved aside (%r): ignored", marker, name[:80])
+    marker.unlink()
+    return None
+
+
+def _log_moved_alone(path: Path) -> Path | None:
+    """Where an earlier version, which left no marker, was moving the store
+    at ``path`` when it was cut: its write-ahead log is already under a
+    set-aside name, the store itself still in place and unwritten since."""
+    if not path.is_file() or os.path.exists(f"{path}-wal"):
+        return None
+    orphans = [f for f in set_aside_files(path) if f.name.endswith("-wal")]
+    if not orphans:
+        return None
+    aside = Path(str(orphans[-1]).removesuffix("-wal"))
+    moved = Path(f"{aside}-wal").stat().st_ctime  # renaming a file changes its ctime
+    if aside.exists() or path.stat().st_mtime > moved:
+        return None
+    return aside
+
+
+def free_name(path: Path) -> Path:
+    """A set-aside name for the store at ``path``, never an earlier one's:
+    ``<name>.damaged-<unix time>``, with ``-2``, ``-3``… within a second."""
     stamp = int(time.time())
     aside = path.with_name(f"{path.name}{SET_ASIDE}{stamp}")
     tries = 1
     while any(Path(f"{aside}{suffix}").exists() for suffix in ("", *_COMPANIONS)):
         tries += 1
         aside = path.with_name(f"{path.name}{SET_ASIDE}{stamp}-{tries}")
-    for suffix in (*_COMPANIONS, ""):
-        if Path(f"{path}{suffix}").exists():
-            os.replace(f"{path}{suffix}", f"{aside}{suffix}")
     return aside
+
+
+def _write_marker(path: Path, aside: Path) -> None:
+    """Say, durably, before the first file moves, where the store goes: a
+    start after a cut carries the recovery on from there."""
+    marker = Path(f"{path}{RECOVERING}")
+    draft = Path(f"{marker}.new")
+    with open(draft, "w", encoding="utf-8") as file:
+        file.write(aside.name + "\n")
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(draft, marker)
+    _sync_directory(path.parent)
+
+
+def move_aside(path: Path, aside: Path) -> None:
+    """Move the store at ``path`` and SQLite's files beside it to ``aside``
+    (its write-ahead log first, so a new store at ``path`` can never take
+    the old one's log for its own). Run again after a cut, it moves what is
+    still in place. Where both names hold a store, the cut came after the
+    new store was put in place: it is made again, and its log and shared
+    memory go (the table had written nothing to it). An empty log or shared
+    memory that a read-only look made after the move goes too; a log that
+    holds anything is kept, under a name of its own."""
+    if path.exists() and aside.exists():
+        for suffix in _COMPANIONS:
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+    else:
+        for suffix in (*_COMPANIONS, ""):
+            here, there = Path(f"{path}{suffix}"), Path(f"{aside}{suffix}")
+            if not here.exists():
+                continue
+            if not there.exists():
+                os.replace(here, there)
+            elif suffix == "-shm" or here.stat().st_size == 0:
+                here.unlink()
+            else:
+                os.replace(here, f"{free_name(path)}{suffix}")
+    _sync_directory(path.parent)
+
+
+def _rebuild(path: Path, aside: Path) -> tuple[list[int], list[int]]:
+    """Copy the games of ``aside`` that read into a new store built beside
+    ``path``, then put it in place: the store at ``path`` is never a copy
+    half made. (the games copied, the games that could not be)."""
+    building = Path(f"{path}{BUILDING}")
+    for suffix in ("", *_COMPANIONS):  # a copy a cut stopped: made again
+        Path(f"{building}{suffix}").unlink(missing_ok=True)
+    store = EventStore(building)
+    try:
+        copied, lost = salvage(aside, store)
+    finally:
+        store.close()
+    db = sqlite3.connect(building)
+    try:
+        db.execute("PRAGMA journal_mode=DELETE")  # the whole store in the one file
+    finally:
+        db.close()
+    for suffix in _COMPANIONS:
+        Path(f"{building}{suffix}").unlink(missing_ok=True)
+    _sync_file(building)
+    os.replace(building, path)
+    _sync_directory(path.parent)
+    return copied, lost
+
+
+def _sync_file(path: Path) -> None:
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the renames in ``directory`` durable (a power cut keeps them)."""
+    _sync_file(directory)
 
 
 def set_aside_files(path: Path) -> list[Path]:

@@ -88,7 +88,9 @@ def replay(
     header = _parse(header_line, header_text)
     messages = Messages(lang)
     for field, kinds in _HEADER_FIELDS.items():
-        if field in header and not isinstance(header[field], kinds):
+        value = header.get(field)
+        # JSON's true and false are ints to Python: no field takes them.
+        if field in header and (not isinstance(value, kinds) or isinstance(value, bool)):
             raise ReplayError(
                 header_line, messages("setup.bad_field", field=field), "setup.bad_field"
             )

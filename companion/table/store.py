@@ -109,6 +109,8 @@ CREATE TABLE IF NOT EXISTS fleet_actions (
 # as a database's ("database disk image is malformed"), or a file that is
 # not a database at all.
 _SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26
+# ... and those for a directory a reader may not write (no -shm can be made).
+_SQLITE_READONLY, _SQLITE_CANTOPEN = 8, 14
 
 
 class StoreError(Exception):
@@ -138,13 +140,38 @@ def is_damage(exc: sqlite3.Error) -> bool:
 
 def read_only_connection(path: str | Path) -> sqlite3.Connection:
     """A connection that only reads ``path``: it never writes the file, not
-    even the checkpoint a writing connection makes when it closes."""
+    even the checkpoint a writing connection makes when it closes.
+
+    In a directory it may not write (``status`` or ``export`` run by
+    another user), SQLite cannot create the shared-memory file a WAL store
+    is read through. Where no write-ahead log holds anything, nobody can be
+    writing the store either (a writer would need that log), so the file
+    alone is the whole store: it is then read as immutable."""
+    db = _connect_read_only(path, "mode=ro")
+    try:
+        db.execute("PRAGMA schema_version").fetchone()
+    except sqlite3.Error as exc:  # other failures are the caller's to report
+        code = getattr(exc, "sqlite_errorcode", 0) or 0
+        if code & 0xFF in (_SQLITE_READONLY, _SQLITE_CANTOPEN) and not _log_holds_anything(path):
+            db.close()
+            return _connect_read_only(path, "mode=ro&immutable=1")
+    return db
+
+
+def _connect_read_only(path: str | Path, query: str) -> sqlite3.Connection:
     return sqlite3.connect(
-        f"{Path(path).resolve().as_uri()}?mode=ro",
+        f"{Path(path).resolve().as_uri()}?{query}",
         uri=True,
         isolation_level=None,
         check_same_thread=False,
     )
+
+
+def _log_holds_anything(path: str | Path) -> bool:
+    try:
+        return os.path.getsize(f"{path}-wal") > 0
+    except OSError:
+        return False
 
 
 def check_pages(path: str | Path) -> None:
