@@ -67,6 +67,15 @@ def test_garbled_and_unknown_actions_are_refused_in_words():
     assert refusal(encoded(no_sig)) == GARBLED
 
 
+def test_a_payload_too_deep_to_be_an_action_is_garbled_unread():
+    for payload in (b"[" * 100_000, b"[" * 1500, b'{"id": "a", "args": ' + b"[" * 1500):
+        assert refusal(payload) == GARBLED
+        assert action_id(payload) is None
+    # Brackets inside a message's text are words, not nesting.
+    sent = make_action(KEY, "table-7", END_GAME, 1, {"text": "[[[[{{{{" * 20}, now=NOW)
+    assert read_action(encoded(sent), KEY, "table-7", now=NOW).args["text"].startswith("[[[[")
+
+
 def test_a_reply_names_its_action_and_says_why_it_was_refused():
     assert action_id(b'{"id": "abc"}') == "abc"
     assert action_id(b"nonsense") is None and action_id(b'{"id": 5}') is None

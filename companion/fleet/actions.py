@@ -9,6 +9,13 @@ action it read is kept in the table's store, so an action delivered twice,
 even after the table restarted, is answered with its first reply, marked
 ``repeated``, and not applied again. One that reaches the table after it
 expired (the console has told the staff it got no answer) is refused.
+
+Anyone who may publish on the command topic (a broker without the café's
+ACL) can send garbage, forgeries or a captured action again, as fast as the
+broker carries them: the table answers at most ``REFUSALS`` of those per
+``REFUSAL_WINDOW`` (and logs as many), and says in one line how many more it
+left unanswered, so a flood costs the table no more than a glance each. An
+action signed with the key is always applied and answered.
 """
 
 from __future__ import annotations
@@ -38,6 +45,39 @@ BAD_MESSAGE = "fleet.refused.bad_message"
 FAILED = "fleet.refused.failed"
 
 KEEP = 2 * protocol.WINDOW  # seconds an applied action's reply is kept
+REFUSALS = 10  # refusals (and answers to repeats) per window, at most...
+REFUSAL_WINDOW = 10.0  # ...of this many seconds; the rest are not answered
+
+
+class Quota:
+    """At most ``count`` of something per ``window`` seconds; what is left
+    over is counted and said in one log line when the next window opens."""
+
+    def __init__(self, count: int, window: float, clock: Callable[[], float]) -> None:
+        self.count = count
+        self.window = window
+        self.clock = clock
+        self._opened = float("-inf")
+        self._taken = 0
+        self._dropped = 0
+
+    def take(self) -> bool:
+        """Whether one more fits in this window."""
+        now = self.clock()
+        if now - self._opened >= self.window:
+            if self._dropped:
+                log.warning(
+                    "fleet: %d more refused commands went unanswered (at most %d per %g s)",
+                    self._dropped,
+                    self.count,
+                    self.window,
+                )
+            self._opened, self._taken, self._dropped = now, 0, 0
+        if self._taken < self.count:
+            self._taken += 1
+            return True
+        self._dropped += 1
+        return False
 
 
 class Station(Protocol):
@@ -71,6 +111,7 @@ class ActionDesk:
         send: Callable[[dict[str, Any]], None],
         follow: Callable[[Table | None], None] = lambda _table: None,
         wall: Callable[[], float] = time.time,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """``store``: the table's EventStore; ``send`` publishes a reply
         without waiting; ``follow`` tells the fleet's reporter which table
@@ -82,15 +123,20 @@ class ActionDesk:
         self.send = send
         self.follow = follow
         self.wall = wall
+        self.refusals = Quota(REFUSALS, REFUSAL_WINDOW, clock)
 
     def receive(self, payload: bytes) -> None:
         """One message of the command topic, on the loop."""
-        identity = protocol.action_id(payload)
         try:
             action = protocol.read_action(payload, self.key, self.table_name, now=self.wall())
         except ActionRefused as refused:
+            if not self.refusals.take():
+                return
+            identity = protocol.action_id(payload)
             if identity is None:
-                log.warning("fleet: ignored a command with no id (%d bytes)", len(payload))
+                limit = protocol.MAX_ACTION_BYTES
+                size = f"over {limit}" if len(payload) > limit else len(payload)
+                log.warning("fleet: ignored a command with no id (%s bytes)", size)
                 return
             log.warning("fleet: refused action %s (%s)", identity, refused.key)
             self.send(protocol.make_reply(identity, self.table_name, refused))
@@ -101,9 +147,12 @@ class ActionDesk:
             log.warning("fleet: cannot look up action %s: %s", action.id, exc)
             earlier = None
         if earlier is not None:
-            self.send({**earlier, "repeated": True})
+            if self.refusals.take():  # a replay by anyone who saw it pass may come in floods
+                self.send({**earlier, "repeated": True})
             return
         if action.expired(self.wall()):
+            if not self.refusals.take():  # as a replay may be
+                return
             late = round(self.wall() - action.expires_at)
             log.warning("fleet: refused action %s: expired %d s ago", action.id, late)
             expired = ActionRefused(protocol.EXPIRED, seconds=late)

@@ -61,7 +61,11 @@ ACTIONS = (END_GAME, PAUSE_TIMER, RESUME_TIMER, REPAIR_SEAT, MESSAGE, NEXT_GAME)
 WINDOW = 300.0  # seconds either side of the table's clock an action is good for
 LIFETIME = 10.0  # seconds from issue to expiry: the console's wait for a reply
 MAX_MESSAGE = 200  # characters of a message shown on a kiosk
-MAX_ACTION_BYTES = 2048  # an action's JSON, at most: anything longer is garbled
+MAX_ACTION_BYTES = 2048  # an action's JSON, at most: anything longer is not read
+# Brackets an action's JSON may nest: an action holds its args, an object
+# of plain values. Deeper is garbled, refused before the parser recurses
+# (Python's recursion limit is within 2 KB of "[").
+MAX_DEPTH = 4
 MIN_KEY_BYTES = 16
 
 # Refusals that concern the action itself, decided here; a table adds its own
@@ -151,12 +155,50 @@ def make_action(
     return {**fields, "sig": _signature(key, fields)}
 
 
+def _nested_deeper(payload: bytes, limit: int) -> bool:
+    """Whether ``payload``'s JSON nests more than ``limit`` brackets deep
+    (brackets inside strings do not count)."""
+    if payload.count(b"[") + payload.count(b"{") <= limit:
+        return False  # the common case, at C speed
+    depth, quoted, escaped = 0, False, False
+    for byte in payload:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # '"'
+                quoted = False
+        elif byte == 0x22:
+            quoted = True
+        elif byte in (0x5B, 0x7B):  # '[', '{'
+            depth += 1
+            if depth > limit:
+                return True
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return False
+
+
+def _load(payload: bytes) -> Any:
+    """``payload``'s JSON, read only when it is small and shallow enough to
+    be an action: :class:`ActionRefused` (garbled) otherwise, never an
+    exception of the parser's own."""
+    if len(payload) > MAX_ACTION_BYTES or _nested_deeper(payload, MAX_DEPTH):
+        raise ActionRefused(GARBLED)
+    try:
+        return json.loads(payload)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise ActionRefused(GARBLED) from None
+
+
 def action_id(payload: bytes) -> str | None:
     """The id an action claims, for answering even one that is refused; None
-    when there is none to answer to."""
+    when there is none to answer to, or the payload is too large or too
+    deep to be read at all."""
     try:
-        data = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
+        data = _load(payload)
+    except ActionRefused:
         return None
     identity = data.get("id") if isinstance(data, dict) else None
     return identity if isinstance(identity, str) and 0 < len(identity) <= 64 else None
@@ -168,12 +210,7 @@ def read_action(payload: bytes, key: bytes, table: str, now: float | None = None
     module knows. :class:`ActionRefused` says which check failed. Whether it
     has expired is the table's to check (:meth:`Action.expired`), after it
     has looked for its reply to an action it applied already."""
-    if len(payload) > MAX_ACTION_BYTES:
-        raise ActionRefused(GARBLED)
-    try:
-        data = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
-        raise ActionRefused(GARBLED) from None
+    data = _load(payload)
     if not isinstance(data, dict) or not all(name in data for name in (*_FIELDS, "sig")):
         raise ActionRefused(GARBLED)
     if not (

@@ -39,6 +39,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
+from . import protocol
 from .broker import Broker
 from .discovery import DEFAULT_PREFIX, discovery_configs
 from .topics import Topics
@@ -301,5 +302,8 @@ class StatusPublisher:
         if listener is None or message.topic != self.topics.command:
             return
         handle, loop = listener
+        # Of a payload larger than an action may be, only enough to see that
+        # it is: 50 MB from anyone is neither copied nor read on the loop.
+        payload = bytes(message.payload[: protocol.MAX_ACTION_BYTES + 1])
         with contextlib.suppress(RuntimeError):  # the loop closed: the table is stopping
-            loop.call_soon_threadsafe(handle, bytes(message.payload))
+            loop.call_soon_threadsafe(handle, payload)
