@@ -41,6 +41,7 @@ TABLES = 50
 SECONDS = 30
 CHROMIUM = Path("/usr/bin/chromium")
 STAFF_PASSWORD = "café staff 7"
+KEY = b"b" * 64  # the café's action key, the console's and every table's
 
 
 def free_port() -> int:
@@ -60,7 +61,8 @@ class BenchTable:
         self.table = Table.start(
             EventStore(directory / f"{self.name}.sqlite3"), setup, fate=Fate(seed=number)
         )
-        self.publisher = StatusPublisher(Broker("127.0.0.1", port), self.name)
+        # Signed as a real table's (the console offers no action to an unsigned one).
+        self.publisher = StatusPublisher(Broker("127.0.0.1", port), self.name, action_key=KEY)
         self.reporter = TableReporter(self.publisher, self.name)
         self.publisher.start()
         self.reporter.follow(self.table)
@@ -94,7 +96,7 @@ def rss_mib(pid: int) -> float:
 
 def start_console(directory: Path, broker_port: int) -> tuple[subprocess.Popen[bytes], int]:
     key = directory / "action.key"
-    key.write_text("b" * 64 + "\n")
+    key.write_text(KEY.decode() + "\n")
     staff = directory / "staff.hash"
     subprocess.run(
         [sys.executable, "-m", "companion", "console", "--set-password", str(staff)],

@@ -17,7 +17,7 @@ from a27_helpers import PK, a27_table, propose
 from browser import NO_PLAYWRIGHT, axe_violations, serve_in_thread, take_seat
 from g54_helpers import challenge_lost
 from sh_helpers import nominate, sh_table
-from test_console import KEY, PASSWORD, status
+from test_console import KEY, PASSWORD, signed, status
 
 from companion.games.base import Fate, Setup
 from companion.i18n import LANGUAGES, Messages
@@ -167,9 +167,7 @@ def test_the_console_s_login_and_cards_pass_axe(tmp_path, phones, lang):
     with serve_in_thread(make_app(console)) as base:
         for name, state in (("t1", "playing"), ("t2", "finished")):
             message = {**status(state=state), "table": name, "timer": timer}
-            base.on_loop(
-                lambda n=name, m=message: console.receive(n, "status", json.dumps(m).encode())
-            )
+            base.on_loop(lambda n=name, m=message: console.receive(n, "status", signed(m)))
         page = phones(LOCALES[lang])
         page.goto(f"{base}/login?lang={lang}")
         assert_accessible(page, lang, "the console's login")
@@ -182,6 +180,14 @@ def test_the_console_s_login_and_cards_pass_axe(tmp_path, phones, lang):
         expect(page).to_have_url(re.compile(r"/$|/\?"))
         expect(page.locator('article[data-table="t2"]')).to_be_visible()
         assert_accessible(page, lang, "the console's cards")
+        # A page of many: unsigned tables, marked, and the links between pages.
+        for number in range(60):
+            fake = json.dumps({**status(), "table": f"u{number:02d}"}).encode()
+            base.on_loop(lambda n=number, m=fake: console.receive(f"u{n:02d}", "status", m))
+        page.reload()
+        expect(page.locator(".unsigned-note").first).to_be_visible()
+        expect(page.locator('nav.pages a[rel="next"]')).to_be_visible()
+        assert_accessible(page, lang, "the console's first page of cards")
 
 
 def test_the_table_s_log_adds_new_lines_and_keeps_those_it_showed(store, phone):

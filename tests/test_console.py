@@ -57,6 +57,12 @@ def status(game_id=5, state="playing"):
     }
 
 
+def signed(message, kind=protocol.STATUS):
+    """``message`` as a table with the café's key says it (statuses and
+    replies are signed: protocol.sign)."""
+    return json.dumps(protocol.sign(KEY, kind, message)).encode()
+
+
 def console_app(broker, tmp_path):
     from companion.console.run import linked_app
     from companion.console.server import Console
@@ -95,7 +101,7 @@ def wait(check, timeout=5.0):
 def test_console_shows_acts_and_rebuilds(tmp_path):
     broker = Mosquitto(tmp_path)
     broker.start()
-    table = StatusPublisher(Broker.from_url(broker.url), "t1", reconnect=(1, 1))
+    table = StatusPublisher(Broker.from_url(broker.url), "t1", reconnect=(1, 1), action_key=KEY)
     table.start()
     table.offer(status())
     wait(table.idle)
@@ -127,7 +133,7 @@ def test_console_shows_acts_and_rebuilds(tmp_path):
             reply = protocol.make_reply(
                 action.id, "t1", protocol.ActionRefused("fleet.refused.not_over")
             )
-            recorder.client.publish("companion/t1/reply", json.dumps(reply), qos=1)
+            recorder.client.publish("companion/t1/reply", signed(reply, protocol.REPLY), qos=1)
             refusal = html.escape(catalog("en")["fleet.refused.not_over"])
             wait(lambda: refusal in get(staff, base + "/")[1])
             message = {"csrf": csrf, "table": "t1", "action": "message", "text": "Closing soon"}
@@ -201,8 +207,8 @@ def test_alerts_and_filters_come_from_statuses_and_time(tmp_path):
         "pad": "lost",
         "last_error": {"at": "2026-12-01T19:00:00+00:00", "message": "<b>boom</b>"},
     }
-    console.receive("t1", "status", json.dumps(paused).encode())
-    console.receive("t2", "status", json.dumps({**status(), "table": "t2"}).encode())
+    console.receive("t1", "status", signed(paused))
+    console.receive("t2", "status", signed({**status(), "table": "t2"}))
     console.receive("t2", "online", b'{"online": false}')
     assert console.tables["t1"].alerts(now[0]) == ["pad_lost", "disk_low", "last_error"]
     now[0] += 601
@@ -276,7 +282,7 @@ def test_statistics_say_when_there_is_nothing_yet_and_show_only_hours_with_games
         _per_day, length, _hours = _figures(get(staff, base + "/?lang=fa")[1])
         assert html.escape(words["fa"]["console.chart.no_finished"]) in length
 
-        base.on_loop(lambda: console.receive("t1", "status", json.dumps(status()).encode()))
+        base.on_loop(lambda: console.receive("t1", "status", signed(status())))
         _per_day, length, hours = _figures(get(staff, base + "/?lang=en")[1])
         assert words["en"]["console.chart.no_finished"] in length, "still playing"
         hour = datetime.fromisoformat(status()["started_at"]).astimezone().hour
@@ -286,7 +292,7 @@ def test_statistics_say_when_there_is_nothing_yet_and_show_only_hours_with_games
         assert hours.split("</td>")[-2].endswith("<td>1"), hours
 
         finished = status(state="finished")
-        base.on_loop(lambda: console.receive("t1", "status", json.dumps(finished).encode()))
+        base.on_loop(lambda: console.receive("t1", "status", signed(finished)))
         _per_day, length, _hours = _figures(get(staff, base + "/")[1])
         assert words["en"]["console.chart.no_finished"] not in length
         assert length.count("<tr") == 1 and "Coup" in length and " min" in length

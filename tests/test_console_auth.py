@@ -20,7 +20,7 @@ from pathlib import Path
 
 import aiohttp
 from browser import serve_in_thread
-from test_console import KEY, PASSWORD, _console_words, status  # noqa: F401
+from test_console import KEY, PASSWORD, _console_words, signed, status  # noqa: F401
 
 from companion.secret_hash import hash_pin
 
@@ -131,7 +131,7 @@ def test_an_action_from_another_origin_is_refused(tmp_path):
     taken = []
     the_console = console(tmp_path, send=lambda table, action: taken.append(action))
     with serve_in_thread(make_app(the_console)) as base:
-        base.on_loop(lambda: the_console.receive("t1", "status", json.dumps(status()).encode()))
+        base.on_loop(lambda: the_console.receive("t1", "status", signed(status())))  # a real table
         cookie, csrf = staff(base)
         port = urllib.parse.urlsplit(base).port
         act = {"csrf": csrf, "table": "t1", "action": "pause_timer"}

@@ -15,11 +15,9 @@ box, and nothing is wider than the window."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from browser import serve_in_thread, shot
-from test_console import KEY, PASSWORD, _console_words, status  # noqa: F401
+from test_console import KEY, PASSWORD, _console_words, signed, status  # noqa: F401
 
 from companion.fleet.status import status_lines
 from companion.games.base import Fate, Setup
@@ -142,9 +140,7 @@ def test_the_console_reads_in_its_language_s_direction_and_fits(tmp_path, browse
     console = Console(hash_pin(PASSWORD), KEY, Stats(tmp_path / "c.sqlite3"))
     with serve_in_thread(make_app(console)) as base:
         for message in statuses():
-            base.on_loop(
-                lambda m=message: console.receive(m["table"], "status", json.dumps(m).encode())
-            )
+            base.on_loop(lambda m=message: console.receive(m["table"], "status", signed(m)))
         page = browser.new_page(viewport={"width": size[0], "height": size[1]})
         page.goto(f"{base}/login?lang={lang}")
         assert page.evaluate(CHECK, [lang, list(NAMES)]) == []

@@ -25,9 +25,12 @@ from test_console import (  # noqa: F401
     get,
     login,
     opener,
+    signed,
     status,
     wait,
 )
+
+from companion.fleet import protocol
 
 BAD_TIMES = ("yesterday", "9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00")
 
@@ -80,8 +83,10 @@ def test_a_bad_status_field_is_dropped_logged_once_and_the_page_serves(tmp_path,
                 bad["health"] = {"phones": "012", "disk_free": "lots"}
                 bad["players"] = {"count": "two", "names": ["Anna", {"x": 1}]}
                 bad["turn"] = [3]
+                # Signed: a table's credentials and the café's key (every
+                # table holds it) are enough to send it.
                 for retain in (True, False, False):  # retained, then plain, again
-                    publish(broker, f"companion/{table}/status", json.dumps(bad).encode(), retain)
+                    publish(broker, f"companion/{table}/status", signed(bad), retain)
             wait(lambda: all(t in console.tables and console.tables[t].status for t in tables))
             wait(lambda: dropped(caplog, tables[-1], "started_at") == 1)
             shown = page(staff, base)
@@ -215,7 +220,7 @@ def test_a_reply_answers_only_its_own_action_once_with_checked_arguments(tmp_pat
     broker.start()
     recorder = Recorder(broker.port)
     for table in ("t1", "t2"):
-        publish(broker, f"companion/{table}/status", json.dumps({**status(), "table": table}), True)
+        publish(broker, f"companion/{table}/status", signed({**status(), "table": table}), True)
     console = Console(hash_pin(PASSWORD), KEY, Stats(tmp_path / "c.sqlite3"), reply_seconds=60)
     app = linked_app(console, Broker.from_url(broker.url), client_id="console-replies")
     try:
@@ -236,7 +241,8 @@ def test_a_reply_answers_only_its_own_action_once_with_checked_arguments(tmp_pat
 
             def reply(topic_table: str, **fields) -> None:
                 body = {"table": "t1", "ok": True, "key": None, "args": {}, **fields}
-                publish(broker, f"companion/{topic_table}/reply", json.dumps(body).encode())
+                # Signed with the café's key: as any table could.
+                publish(broker, f"companion/{topic_table}/reply", signed(body, protocol.REPLY))
 
             identity = act("end_game")
             reply("t1", id=identity, table="t2")  # says it is another table's

@@ -8,7 +8,15 @@ from pathlib import Path
 
 from browser import serve_in_thread, shot
 from mqtt_helpers import Mosquitto
-from test_console import HOSTILE, PASSWORD, _console_words, console_app, status, wait  # noqa: F401
+from test_console import (  # noqa: F401
+    HOSTILE,
+    KEY,
+    PASSWORD,
+    _console_words,
+    console_app,
+    status,
+    wait,
+)
 
 from companion.fleet import Broker, StatusPublisher
 
@@ -22,7 +30,7 @@ def console_words(lang: str) -> dict[str, str]:
 def test_the_page_is_live_translated_and_escaped(tmp_path, browser):
     broker = Mosquitto(tmp_path)
     broker.start()
-    table = StatusPublisher(Broker.from_url(broker.url), "t1", reconnect=(1, 1))
+    table = StatusPublisher(Broker.from_url(broker.url), "t1", reconnect=(1, 1), action_key=KEY)
     table.start()
     table.offer(status())
     wait(table.idle)
@@ -102,7 +110,9 @@ def test_a_table_without_a_pad_is_quiet_and_a_pad_that_stops_answering_alarms(tm
     for name, port in (("padless", str(tmp_path / "no-pad-here")), ("padded", link.path)):
         pad = SerialPad(lambda _press: None, port, retry_interval=0.05, heartbeat_timeout=0.5)
         pad.start()
-        publisher = StatusPublisher(Broker.from_url(broker.url), name, reconnect=(1, 1))
+        publisher = StatusPublisher(
+            Broker.from_url(broker.url), name, reconnect=(1, 1), action_key=KEY
+        )
         health = TableHealth()
         reporter = TableReporter(publisher, name, health=health.fields)
         publisher.start()
@@ -168,13 +178,13 @@ def test_only_a_table_with_a_screen_is_offered_a_message_in_a_labelled_box(tmp_p
 
     broker = Mosquitto(tmp_path)
     broker.start()
-    kiosk = StatusPublisher(Broker.from_url(broker.url), "kiosk", reconnect=(1, 1))
+    kiosk = StatusPublisher(Broker.from_url(broker.url), "kiosk", reconnect=(1, 1), action_key=KEY)
     kiosk.start()
     kiosk.offer({**status(), "table": "kiosk"})
     headless = Table.start(
         EventStore(tmp_path / "h.sqlite3"), Setup("coup", ["Anna", "Ben"], "keeper"), Fate(1)
     )
-    served = Served(headless, broker)
+    served = Served(headless, broker, key=KEY)  # the café's one key
     try:
         app, console = console_app(broker, tmp_path)
         with serve_in_thread(app) as base:

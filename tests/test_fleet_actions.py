@@ -98,7 +98,8 @@ def send(
     identity: str | None = None,
     timeout: float = 5.0,
 ):
-    """Publish ``action`` as the console does; the table's reply to it."""
+    """Publish ``action`` as the console does; the table's reply to it,
+    checked signed with the café's key and read without its signature."""
     payload = action if isinstance(action, bytes) else json.dumps(action).encode()
     identity = identity or (action["id"] if isinstance(action, dict) else None)
     before = len(recorder.messages)
@@ -108,7 +109,9 @@ def send(
         for topic, text, retained in recorder.messages[before:]:
             if topic == REPLY and json.loads(text)["id"] == identity:
                 assert not retained
-                return json.loads(text)
+                reply = json.loads(text)
+                assert p.signed_by(KEY, p.REPLY, reply, NAME), "signed by the table"
+                return {name: value for name, value in reply.items() if name != "sig"}
         time.sleep(0.01)
     raise AssertionError(f"no reply to {identity}")
 
@@ -134,6 +137,8 @@ def test_end_game_ends_it_and_the_status_goes_idle(store, broker, recorder, cons
         }
         status = recorder.wait_for(STATUS, lambda s: s["state"] == "idle", timeout=2)
         assert status["game_id"] is None
+        assert p.signed_by(KEY, p.STATUS, status, NAME), "its statuses signed with the key"
+        assert not p.signed_by(KEY, p.STATUS, status, "t2"), "as this table's only"
     assert table.ended and store.game(table.game_id).status == "abandoned"
 
 
@@ -271,7 +276,8 @@ def test_without_a_key_the_table_takes_no_actions(store, broker, recorder, conso
     table = coup(store)
     served = Served(table, broker, key=None)
     try:
-        recorder.wait_for(STATUS, lambda s: s["state"] == "playing")
+        status = recorder.wait_for(STATUS, lambda s: s["state"] == "playing")
+        assert "sig" not in status, "nothing to sign with"
         console.publish(
             f"companion/{NAME}/command",
             json.dumps(p.make_action(KEY, NAME, p.END_GAME, table.game_id)),

@@ -47,6 +47,7 @@ class TableView:
     expired_since: float | None = None
     had_game: bool = False
     pending: Pending | None = None
+    signed: bool = False  # its status is signed with the café's key (.trust)
 
     @property
     def state(self) -> str:

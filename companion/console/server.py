@@ -35,6 +35,7 @@ from .fleet import Pending, TableView, parse
 from .guard import forwarded, same_origin
 from .sessions import ABSOLUTE_SECONDS, Session, Sessions
 from .stats import Stats
+from .trust import Trust
 
 # The console's own words, registered when a console is made (not on import).
 CATALOGS = Path(__file__).with_name("catalogs")
@@ -47,6 +48,7 @@ ALL = ""  # in the cards to push: every card (no table has this name)
 FAILED_LOGINS = 10  # failed logins per address...
 FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
 ALERT_EVERY = 5.0  # seconds between looks at the alerts that come with time
+PAGE = 50  # cards on a page, the signed tables first
 STYLE = (Path(__file__).with_name("console.css")).read_text(encoding="utf-8")
 SCRIPT = (Path(__file__).with_name("console.js")).read_text(encoding="utf-8")
 ICON = (Path(__file__).with_name("icon.svg")).read_bytes()
@@ -71,6 +73,7 @@ class Console:
         self.reply_seconds = reply_seconds
         self.tables: dict[str, TableView] = {}
         self.checks = Checks()
+        self.trust = Trust(action_key)
         self.sessions = Sessions(clock)
         self.failures: dict[str, deque[float]] = defaultdict(deque)
         self.sockets: set[tuple[web.WebSocketResponse, str, tuple[tuple[str, str], ...], str]] = (
@@ -90,10 +93,13 @@ class Console:
             self._take_reply(table, data)
             return
         view = self.tables.setdefault(table, TableView(table))
+        if not self.trust.admit(view, leaf, data):
+            return
         if leaf == "status":
             data = self.checks.status(table, data)
             view.take_status(data, self.clock())
-            self.stats.seen(table, data)
+            if view.signed:  # an unsigned table's games are no café's statistics
+                self.stats.seen(table, data)
         elif leaf == "online":
             view.online = bool(data.get("online"))
         self.changed(table)
@@ -103,7 +109,9 @@ class Console:
         last sent (its id; the reply names the table), and only the first
         (a later one, a repeat or a forgery, changes nothing shown)."""
         view = self.tables.get(table)
-        pending = None if view is None else view.pending
+        if view is None or not self.trust.admit(view, "reply", data):  # signed by the table
+            return
+        pending = view.pending
         reply = self.checks.reply(table, data)
         if (
             reply is None
@@ -193,21 +201,39 @@ class Console:
             self.changed()
 
     # -- the page -----------------------------------------------------------------------
+    def matching(self, filters: dict[str, str], now: float) -> list[TableView]:
+        """Every table the filters let through: the signed ones first (a
+        crowd of fake tables never pushes a real one off the first page),
+        each part by name."""
+        views = (view for view in self.tables.values() if _passes(view, filters, now))
+        return sorted(views, key=lambda view: (not view.signed, view.name))
+
     def shown(self, filters: dict[str, str], now: float) -> list[TableView]:
-        return [view for _name, view in sorted(self.tables.items()) if _passes(view, filters, now)]
+        """The tables on the page the filters ask for."""
+        start = (_page_number(filters) - 1) * PAGE
+        return self.matching(filters, now)[start : start + PAGE]
 
     def cards(self, lang: str, filters: dict[str, str], csrf: str = "") -> str:
         say = Messages(lang)
         now = self.clock()
-        shown = self.shown(filters, now)
+        matching = self.matching(filters, now)
+        start = (_page_number(filters) - 1) * PAGE
+        shown = matching[start : start + PAGE]
         lost = (
             ""
             if self.broker_up
             else f'<p class="broker-lost" role="alert">{escape(say("console.broker_lost"))}</p>'
         )
+        pager = _pager(say, filters, start, len(shown), len(matching))
+        above = pager and (
+            f'<nav class="pages" aria-label="{escape(say("console.page.label"))}">{pager}</nav>'
+        )
         if not shown:
-            return lost + f'<p class="empty">{escape(say("console.no_tables"))}</p>'
-        return lost + "".join(self.card(view, say, now, csrf, filters) for view in shown)
+            return lost + f'<p class="empty">{escape(say("console.no_tables"))}</p>' + above
+        cards = "".join(self.card(view, say, now, csrf, filters) for view in shown)
+        # Again below the cards, there not a second landmark.
+        below = pager and f'<div class="pages">{pager}</div>'
+        return lost + above + cards + below
 
     def card(
         self, view: TableView, say: Messages, now: float, csrf: str, filters: dict[str, str]
@@ -216,11 +242,15 @@ class Console:
         alerts = view.alerts(now)
         game = status.get("game")
         lines = [
-            f'<article class="card{" alert" if alerts else ""}" data-table="{escape(view.name)}">'
+            f'<article class="card{" alert" if alerts else ""}{"" if view.signed else " unsigned"}"'
+            f' data-table="{escape(view.name)}">'
             f"<h2><bdi>{escape(view.name)}</bdi></h2>",
             '<p class="online">'
             + escape(say("console.offline" if view.online is False else "console.online"))
-            + "</p>",
+            + "</p>"
+            if view.signed
+            else '<p class="unsigned-note" role="note"><span aria-hidden="true">⚠</span> '
+            f"<strong>{escape(say('console.unsigned'))}</strong></p>",
         ]
         if alerts:
             lines.append('<ul class="alerts">')
@@ -267,7 +297,7 @@ class Console:
         lines.append(f'<p class="health">{escape(_health(view.health, say))}</p>')
         if view.pending is not None:
             lines.append(f'<p class="reply" role="status">{escape(_reply(view.pending, say))}</p>')
-        if view.online is not False and csrf:
+        if view.online is not False and csrf and view.signed:
             lines.append(self.actions(view, say, csrf, filters))
         lines.append("</article>")
         return "".join(lines)
@@ -356,6 +386,38 @@ def _passes(view: TableView, filters: dict[str, str], now: float) -> bool:
     if state == "alerts":
         return bool(view.alerts(now))
     return not state or view.state == state
+
+
+def _page_number(filters: dict[str, str]) -> int:
+    return int(filters.get("page", "1"))
+
+
+def _pager(say: Messages, filters: dict[str, str], start: int, shown: int, total: int) -> str:
+    """Which cards of how many the page shows, and links to the pages
+    before and after ("" when every card is on the first)."""
+    number = _page_number(filters)
+    if total <= PAGE and number == 1:
+        return ""
+    links = []
+    for to, key, rel in (
+        (number - 1, "console.page.previous", "prev"),
+        (number + 1, "console.page.next", "next"),
+    ):
+        if to >= 1 and (to - 1) * PAGE < total:
+            query = {**filters, "page": str(to)} if to > 1 else _without_page(filters)
+            links.append(
+                f'<a href="/?{escape(urlencode(query))}" rel="{rel}">{escape(say(key))}</a>'
+            )
+    counted = ""
+    if shown:
+        last = str(start + shown)
+        words = say("console.page.shown", first=str(start + 1), last=last, total=str(total))
+        counted = f"<p>{escape(words)}</p>"
+    return counted + "".join(links)
+
+
+def _without_page(filters: dict[str, str]) -> dict[str, str]:
+    return {name: value for name, value in filters.items() if name != "page"}
 
 
 def _health(health: dict[str, Any], say: Messages) -> str:
@@ -603,6 +665,9 @@ def _filters(query: Any) -> dict[str, str]:
         filters["game"] = str(query["game"])[:64]
     if query.get("state") in f.STATES:
         filters["state"] = str(query["state"])
+    page = str(query.get("page") or "")
+    if page.isascii() and page.isdigit() and len(page) <= 5 and int(page) > 1:
+        filters["page"] = str(int(page))
     return filters
 
 
@@ -618,7 +683,7 @@ async def _index(request: web.Request) -> web.Response:
         {
             str(view.status["game"])
             for view in console.tables.values()
-            if view.status and isinstance(view.status.get("game"), str)
+            if view.signed and view.status and isinstance(view.status.get("game"), str)
         }
     )
     game_options = "".join(
@@ -659,6 +724,8 @@ async def _action(request: web.Request) -> web.StreamResponse:
     table, action = str(form.get("table", "")), str(form.get("action", ""))
     if table not in console.tables or action not in protocol.ACTIONS:
         raise web.HTTPBadRequest(text="no such table or action")
+    if not console.tables[table].signed:  # offered none: perhaps not one of the café's
+        raise web.HTTPBadRequest(text="not a signed table")
     args: dict[str, Any] = {}
     if action == protocol.REPAIR_SEAT:
         try:

@@ -31,6 +31,14 @@ after all when a broker that was down delivers it.
               "key": "fleet.refused.not_over", "args": {}, "result": {},
               "repeated": false}
 
+A table signs what it says back the same way, under the same key: its
+every status and every reply carry a ``sig`` over all their other fields
+(:func:`sign`), with the kind of message (``status`` or ``reply``) in front,
+so no signature of one kind passes for another's. The console believes a
+status or a reply only when it is signed and names the table whose topic it
+came on (:func:`signed_by`): on a broker anyone may publish to, a fake table
+or a forged "done" is told apart from a real one.
+
 ``game_id`` is the game the staff saw when they asked (None for an idle
 table): an action meant for a game that has since ended is refused, never
 applied to the next one. A refusal's ``key`` is a catalog key, worded in the
@@ -129,6 +137,35 @@ def _canonical(fields: dict[str, Any]) -> bytes:
 
 def _signature(key: bytes, fields: dict[str, Any]) -> str:
     return hmac.new(key, _canonical(fields), hashlib.sha256).hexdigest()
+
+
+STATUS = "status"  # kinds of message a table signs
+REPLY = "reply"
+
+
+def _message_signature(key: bytes, kind: str, message: dict[str, Any]) -> str:
+    fields = {name: value for name, value in message.items() if name != "sig"}
+    body = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hmac.new(key, f"{kind}\n{body}".encode(), hashlib.sha256).hexdigest()
+
+
+def sign(key: bytes, kind: str, message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` (a table's status or reply) with its ``sig``: the HMAC of
+    ``kind`` and the message's canonical JSON under the café's key."""
+    return {**message, "sig": _message_signature(key, kind, message)}
+
+
+def signed_by(key: bytes, kind: str, message: dict[str, Any], table: str) -> bool:
+    """Whether ``message``, read from ``table``'s topic, is one of ``kind``
+    that a holder of ``key`` signed for ``table`` (the console's check)."""
+    sig = message.get("sig")
+    if not isinstance(sig, str) or message.get("table") != table:
+        return False
+    try:
+        expected = _message_signature(key, kind, message)
+    except (TypeError, ValueError, RecursionError):  # nothing a table signs
+        return False
+    return hmac.compare_digest(expected, sig)
 
 
 def make_action(

@@ -16,7 +16,8 @@ online and sends its newest status again. The last will, kept by the broker,
 says it is offline when the connection drops without a goodbye (the process
 killed, the power cut, the network gone).
 
-With the café's action key, the table also takes the console's actions: it
+With the café's action key, the table signs its statuses and replies
+(:func:`.protocol.sign`), and takes the console's actions: it
 subscribes to its command topic on every connect, and hands each message to
 the table's loop (:meth:`StatusPublisher.listen`), where
 :mod:`.actions` applies it; the reply goes back through :meth:`reply`. With
@@ -153,7 +154,16 @@ class StatusPublisher:
 
     def reply(self, reply: dict[str, Any]) -> None:
         """Answer an action (from the loop; paho sends it from its thread)."""
-        self._client.publish(self.topics.reply, json.dumps(reply), qos=QOS, retain=False)
+        self._client.publish(
+            self.topics.reply, self._signed(protocol.REPLY, reply), qos=QOS, retain=False
+        )
+
+    def _signed(self, kind: str, message: dict[str, Any]) -> str:
+        """``message`` as JSON, signed with the café's key when the table
+        has it (the console marks a table's unsigned statuses)."""
+        if self.action_key is not None:
+            message = protocol.sign(self.action_key, kind, message)
+        return json.dumps(message)
 
     def idle(self) -> bool:
         """Whether the newest status went out and the broker acknowledged it
@@ -203,7 +213,9 @@ class StatusPublisher:
                 continue
             if status is None:
                 continue
-            payload = json.dumps({**status, "health": {**status["health"], **health}})
+            payload = self._signed(
+                protocol.STATUS, {**status, "health": {**status["health"], **health}}
+            )
             with self._wake:
                 if status is not self._latest or not self._ready():
                     continue  # a newer one came, or the connection went: look again
