@@ -29,7 +29,11 @@ FORGED = 3000
 # Replies a flood may draw at most: the refusals a table answers per window
 # (actions.REFUSALS) during the few windows the flood lasts.
 FEW = 60
-SLOW = 0.5  # seconds: a page of the table that takes longer is held up
+# Seconds a page of the table may take while 50 MB pass through paho on
+# their way to being dropped (the copy alone costs the table's process a
+# moment), and during a flood of forged actions (3,000 replies took 0.3 s).
+SLOW = 0.5
+FLOOD_SLOW = 0.2
 
 
 @pytest.fixture
@@ -116,6 +120,7 @@ def test_an_oversized_or_deeply_nested_command_is_never_parsed(table):
         stranger.publish(COMMAND, b"[" * 100_000, qos=1)
         assert answered(recorder, stranger, served)["key"] == "fleet.refused.no_screen"
     assert [r["id"] for r in replies(recorder) if r["id"] in ("huge",)] == []
+    print(f"50 MB and 41 deep payloads: slowest page {latency.slowest:.3f} s")
     errors = "".join(served.errors)
     assert "Traceback" not in errors and "RecursionError" not in errors, errors[-3000:]
     assert latency.slowest < SLOW, f"the table's page took {latency.slowest:.2f} s"
@@ -132,8 +137,9 @@ def test_thousands_of_forged_actions_draw_few_replies_and_slow_nothing(table):
                 time.sleep(0.05)  # paho's queue drains as a flood's would
         assert answered(recorder, stranger, served)["key"] == "fleet.refused.no_screen"
     refused = [r for r in replies(recorder) if r["key"] == "fleet.refused.forged"]
+    print(f"{FORGED} forged: {len(refused)} replies, slowest page {latency.slowest:.3f} s")
     assert 0 < len(refused) <= FEW, len(refused)
-    assert latency.slowest < SLOW, f"the table's page took {latency.slowest:.2f} s"
+    assert latency.slowest < FLOOD_SLOW, f"the table's page took {latency.slowest:.2f} s"
     warnings = [line for line in served.errors if "refused action" in line]
     assert len(warnings) <= FEW, len(warnings)
     # The table still plays: the game was never ended by a forgery.
