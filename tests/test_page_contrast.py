@@ -96,11 +96,11 @@ def test_the_table_page_marks_whose_turn_it_is_by_a_sign_and_meets_wcag_aa(tmp_p
 
 
 def test_the_console_with_a_table_in_alert_meets_wcag_aa(tmp_path, browser):
-    from test_console import PASSWORD, console_app, status, wait
+    from test_console import KEY, PASSWORD, console_app, status, wait
 
     broker = Mosquitto(tmp_path)
     broker.start()
-    table = StatusPublisher(Broker.from_url(broker.url), "t1", reconnect=(1, 1))
+    table = StatusPublisher(Broker.from_url(broker.url), "t1", reconnect=(1, 1), action_key=KEY)
     table.start()
     lost = {**status(), "health": {"phones": [0], "disk_free": 10**8, "pad": "lost"}}
     table.offer(lost)
