@@ -217,7 +217,7 @@ class TableServer:
         self._wake_phones()
 
     def app(self) -> web.Application:
-        middlewares = [security_headers]
+        middlewares = [security_headers, store_refusals]
         captive_home = self.captive_home
         if captive_home is not None:
             middlewares.append(captive_redirect(lambda: self.captive_home or captive_home))
@@ -264,7 +264,7 @@ class TableServer:
             if self.links.claimed(self.table.game_id, seat):
                 raise self._failed(request, "web.seat_taken", 403)
         except Refused as refused:
-            return self._refusal(request, refused.key, refused.status)
+            return _refusal(request, refused.key, refused.status)
         return self._take_seat_page(request, seat)
 
     async def take_seat(self, request: web.Request) -> web.StreamResponse:
@@ -279,7 +279,7 @@ class TableServer:
             except LinkError:
                 raise self._failed(request, "web.seat_taken", 403) from None
         except Refused as refused:
-            return self._refusal(request, refused.key, refused.status)
+            return _refusal(request, refused.key, refused.status)
         response = web.HTTPSeeOther("/seat")
         response.set_cookie(
             COOKIE, phone.cookie, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Strict", path="/"
@@ -340,16 +340,11 @@ class TableServer:
             return Refused("web.seat_taken", 403)
         return Refused("web.no_seat", 401)
 
-    def _refusal(self, request: web.Request, key: str, status: int) -> web.Response:
-        t = Messages(phone_language(request))
-        text = _page("refusal.html", t.lang, title=t("web.title"), message=t(key))
-        return web.Response(text=text, status=status, content_type="text/html")
-
     # -- a seat's phone -------------------------------------------------------------------
     async def seat_page(self, request: web.Request) -> web.StreamResponse:
         if self._phone(request) is None:
             seatless = self._seatless(request)
-            return self._refusal(request, seatless.key, seatless.status)
+            return _refusal(request, seatless.key, seatless.status)
         return web.FileResponse(PAGES / "seat.html")
 
     async def seat_state(self, request: web.Request) -> web.Response:
@@ -752,6 +747,21 @@ async def security_headers(request: web.Request, handler):
     return response
 
 
+@web.middleware
+async def store_refusals(request: web.Request, handler):
+    """A write the store refused (a full or read-only disk) while a phone
+    joins or first uses its cookie: 503, in the phone's words (a page, or
+    JSON for ``/api/``), as for a refused command; nothing was claimed, and
+    the same link and cookie work once the store writes again."""
+    try:
+        return await handler(request)
+    except StoreError as exc:
+        log.warning("the store refused a phone's request (%s): %s", request.path, exc)
+        if request.path.startswith(("/api/", "/ws")):
+            return _error(503, "web.not_stored", request)
+        return _refusal(request, "web.not_stored", 503)
+
+
 async def _drop_what_it_says(socket: web.WebSocketResponse, wake: asyncio.Event) -> None:
     """Read what a page sends and drop it unread (a page says nothing, and
     what it says costs no state) until its socket closes; then wake its
@@ -900,6 +910,13 @@ def _error(status: int, key: str, request: web.Request) -> web.Response:
     return web.json_response(
         {"error": key, "message": Messages(phone_language(request))(key)}, status=status
     )
+
+
+def _refusal(request: web.Request, key: str, status: int) -> web.Response:
+    """A refusal as a page, in the phone's language."""
+    t = Messages(phone_language(request))
+    text = _page("refusal.html", t.lang, title=t("web.title"), message=t(key))
+    return web.Response(text=text, status=status, content_type="text/html")
 
 
 def _page(name: str, lang: str, **texts: str) -> str:
