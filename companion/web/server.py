@@ -30,7 +30,11 @@ Every state carries a ``version``: how many times what that page receives
 has changed, so a page can tell a newer state from an older one. It is never
 a count of events, and nothing is sent to a page whose state did not change:
 a private deal between two seats reaches those two phones and nobody else,
-not even as a message or a number.
+not even as a message or a number. A running timer's time left is no
+exception: it moves in the public view on the timer's own schedule (each
+time its whole seconds left change, looked at every ``TIMER_LOOK``
+seconds), never with a command, so a private step does not wake the other
+pages by refreshing it (:meth:`TableServer._follow_timer`).
 - ``/static/``: the pages' script, style and font, served from the Pi itself;
   ``/favicon.ico``: the pages' icon (:mod:`.favicon`).
 
@@ -48,14 +52,16 @@ requests for any other host are redirected to the public address
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import importlib.util
 import json
 import logging
+import math
 import re
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +99,7 @@ FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
 SOCKET_HEARTBEAT = 20.0  # seconds: dead phones are noticed
 SEND_WAIT = 3.0  # seconds a page may take to accept a state before it is dropped
 WAKE_BATCH = 16  # sockets woken per turn of the loop
+TIMER_LOOK = 0.25  # seconds between looks at a running timer, as the kiosk's
 SEAT_SOCKETS = 3  # open sockets a seat keeps (its newest)
 # Open sockets one address may hold, and all together: far more than a
 # table's phones and screens, far fewer than the descriptors the service has
@@ -246,6 +253,7 @@ class TableServer:
             ]
         )
         app.on_shutdown.append(self._close_sockets)
+        app.cleanup_ctx.append(self._timer_ticks)
         return app
 
     # -- joining ----------------------------------------------------------------------
@@ -447,12 +455,19 @@ class TableServer:
             self._keep_public(key, self._with_phones(self.table.public_view()))
         return self._public_cache[1]
 
-    def _keep_public(self, key: tuple[Any, ...], public: dict[str, Any]) -> None:
+    def _keep_public(
+        self, key: tuple[Any, ...], public: dict[str, Any], timer_moved: bool = False
+    ) -> None:
         """Keep ``public`` as the table's public state. If it is the same as
         the one before, that one stays (the same object, the same texts and
-        version, so nothing is sent again); else the version goes up."""
-        if public == self._public_cache[1]:
-            self._public_cache = (key, self._public_cache[1])
+        version, so nothing is sent again); else the version goes up. A
+        running timer's time left does not count, unless ``timer_moved``
+        (the timer's own tick): a command that changed nothing else public
+        keeps the time left the pages were last sent, so it sends them
+        nothing."""
+        kept = self._public_cache[1]
+        if public == kept or (not timer_moved and _settled(public) == _settled(kept)):
+            self._public_cache = (key, kept)
             return
         self._public_cache = (key, public)
         self._public_version += 1
@@ -467,6 +482,39 @@ class TableServer:
         if t.lang not in boards:
             boards[t.lang] = public_board(self.table.spec.words, public, t)
         return boards[t.lang]
+
+    async def _timer_ticks(self, app: web.Application) -> AsyncIterator[None]:
+        """Follow the table's timer while the server runs."""
+        follower = asyncio.ensure_future(self._follow_timer())
+        yield
+        follower.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await follower
+
+    async def _follow_timer(self) -> None:
+        """Every ``TIMER_LOOK`` seconds: if the time left of the table's
+        timer reads another whole second than the pages were sent, every
+        page is sent the new time (each that shows it: all of them). This is
+        the only way the time left moves in what pages are sent, so it
+        reaches them on the timer's schedule and never a command's."""
+        while True:
+            await asyncio.sleep(TIMER_LOOK)
+            try:
+                self._timer_tick()
+            except Exception:  # a table that cannot be looked at now: next look
+                log.exception("the phones' timer could not be refreshed")
+
+    def _timer_tick(self) -> None:
+        shown = self._public()
+        if _settled(shown) == shown:
+            return  # no timer, or it does not count down
+        now = self.table.timer()
+        if now is not None and _seconds_left(now) == _seconds_left(shown["timer"]):
+            return
+        self._keep_public(
+            self._public_key(), self._with_phones(self.table.public_view()), timer_moved=True
+        )
+        self._wake_phones()
 
     def _public_key(self) -> tuple[Any, ...]:
         table = self.table
@@ -799,6 +847,21 @@ def public_board(words: Words, public: dict[str, Any], t: Messages) -> dict[str,
         "explain": words.explain(public, t),
         "rules": [{"name": name, "text": text} for name, text in words.quick_reference(public, t)],
     }
+
+
+def _settled(public: dict[str, Any]) -> dict[str, Any]:
+    """The public view without what moves with time alone: a running
+    timer's time left (``remaining``, in every game's timer; see
+    :meth:`Table.public_view`)."""
+    timer = public.get("timer")
+    if not isinstance(timer, dict) or not timer.get("running") or "remaining" not in timer:
+        return public
+    return {**public, "timer": {k: v for k, v in timer.items() if k != "remaining"}}
+
+
+def _seconds_left(timer: dict[str, Any]) -> int:
+    """A timer's whole seconds left, as a clock shows them (rounded up)."""
+    return math.ceil(timer["remaining"])
 
 
 def _text(state: dict[str, Any]) -> str:
