@@ -44,7 +44,10 @@ of a state tells only public things (:func:`padded`). A command's answer is
 padded too, as the page pads the command (``seat.js``).
 
 Every private request and socket is authorised by the seat cookie. Failed
-join attempts are rate-limited per address. On the Pi's own access point,
+join attempts are rate-limited per address; connections are capped per
+address and in all before a request is read, with room kept for the phones
+that hold a seat, and one that sends no whole request in time is closed
+(:mod:`.gate`; serve with :meth:`TableServer.runner`). On the Pi's own access point,
 requests for any other host are redirected to the public address
 (:mod:`.captive`).
 """
@@ -60,7 +63,7 @@ import logging
 import math
 import re
 import time
-from collections import defaultdict, deque
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -76,6 +79,7 @@ from ..table.store import StoreError
 from ..table.table import MAX_COMMAND_BYTES
 from .captive import captive_redirect
 from .favicon import favicon_response
+from .gate import ConnectionLimits, GateRunner
 from .icons import game_icons
 from .links import LinkError, Phone, SeatLinks
 from .words import secret_lines
@@ -106,6 +110,7 @@ SEAT_SOCKETS = 3  # open sockets a seat keeps (its newest)
 # (LimitNOFILE in deploy/table-companion.service).
 ADDRESS_SOCKETS = 20
 ALL_SOCKETS = 512
+SEATED_ADDRESSES = 64  # the newest addresses a seat's phone was seen at (see seated)
 # The fields of a seat's state that are the seat's own (its secrets and its
 # choices); the rest of it is public or the page's own.
 PRIVATE_FIELDS = ("private", "secrets", "actions", "offer", "notice", "at_table")
@@ -176,8 +181,11 @@ class TableServer:
         table: Table,
         clock: Callable[[], float] = time.monotonic,
         captive_home: str | None = None,
+        limits: ConnectionLimits | None = None,
     ) -> None:
         self.table = table
+        self.limits = limits or ConnectionLimits.for_this_process()  # the port's caps (see gate.py)
+        self._seated: OrderedDict[str, None] = OrderedDict()  # addresses, newest last
         self.captive_home = captive_home  # redirect other hosts here (see captive.py)
         self.links = SeatLinks(table.store, on_claim=self._links_changed)
         self.clock = clock
@@ -222,6 +230,17 @@ class TableServer:
         """A claim became final or a seat was re-paired: the table sees it."""
         self._links_changes += 1
         self._wake_phones()
+
+    def runner(self, **kwargs: Any) -> GateRunner:
+        """The runner to serve :meth:`app` with: its connections capped
+        before a request is read, the seats' phones' addresses using the
+        reserve (see :mod:`.gate`)."""
+        return GateRunner(self.app(), self.limits, self.seated, **kwargs)
+
+    def seated(self, address: str) -> bool:
+        """Whether a phone holding a seat of this game was seen lately at
+        ``address`` (one of the newest ``SEATED_ADDRESSES``)."""
+        return address in self._seated
 
     def app(self) -> web.Application:
         middlewares = [security_headers, store_refusals]
@@ -339,7 +358,13 @@ class TableServer:
     def _phone(self, request: web.Request) -> Phone | None:
         """The seat this request's cookie holds in the current game. The
         cookie's first use makes its provisional claim final."""
-        return self.links.phone(request.cookies.get(COOKIE), self.table.game_id)
+        phone = self.links.phone(request.cookies.get(COOKIE), self.table.game_id)
+        if phone is not None and request.remote:
+            self._seated[request.remote] = None
+            self._seated.move_to_end(request.remote)
+            while len(self._seated) > SEATED_ADDRESSES:
+                self._seated.popitem(last=False)
+        return phone
 
     def _seatless(self, request: web.Request) -> Refused:
         """Why a request holds no seat: another phone was first to use its
