@@ -9,11 +9,12 @@ import json
 import math
 import time
 
+import pytest
 from a27_helpers import PK, keeper4, propose
 from web_helpers import join, served, state
 
 from companion.table import seat_source
-from companion.web.server import CSRF_HEADER
+from companion.web.server import CSRF_HEADER, TableServer
 
 A, B, C, D = range(4)
 PRIVATE = [
@@ -187,3 +188,26 @@ def test_private_steps_wake_nobody_else_while_the_timer_runs(store):
     ticks = [when for when, _ in heard["table"][1:]]  # after the state the page opened with
     gaps = [later - earlier for earlier, later in zip(ticks, ticks[1:])]
     assert all(0.5 < gap < 1.6 for gap in gaps), gaps
+
+
+@pytest.mark.parametrize("locale, size", [("en-GB", (720, 1280)), ("fa-IR", (800, 480))])
+def test_the_table_page_counts_the_negotiation_down_on_its_own(store, phones, locale, size):
+    """Nobody touches the table: the public page's clock still counts down,
+    in the page's language, sent on the timer's own schedule."""
+    from browser import serve_in_thread, shot
+    from playwright.sync_api import expect
+
+    table = keeper4(store, clock=time.monotonic)
+    propose(table, PK, call_vote=False)  # the gavel: the timer runs
+    server = TableServer(table)
+    with serve_in_thread(server.app()) as base:
+        page = phones(locale)
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.goto(f"{base}/table")
+        clock = page.locator(".part-clock")
+        expect(clock).to_be_visible()
+        first = clock.inner_text()
+        page.wait_for_timeout(2500)
+        later = clock.inner_text()
+        shot(page, f"a27-table-clock-{locale}-{size[0]}x{size[1]}")
+    assert first != later
