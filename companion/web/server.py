@@ -66,7 +66,7 @@ import time
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from aiohttp import hdrs, web
 from aiohttp.http_exceptions import HttpProcessingError
@@ -530,11 +530,15 @@ class TableServer:
                 log.exception("the phones' timer could not be refreshed")
 
     def _timer_tick(self) -> None:
-        shown = self._public()
-        if _settled(shown) == shown:
-            return  # no timer, or it does not count down
+        # The timer as the pages were last sent it. The public view is not
+        # refreshed here unless the timer moved: a look that folded other
+        # changes in (two claims at once, say) would make the versions
+        # count the looks.
+        shown = self._public_cache[1].get("timer")
+        if not _counting_down(shown):
+            return
         now = self.table.timer()
-        if now is not None and _seconds_left(now) == _seconds_left(shown["timer"]):
+        if now is not None and _seconds_left(now) == _seconds_left(shown):
             return
         self._keep_public(
             self._public_key(), self._with_phones(self.table.public_view()), timer_moved=True
@@ -879,9 +883,14 @@ def _settled(public: dict[str, Any]) -> dict[str, Any]:
     timer's time left (``remaining``, in every game's timer; see
     :meth:`Table.public_view`)."""
     timer = public.get("timer")
-    if not isinstance(timer, dict) or not timer.get("running") or "remaining" not in timer:
+    if not _counting_down(timer):
         return public
     return {**public, "timer": {k: v for k, v in timer.items() if k != "remaining"}}
+
+
+def _counting_down(timer: Any) -> TypeGuard[dict[str, Any]]:
+    """Whether a public view's ``timer`` is running, its time left moving."""
+    return isinstance(timer, dict) and bool(timer.get("running")) and "remaining" in timer
 
 
 def _seconds_left(timer: dict[str, Any]) -> int:
