@@ -1,7 +1,7 @@
 """Idle connections cannot crowd the phones out: ``companion serve`` with
-few descriptors (256, so a flood of a few hundred sockets is the 8,400 of
-the review against its 8,192), flooded with TCP connections that send
-nothing, from one address and then from many. The port's door
+few descriptors (512, so that 600 sockets are the review's 8,400 against
+its 8,192), flooded with TCP connections that send nothing, from one
+address and then from many. The port's door
 (companion/web/gate.py) closes each connection past its caps before reading
 it, keeps room for the phones that hold a seat, and closes one that has not
 sent its headers in time; a joined phone's ``GET /api/seat`` answers
@@ -30,7 +30,7 @@ from companion.table import EventStore, Table
 from companion.web.gate import ConnectionLimits
 from companion.web.server import COOKIE
 
-DESCRIPTORS = 256  # the server's RLIMIT_NOFILE in this test
+DESCRIPTORS = 512  # the server's RLIMIT_NOFILE in this test
 FLOOD = scaled(600)  # idle sockets from one address: more than the server has descriptors
 ADDRESSES = 12  # then the per-address cap from each of this many addresses
 # Seconds a flood is given before the server is looked at: the kernel
@@ -48,14 +48,16 @@ class Serving:
     """``companion serve`` on 127.0.0.1 with ``DESCRIPTORS`` descriptors."""
 
     def __init__(self, db: Path) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion", "serve", "--db", str(db), "--print-links"]
-            + ["--host", "127.0.0.1", "--port", str(free_port())],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            preexec_fn=limited_descriptors,
-        )
+        self.journal = db.with_name("serve.log")  # what it writes on stderr
+        with self.journal.open("w") as journal:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "companion", "serve", "--db", str(db), "--print-links"]
+                + ["--host", "127.0.0.1", "--port", str(free_port())],
+                stdout=subprocess.PIPE,
+                stderr=journal,
+                text=True,
+                preexec_fn=limited_descriptors,
+            )
         assert self.process.stdout is not None
         first, *lines = [self.process.stdout.readline().strip() for _ in range(4)]
         self.url = first.split(" at ")[1].removesuffix("/table")  # the port it took
@@ -209,6 +211,8 @@ def test_idle_connections_leave_the_joined_phones_room(tmp_path):
     assert seen["all closed after (s)"] <= limits.header_seconds, seen
     assert seen["after: descriptors"] <= before + 2, seen
     assert seen["after: a new address"] == 200 and seen["after: phone"] == 200, seen
+    journal = served.journal.read_text()
+    assert "Traceback" not in journal, "a connection turned away costs the journal nothing"
 
 
 def trickling(port: int, source: str) -> socket.socket:

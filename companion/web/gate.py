@@ -84,7 +84,10 @@ class GatedServer(web.Server):
         address = peer[0] if isinstance(peer, tuple) else str(peer)
         if not self._admits(address):
             self.turned_away += 1
-            transport.abort()  # its descriptor freed now; connection_lost follows
+            # Cut once the handler has started waiting for a request (it
+            # starts after this returns), so it ends as one whose headers
+            # never came: quietly, its descriptor freed.
+            asyncio.get_running_loop().call_soon(transport.abort)
             return
         self._addresses[handler] = address
         self._by_address[address] += 1
