@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import aiohttp
+import pytest
 from campaign import report, scaled
 from ports import free_port
 
@@ -148,6 +149,7 @@ async def join(url: str, link: str) -> str:
     return cookie
 
 
+@pytest.mark.slow  # the headers' 10 s, and floods
 def test_idle_connections_leave_the_joined_phones_room(tmp_path):
     db = tmp_path / "games.sqlite3"
     setup = Setup(game="coup", seats=["Ann", "Bob", "Cat"], mode="keeper", options={"first": 0})
@@ -160,6 +162,7 @@ def test_idle_connections_leave_the_joined_phones_room(tmp_path):
 
         async def scenario() -> None:
             cookie = await join(served.url, served.links[0])
+            seen["idle sockets from one address"] = FLOOD
             seen["descriptors before"] = served.descriptors()
             port, one, many = served.port, {"127.0.0.2"}, {f"127.0.1.{n}" for n in range(ADDRESSES)}
             # One address, far past its cap and the server's descriptors.

@@ -118,6 +118,7 @@ async def frames_of(socket, heard: list[tuple[float, dict]]) -> None:
         heard.append((time.monotonic(), json.loads(message.data)))
 
 
+@pytest.mark.slow  # twelve steps a timer's tick apart
 def test_private_steps_wake_nobody_else_while_the_timer_runs(store):
     """The negotiation timer runs (the table's real clock): its time left
     reaches every page on the timer's own schedule, once a second, and a
