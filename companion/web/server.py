@@ -47,9 +47,10 @@ Every private request and socket is authorised by the seat cookie. Failed
 join attempts are rate-limited per address; connections are capped per
 address and in all before a request is read, with room kept for the phones
 that hold a seat, and one that sends no whole request in time is closed
-(:mod:`.gate`; serve with :meth:`TableServer.runner`). On the Pi's own access point,
-requests for any other host are redirected to the public address
-(:mod:`.captive`).
+(:mod:`.gate`; serve with :meth:`TableServer.runner`). A write the store
+refuses (a full or read-only disk) is answered 503 in the phone's words. On
+the Pi's own access point, requests for any other host are redirected to
+the public address (:mod:`.captive`).
 """
 
 from __future__ import annotations
