@@ -282,3 +282,42 @@ def test_the_access_log_names_no_join_link(store, caplog):
 
 def server_url(phone) -> str:
     return str(phone.make_url("")).rstrip("/")
+
+
+def test_joining_while_the_store_cannot_write_is_refused_in_words(store):
+    """A full or read-only disk: the tap and the cookie's first use (the
+    claim's two writes) are answered 503 in the phone's language, like any
+    other write, and claim nothing; once the store writes again the same
+    phone joins by the same link and cookie."""
+
+    async def scenario():
+        table = coup(store)
+        async with served(table) as (server, phone):
+            token = server.links.token(table.game_id, 0)
+            ann = await phone()
+            store.db.execute("PRAGMA query_only=ON")  # the store cannot write
+            greek = {"Accept-Language": "el"}
+            tapped = await ann.post(f"/join/{token}", headers=greek, allow_redirects=False)
+            assert tapped.status == 503
+            assert Messages("el")("web.not_stored") in await tapped.text()
+            assert seat_cookie(ann) is None
+            store.db.execute("PRAGMA query_only=OFF")
+            assert (await tap_take_seat(ann, token)).status == 303
+            store.db.execute("PRAGMA query_only=ON")
+            first = await ann.get("/api/seat", headers={"Accept-Language": "ru"})
+            assert first.status == 503
+            assert await first.json() == {
+                "error": "web.not_stored",
+                "message": Messages("ru")("web.not_stored"),
+            }
+            page = await ann.get("/seat", headers={"Accept-Language": "fa"})
+            assert page.status == 503
+            assert 'dir="rtl"' in (text := await page.text())
+            assert Messages("fa")("web.not_stored") in text
+            assert not server.links.claimed(table.game_id, 0)
+            store.db.execute("PRAGMA query_only=OFF")
+            assert (await state(ann))["seat"] == 0
+            assert server.links.claimed(table.game_id, 0)
+            assert phones_shown(server) == [True, False, False]
+
+    asyncio.run(scenario())

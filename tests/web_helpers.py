@@ -7,14 +7,28 @@ from contextlib import asynccontextmanager
 
 from aiohttp.test_utils import TestClient, TestServer
 
+from companion.web.gate import GateRunner
 from companion.web.server import COOKIE, TableServer
+
+
+class GatedTestServer(TestServer):
+    """A test server run as the kiosk runs the phone server: behind its
+    door (companion/web/gate.py)."""
+
+    def __init__(self, server: TableServer, **kwargs) -> None:
+        super().__init__(server.app(), **kwargs)
+        self.table_server = server
+
+    async def _make_runner(self, **kwargs) -> GateRunner:
+        server = self.table_server
+        return GateRunner(self.app, server.limits, server.seated, **kwargs)
 
 
 @asynccontextmanager
 async def served(table):
     """The phone server for ``table``, and a way to open phones on it."""
     server = TableServer(table)
-    test_server = TestServer(server.app(), host="127.0.0.1")
+    test_server = GatedTestServer(server, host="127.0.0.1")
     await test_server.start_server()
     clients: list[TestClient] = []
 

@@ -433,11 +433,11 @@ async def _start_waiting(web: WebConfig) -> tuple[Any, WebConfig]:
     """The waiting page on the phones' port (or the next free one), before
     the first game: its runner (None: no port could be opened) and where it
     is served."""
-    from aiohttp import web as aiohttp_web
-
+    from ..web.gate import ConnectionLimits, GateRunner
     from ..web.waiting import waiting_app
 
-    runner = aiohttp_web.AppRunner(waiting_app())
+    # The table's caps on connections (gate.py); no phone holds a seat yet.
+    runner = GateRunner(waiting_app(), ConnectionLimits.for_this_process())
     await runner.setup()
     served = await _open_port(runner, web)
     return (None if served is None else runner), served or web
@@ -447,12 +447,11 @@ async def _start_phones(table: Table, web: WebConfig) -> tuple[Any, Any, WebConf
     """The phone server on the kiosk's loop, on the phones' port or the next
     free one: (server, its runner, where it is served); None when no port
     could be opened (the table plays on without phones)."""
-    from aiohttp import web as aiohttp_web
 
     from ..web.server import TableServer
 
     server = TableServer(table, captive_home=web.public_url if web.captive else None)
-    runner = aiohttp_web.AppRunner(server.app())
+    runner = server.runner()
     await runner.setup()
     served = await _open_port(runner, web)
     if served is None:

@@ -7,8 +7,6 @@ import logging
 import sys
 from typing import TYPE_CHECKING
 
-from aiohttp import web
-
 from ..games.base import RuleError
 from ..table import OPERATOR, StoreError, Table
 from .listen import PortUnavailable, start_site
@@ -32,7 +30,7 @@ async def serve(
     """Serve ``table``'s phones until stopped; with ``fleet``, publish its
     status there too, and take the console's actions if it holds the key."""
     server = TableServer(table)
-    runner = web.AppRunner(server.app())
+    runner = server.runner()
     await runner.setup()
     try:
         port = await start_site(runner, host, port)

@@ -30,7 +30,11 @@ Every state carries a ``version``: how many times what that page receives
 has changed, so a page can tell a newer state from an older one. It is never
 a count of events, and nothing is sent to a page whose state did not change:
 a private deal between two seats reaches those two phones and nobody else,
-not even as a message or a number.
+not even as a message or a number. A running timer's time left is no
+exception: it moves in the public view on the timer's own schedule (each
+time its whole seconds left change, looked at every ``TIMER_LOOK``
+seconds), never with a command, so a private step does not wake the other
+pages by refreshing it (:meth:`TableServer._follow_timer`).
 - ``/static/``: the pages' script, style and font, served from the Pi itself;
   ``/favicon.ico``: the pages' icon (:mod:`.favicon`).
 
@@ -40,24 +44,30 @@ of a state tells only public things (:func:`padded`). A command's answer is
 padded too, as the page pads the command (``seat.js``).
 
 Every private request and socket is authorised by the seat cookie. Failed
-join attempts are rate-limited per address. On the Pi's own access point,
-requests for any other host are redirected to the public address
-(:mod:`.captive`).
+join attempts are rate-limited per address; connections are capped per
+address and in all before a request is read, with room kept for the phones
+that hold a seat, and one that sends no whole request in time is closed
+(:mod:`.gate`; serve with :meth:`TableServer.runner`). A write the store
+refuses (a full or read-only disk) is answered 503 in the phone's words. On
+the Pi's own access point, requests for any other host are redirected to
+the public address (:mod:`.captive`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import importlib.util
 import json
 import logging
+import math
 import re
 import time
-from collections import defaultdict, deque
-from collections.abc import Callable
+from collections import OrderedDict, defaultdict, deque
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from aiohttp import hdrs, web
 from aiohttp.http_exceptions import HttpProcessingError
@@ -71,6 +81,7 @@ from ..table.store import StoreError
 from ..table.table import MAX_COMMAND_BYTES
 from .captive import captive_redirect
 from .favicon import favicon_response
+from .gate import ConnectionLimits, GateRunner
 from .icons import game_icons
 from .links import LinkError, Phone, SeatLinks
 from .words import secret_lines
@@ -94,12 +105,14 @@ FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
 SOCKET_HEARTBEAT = 20.0  # seconds: dead phones are noticed
 SEND_WAIT = 3.0  # seconds a page may take to accept a state before it is dropped
 WAKE_BATCH = 16  # sockets woken per turn of the loop
+TIMER_LOOK = 0.25  # seconds between looks at a running timer, as the kiosk's
 SEAT_SOCKETS = 3  # open sockets a seat keeps (its newest)
 # Open sockets one address may hold, and all together: far more than a
 # table's phones and screens, far fewer than the descriptors the service has
 # (LimitNOFILE in deploy/table-companion.service).
 ADDRESS_SOCKETS = 20
 ALL_SOCKETS = 512
+SEATED_ADDRESSES = 64  # the newest addresses a seat's phone was seen at (see seated)
 # The fields of a seat's state that are the seat's own (its secrets and its
 # choices); the rest of it is public or the page's own.
 PRIVATE_FIELDS = ("private", "secrets", "actions", "offer", "notice", "at_table")
@@ -170,8 +183,11 @@ class TableServer:
         table: Table,
         clock: Callable[[], float] = time.monotonic,
         captive_home: str | None = None,
+        limits: ConnectionLimits | None = None,
     ) -> None:
         self.table = table
+        self.limits = limits or ConnectionLimits.for_this_process()  # the port's caps (see gate.py)
+        self._seated: OrderedDict[str, None] = OrderedDict()  # addresses, newest last
         self.captive_home = captive_home  # redirect other hosts here (see captive.py)
         self.links = SeatLinks(table.store, on_claim=self._links_changed)
         self.clock = clock
@@ -217,8 +233,19 @@ class TableServer:
         self._links_changes += 1
         self._wake_phones()
 
+    def runner(self, **kwargs: Any) -> GateRunner:
+        """The runner to serve :meth:`app` with: its connections capped
+        before a request is read, the seats' phones' addresses using the
+        reserve (see :mod:`.gate`)."""
+        return GateRunner(self.app(), self.limits, self.seated, **kwargs)
+
+    def seated(self, address: str) -> bool:
+        """Whether a phone holding a seat of this game was seen lately at
+        ``address`` (one of the newest ``SEATED_ADDRESSES``)."""
+        return address in self._seated
+
     def app(self) -> web.Application:
-        middlewares = [security_headers]
+        middlewares = [security_headers, store_refusals]
         captive_home = self.captive_home
         if captive_home is not None:
             middlewares.append(captive_redirect(lambda: self.captive_home or captive_home))
@@ -247,6 +274,7 @@ class TableServer:
             ]
         )
         app.on_shutdown.append(self._close_sockets)
+        app.cleanup_ctx.append(self._timer_ticks)
         return app
 
     # -- joining ----------------------------------------------------------------------
@@ -265,7 +293,7 @@ class TableServer:
             if self.links.claimed(self.table.game_id, seat):
                 raise self._failed(request, "web.seat_taken", 403)
         except Refused as refused:
-            return self._refusal(request, refused.key, refused.status)
+            return _refusal(request, refused.key, refused.status)
         return self._take_seat_page(request, seat)
 
     async def take_seat(self, request: web.Request) -> web.StreamResponse:
@@ -280,7 +308,7 @@ class TableServer:
             except LinkError:
                 raise self._failed(request, "web.seat_taken", 403) from None
         except Refused as refused:
-            return self._refusal(request, refused.key, refused.status)
+            return _refusal(request, refused.key, refused.status)
         response = web.HTTPSeeOther("/seat")
         response.set_cookie(
             COOKIE, phone.cookie, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Strict", path="/"
@@ -332,7 +360,13 @@ class TableServer:
     def _phone(self, request: web.Request) -> Phone | None:
         """The seat this request's cookie holds in the current game. The
         cookie's first use makes its provisional claim final."""
-        return self.links.phone(request.cookies.get(COOKIE), self.table.game_id)
+        phone = self.links.phone(request.cookies.get(COOKIE), self.table.game_id)
+        if phone is not None and request.remote:
+            self._seated[request.remote] = None
+            self._seated.move_to_end(request.remote)
+            while len(self._seated) > SEATED_ADDRESSES:
+                self._seated.popitem(last=False)
+        return phone
 
     def _seatless(self, request: web.Request) -> Refused:
         """Why a request holds no seat: another phone was first to use its
@@ -341,16 +375,11 @@ class TableServer:
             return Refused("web.seat_taken", 403)
         return Refused("web.no_seat", 401)
 
-    def _refusal(self, request: web.Request, key: str, status: int) -> web.Response:
-        t = Messages(phone_language(request))
-        text = _page("refusal.html", t.lang, title=t("web.title"), message=t(key))
-        return web.Response(text=text, status=status, content_type="text/html")
-
     # -- a seat's phone -------------------------------------------------------------------
     async def seat_page(self, request: web.Request) -> web.StreamResponse:
         if self._phone(request) is None:
             seatless = self._seatless(request)
-            return self._refusal(request, seatless.key, seatless.status)
+            return _refusal(request, seatless.key, seatless.status)
         return web.FileResponse(PAGES / "seat.html")
 
     async def seat_state(self, request: web.Request) -> web.Response:
@@ -453,12 +482,19 @@ class TableServer:
             self._keep_public(key, self._with_phones(self.table.public_view()))
         return self._public_cache[1]
 
-    def _keep_public(self, key: tuple[Any, ...], public: dict[str, Any]) -> None:
+    def _keep_public(
+        self, key: tuple[Any, ...], public: dict[str, Any], timer_moved: bool = False
+    ) -> None:
         """Keep ``public`` as the table's public state. If it is the same as
         the one before, that one stays (the same object, the same texts and
-        version, so nothing is sent again); else the version goes up."""
-        if public == self._public_cache[1]:
-            self._public_cache = (key, self._public_cache[1])
+        version, so nothing is sent again); else the version goes up. A
+        running timer's time left does not count, unless ``timer_moved``
+        (the timer's own tick): a command that changed nothing else public
+        keeps the time left the pages were last sent, so it sends them
+        nothing."""
+        kept = self._public_cache[1]
+        if public == kept or (not timer_moved and _settled(public) == _settled(kept)):
+            self._public_cache = (key, kept)
             return
         self._public_cache = (key, public)
         self._public_version += 1
@@ -473,6 +509,43 @@ class TableServer:
         if t.lang not in boards:
             boards[t.lang] = public_board(self.table.spec.words, public, t)
         return boards[t.lang]
+
+    async def _timer_ticks(self, app: web.Application) -> AsyncIterator[None]:
+        """Follow the table's timer while the server runs."""
+        follower = asyncio.ensure_future(self._follow_timer())
+        yield
+        follower.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await follower
+
+    async def _follow_timer(self) -> None:
+        """Every ``TIMER_LOOK`` seconds: if the time left of the table's
+        timer reads another whole second than the pages were sent, every
+        page is sent the new time (each that shows it: all of them). This is
+        the only way the time left moves in what pages are sent, so it
+        reaches them on the timer's schedule and never a command's."""
+        while True:
+            await asyncio.sleep(TIMER_LOOK)
+            try:
+                self._timer_tick()
+            except Exception:  # a table that cannot be looked at now: next look
+                log.exception("the phones' timer could not be refreshed")
+
+    def _timer_tick(self) -> None:
+        # The timer as the pages were last sent it. The public view is not
+        # refreshed here unless the timer moved: a look that folded other
+        # changes in (two claims at once, say) would make the versions
+        # count the looks.
+        shown = self._public_cache[1].get("timer")
+        if not _counting_down(shown):
+            return
+        now = self.table.timer()
+        if now is not None and _seconds_left(now) == _seconds_left(shown):
+            return
+        self._keep_public(
+            self._public_key(), self._with_phones(self.table.public_view()), timer_moved=True
+        )
+        self._wake_phones()
 
     def _public_key(self) -> tuple[Any, ...]:
         table = self.table
@@ -754,6 +827,21 @@ async def security_headers(request: web.Request, handler):
     return response
 
 
+@web.middleware
+async def store_refusals(request: web.Request, handler):
+    """A write the store refused (a full or read-only disk) while a phone
+    joins or first uses its cookie: 503, in the phone's words (a page, or
+    JSON for ``/api/``), as for a refused command; nothing was claimed, and
+    the same link and cookie work once the store writes again."""
+    try:
+        return await handler(request)
+    except StoreError as exc:
+        log.warning("the store refused a phone's request (%s): %s", request.path, exc)
+        if request.path.startswith(("/api/", "/ws")):
+            return _error(503, "web.not_stored", request)
+        return _refusal(request, "web.not_stored", 503)
+
+
 async def _drop_what_it_says(socket: web.WebSocketResponse, wake: asyncio.Event) -> None:
     """Read what a page sends and drop it unread (a page says nothing, and
     what it says costs no state) until its socket closes; then wake its
@@ -791,6 +879,26 @@ def public_board(words: Words, public: dict[str, Any], t: Messages) -> dict[str,
         "explain": words.explain(public, t),
         "rules": [{"name": name, "text": text} for name, text in words.quick_reference(public, t)],
     }
+
+
+def _settled(public: dict[str, Any]) -> dict[str, Any]:
+    """The public view without what moves with time alone: a running
+    timer's time left (``remaining``, in every game's timer; see
+    :meth:`Table.public_view`)."""
+    timer = public.get("timer")
+    if not _counting_down(timer):
+        return public
+    return {**public, "timer": {k: v for k, v in timer.items() if k != "remaining"}}
+
+
+def _counting_down(timer: Any) -> TypeGuard[dict[str, Any]]:
+    """Whether a public view's ``timer`` is running, its time left moving."""
+    return isinstance(timer, dict) and bool(timer.get("running")) and "remaining" in timer
+
+
+def _seconds_left(timer: dict[str, Any]) -> int:
+    """A timer's whole seconds left, as a clock shows them (rounded up)."""
+    return math.ceil(timer["remaining"])
 
 
 def _text(state: dict[str, Any]) -> str:
@@ -902,6 +1010,13 @@ def _error(status: int, key: str, request: web.Request) -> web.Response:
     return web.json_response(
         {"error": key, "message": Messages(phone_language(request))(key)}, status=status
     )
+
+
+def _refusal(request: web.Request, key: str, status: int) -> web.Response:
+    """A refusal as a page, in the phone's language."""
+    t = Messages(phone_language(request))
+    text = _page("refusal.html", t.lang, title=t("web.title"), message=t(key))
+    return web.Response(text=text, status=status, content_type="text/html")
 
 
 def _page(name: str, lang: str, **texts: str) -> str:
