@@ -153,6 +153,30 @@ def test_votes_typed_in_public_are_taken_back_by_cancel_and_undo(window, tmp_pat
     assert table.public_view()["last_votes"] == ["nein", "ja", "ja", "ja", "nein"]
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_commands_hold_still_when_the_result_appears(window, tmp_path, size):
+    """The votes turn for a moment before the result is said; the result's
+    line is held for it meanwhile, so the commands below the ballot do not
+    jump under a finger reaching for them as the result appears (they moved
+    by 48 px at 1280×720)."""
+    from layout_oracle import strip_positions
+
+    from companion.games.secret_hitler.screen import SecretHitlerTableScreen
+
+    table = start(tmp_path, 7)
+    screen = show(window, SecretHitlerTableScreen(table), size)
+    nominate(table, 2)
+    vote_all(table, "ja")
+    frames(3)
+    ballot = screen.ids.ballot
+    assert ballot.revealing and ballot.result_text == ""
+    turning = strip_positions(screen.ids.commands)
+    wait_for_reveal(ballot)
+    frames(3)
+    assert ballot.result_text == "The government is elected."
+    assert turning and strip_positions(screen.ids.commands) == turning
+
+
 def test_a_power_takes_two_taps_and_the_danger_zone_and_veto_show(window, tmp_path):
     from companion.games.secret_hitler.screen import SecretHitlerTableScreen
 

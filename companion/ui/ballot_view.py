@@ -62,6 +62,10 @@ class VoteChip(Label):
 class BallotView(BoxLayout):
     title = StringProperty("")
     result_text = StringProperty("")
+    # The result to be said when the turning ends: its line is held empty
+    # at its height meanwhile, so that what lies below the ballot (the
+    # commands) does not move under a finger when the result appears.
+    coming_result = StringProperty("")
     revealing = BooleanProperty(False)
     roomy = BooleanProperty(False)  # the screen has height to spare (portrait): larger chips
     tight = BooleanProperty(False)  # a short screen: chips only as tall as their words
@@ -121,7 +125,7 @@ class BallotView(BoxLayout):
                 chip.turn = 1.0
             self.result_text = result
             return
-        self.result_text = ""
+        self.result_text, self.coming_result = "", result
         self.revealing = True
         for chip in self._chips:
             chip.turn = 0.0
@@ -176,12 +180,12 @@ class BallotView(BoxLayout):
 
     def clear(self) -> None:
         self._stop()
-        self.title = self.result_text = ""
+        self.title = self.result_text = self.coming_result = ""
         self._chips_for(0)
 
     def _revealed(self, result: str) -> None:
         self.revealing = False
-        self.result_text = result
+        self.result_text, self.coming_result = result, ""
         self._animation = None
 
     def _stop(self) -> None:
@@ -191,6 +195,7 @@ class BallotView(BoxLayout):
                 chip.turn = 1.0
             self._animation = None
             self.revealing = False
+            self.coming_result = ""
 
     def _chips_for(self, count: int) -> None:
         row = self.ids.chips
