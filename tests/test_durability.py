@@ -26,6 +26,9 @@ pytestmark = pytest.mark.slow  # 60 kills of a child process (see campaign.py)
 CHILD = Path(__file__).with_name("durability_child.py")
 KILLS = scaled(60)
 TOTAL_COMMANDS = scaled(8000)  # enough for the kills (see campaign.py)
+# A kill comes after fewer acknowledgements than this: on average the kills
+# take half the script, so the last of them still finds it unfinished.
+AMONG_ACKS = 8000 // 60
 
 
 def scripted_games(seed: int) -> list[dict]:
@@ -128,7 +131,12 @@ def test_sigkill_at_random_points_loses_no_acknowledged_command(tmp_path):
         lines = [first]
         killed = kills < KILLS
         if killed:
-            time.sleep(rng.uniform(0.0, 0.08))
+            # After a random number of acknowledgements (a random time would
+            # let a fast machine finish the script before the last kills),
+            # then a moment into the next command's write.
+            for _ in range(rng.randrange(AMONG_ACKS)):
+                lines.append(child.stdout.readline())
+            time.sleep(rng.uniform(0.0, 0.005))
             os.kill(child.pid, signal.SIGKILL)
             kills += 1
         lines += child.stdout.read().splitlines()
