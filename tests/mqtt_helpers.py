@@ -295,6 +295,18 @@ def broker(tmp_path):
 
 
 @pytest.fixture
+def mqtt_client(broker):
+    """A plain client connected to ``broker``: one that publishes what a
+    test gives it (the console's commands, a stranger's forgeries)."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"client-{os.urandom(3).hex()}")
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    yield client
+    client.disconnect()
+    client.loop_stop()
+
+
+@pytest.fixture
 def recorder(broker):
     """Every message under companion/# that ``broker`` carries."""
     recorder = Recorder(broker.port)

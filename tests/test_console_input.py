@@ -66,56 +66,49 @@ def dropped(caplog, table: str, field: str) -> int:
     )
 
 
-def test_a_bad_status_field_is_dropped_logged_once_and_the_page_serves(tmp_path, caplog):
+def test_a_bad_status_field_is_dropped_logged_once_and_the_page_serves(tmp_path, broker, caplog):
     caplog.set_level(logging.WARNING)
-    broker = Mosquitto(tmp_path)
-    broker.start()
-    try:
-        app, console = console_app(broker, tmp_path)
-        with serve_in_thread(app) as base:
-            staff = opener()
-            login(staff, base)
-            tables = [f"t{n}" for n in range(len(BAD_TIMES))]
-            for table, started in zip(tables, BAD_TIMES, strict=True):
-                bad = {**status(), "table": table, "started_at": started}
-                # Wrong types elsewhere: a seat list that is a string, names
-                # that are not text, a turn that is a list.
-                bad["health"] = {"phones": "012", "disk_free": "lots"}
-                bad["players"] = {"count": "two", "names": ["Anna", {"x": 1}]}
-                bad["turn"] = [3]
-                # Signed: a table's credentials and the café's key (every
-                # table holds it) are enough to send it.
-                for retain in (True, False, False):  # retained, then plain, again
-                    publish(broker, f"companion/{table}/status", signed(bad), retain)
-            wait(lambda: all(t in console.tables and console.tables[t].status for t in tables))
-            wait(lambda: dropped(caplog, tables[-1], "started_at") == 1)
-            shown = page(staff, base)
-            for table in tables:
-                assert f'data-table="{table}"' in shown and "Coup" in shown
-                for field in ("started_at", "health.phones", "players.names", "turn"):
-                    assert dropped(caplog, table, field) == 1, (table, field)
-            assert "turn [3]" not in shown and "turn 3" not in shown
-            for row in console.stats.rows():
-                assert row[3] not in BAD_TIMES, "a bad time is never stored"
-        # The console restarts: the retained statuses come again, and the
-        # stored rows are the good ones.
-        app, console = console_app(broker, tmp_path)
-        with serve_in_thread(app) as base:
-            staff = opener()
-            login(staff, base)
-            wait(lambda: all(t in console.tables and console.tables[t].status for t in tables))
-            page(staff, base)
-            assert len(console.stats.rows()) == len(tables)
-    finally:
-        broker.stop()
+    app, console = console_app(broker, tmp_path)
+    with serve_in_thread(app) as base:
+        staff = opener()
+        login(staff, base)
+        tables = [f"t{n}" for n in range(len(BAD_TIMES))]
+        for table, started in zip(tables, BAD_TIMES, strict=True):
+            bad = {**status(), "table": table, "started_at": started}
+            # Wrong types elsewhere: a seat list that is a string, names
+            # that are not text, a turn that is a list.
+            bad["health"] = {"phones": "012", "disk_free": "lots"}
+            bad["players"] = {"count": "two", "names": ["Anna", {"x": 1}]}
+            bad["turn"] = [3]
+            # Signed: a table's credentials and the café's key (every
+            # table holds it) are enough to send it.
+            for retain in (True, False, False):  # retained, then plain, again
+                publish(broker, f"companion/{table}/status", signed(bad), retain)
+        wait(lambda: all(t in console.tables and console.tables[t].status for t in tables))
+        wait(lambda: dropped(caplog, tables[-1], "started_at") == 1)
+        shown = page(staff, base)
+        for table in tables:
+            assert f'data-table="{table}"' in shown and "Coup" in shown
+            for field in ("started_at", "health.phones", "players.names", "turn"):
+                assert dropped(caplog, table, field) == 1, (table, field)
+        assert "turn [3]" not in shown and "turn 3" not in shown
+        for row in console.stats.rows():
+            assert row[3] not in BAD_TIMES, "a bad time is never stored"
+    # The console restarts: the retained statuses come again, and the
+    # stored rows are the good ones.
+    app, console = console_app(broker, tmp_path)
+    with serve_in_thread(app) as base:
+        staff = opener()
+        login(staff, base)
+        wait(lambda: all(t in console.tables and console.tables[t].status for t in tables))
+        page(staff, base)
+        assert len(console.stats.rows()) == len(tables)
 
 
-def test_bad_rows_already_stored_are_repaired_at_load(tmp_path, caplog):
+def test_bad_rows_already_stored_are_repaired_at_load(tmp_path, broker, caplog):
     """Rows an earlier console stored from a bad status: a restart serves the
     page, counts the games whose start it can still tell, says so once."""
     caplog.set_level(logging.WARNING)
-    broker = Mosquitto(tmp_path)
-    broker.start()
     db = sqlite3.connect(tmp_path / "c.sqlite3")
     db.execute(
         "CREATE TABLE games (table_name TEXT NOT NULL, game TEXT NOT NULL,"
@@ -133,22 +126,19 @@ def test_bad_rows_already_stored_are_repaired_at_load(tmp_path, caplog):
     db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?)", rows)
     db.commit()
     db.close()
-    try:
-        app, console = console_app(broker, tmp_path)
-        with serve_in_thread(app) as base:
-            staff = opener()
-            login(staff, base)
-            shown = page(staff, base)
-            assert "t0 · " in shown, "the good row is still counted"
-            kept = {row[0]: row for row in console.stats.rows()}
-            assert set(kept) == {"t0", "t2", "t3"}, "t1 and t4 had nothing to count"
-            assert kept["t0"] == good
-            assert kept["t2"][3] == kept["t2"][4], "a start taken from its end"
-            assert kept["t3"][4] is None, "a bad end forgotten"
-            said = [r for r in caplog.records if "c.sqlite3: " in r.getMessage()]
-            assert len(said) == 1, said
-    finally:
-        broker.stop()
+    app, console = console_app(broker, tmp_path)
+    with serve_in_thread(app) as base:
+        staff = opener()
+        login(staff, base)
+        shown = page(staff, base)
+        assert "t0 · " in shown, "the good row is still counted"
+        kept = {row[0]: row for row in console.stats.rows()}
+        assert set(kept) == {"t0", "t2", "t3"}, "t1 and t4 had nothing to count"
+        assert kept["t0"] == good
+        assert kept["t2"][3] == kept["t2"][4], "a start taken from its end"
+        assert kept["t3"][4] is None, "a bad end forgotten"
+        said = [r for r in caplog.records if "c.sqlite3: " in r.getMessage()]
+        assert len(said) == 1, said
 
 
 async def _pushes(base: str, cookie: str, messages: list[dict], stop: asyncio.Event) -> None:
@@ -164,49 +154,45 @@ async def _pushes(base: str, cookie: str, messages: list[dict], stop: asyncio.Ev
             messages.append(message)
 
 
-def test_a_timer_of_infinity_nan_or_1e400_neither_breaks_the_page_nor_the_pushes(tmp_path):
-    broker = Mosquitto(tmp_path)
-    broker.start()
-    try:
-        app, console = console_app(broker, tmp_path)
-        with serve_in_thread(app) as base:
-            staff = opener()
-            login(staff, base)
-            cookie = "; ".join(
-                f"{c.name}={c.value}"
-                for handler in staff.handlers
-                if isinstance(handler, urllib.request.HTTPCookieProcessor)
-                for c in handler.cookiejar
-            )
-            messages: list[dict] = []
-            loop = asyncio.new_event_loop()
-            stop = asyncio.Event()
-            import threading
+def test_a_timer_of_infinity_nan_or_1e400_neither_breaks_the_page_nor_the_pushes(tmp_path, broker):
+    app, console = console_app(broker, tmp_path)
+    with serve_in_thread(app) as base:
+        staff = opener()
+        login(staff, base)
+        cookie = "; ".join(
+            f"{c.name}={c.value}"
+            for handler in staff.handlers
+            if isinstance(handler, urllib.request.HTTPCookieProcessor)
+            for c in handler.cookiejar
+        )
+        messages: list[dict] = []
+        loop = asyncio.new_event_loop()
+        stop = asyncio.Event()
+        import threading
 
-            listening = threading.Thread(
-                target=loop.run_until_complete, args=(_pushes(base, cookie, messages, stop),)
-            )
-            listening.start()
-            try:
-                wait(lambda: len(messages) >= 1)  # the first cards
-                for turn, remaining in enumerate(("Infinity", "NaN", "1e400", "-Infinity"), 4):
-                    good = json.dumps({**status(), "turn": turn, "timer": None})
-                    bad = good.replace('"timer": null', f'"timer": {{"running": true, '
-                                       f'"remaining": {remaining}}}')  # fmt: skip
-                    publish(broker, "companion/t1/status", bad.encode(), retain=True)
-                    wait(lambda turn=turn: any(f"turn {turn}" in json.dumps(m) for m in messages))
-                    shown = page(staff, base)
-                    assert f"turn {turn}" in shown and 'class="timer"' not in shown
-            finally:
-                loop.call_soon_threadsafe(stop.set)
-                listening.join(10)
-                loop.close()
-    finally:
-        broker.stop()
+        listening = threading.Thread(
+            target=loop.run_until_complete, args=(_pushes(base, cookie, messages, stop),)
+        )
+        listening.start()
+        try:
+            wait(lambda: len(messages) >= 1)  # the first cards
+            for turn, remaining in enumerate(("Infinity", "NaN", "1e400", "-Infinity"), 4):
+                good = json.dumps({**status(), "turn": turn, "timer": None})
+                bad = good.replace('"timer": null', f'"timer": {{"running": true, '
+                                   f'"remaining": {remaining}}}')  # fmt: skip
+                publish(broker, "companion/t1/status", bad.encode(), retain=True)
+                wait(lambda turn=turn: any(f"turn {turn}" in json.dumps(m) for m in messages))
+                shown = page(staff, base)
+                assert f"turn {turn}" in shown and 'class="timer"' not in shown
+        finally:
+            loop.call_soon_threadsafe(stop.set)
+            listening.join(10)
+            loop.close()
 
 
-def test_a_reply_answers_only_its_own_action_once_with_checked_arguments(tmp_path, caplog):
-    from mqtt_helpers import Recorder
+def test_a_reply_answers_only_its_own_action_once_with_checked_arguments(
+    tmp_path, broker, recorder, caplog
+):
     from test_console import PASSWORD
 
     from companion.console.run import linked_app
@@ -216,65 +202,56 @@ def test_a_reply_answers_only_its_own_action_once_with_checked_arguments(tmp_pat
     from companion.secret_hash import hash_pin
 
     caplog.set_level(logging.WARNING)
-    broker = Mosquitto(tmp_path)
-    broker.start()
-    recorder = Recorder(broker.port)
     for table in ("t1", "t2"):
         publish(broker, f"companion/{table}/status", signed({**status(), "table": table}), True)
     console = Console(hash_pin(PASSWORD), KEY, Stats(tmp_path / "c.sqlite3"), reply_seconds=60)
     app = linked_app(console, Broker.from_url(broker.url), client_id="console-replies")
-    try:
-        with serve_in_thread(app) as base:
-            staff = opener()
-            login(staff, base)
-            wait(lambda: {"t1", "t2"} <= set(console.tables))
-            csrf = page(staff, base).split('name="csrf" value="')[1].split('"')[0]
+    with serve_in_thread(app) as base:
+        staff = opener()
+        login(staff, base)
+        wait(lambda: {"t1", "t2"} <= set(console.tables))
+        csrf = page(staff, base).split('name="csrf" value="')[1].split('"')[0]
 
-            def act(action: str, **fields: str) -> str:
-                form = {"csrf": csrf, "table": "t1", "action": action, **fields}
-                before = len(recorder.messages)
-                get(staff, urllib.request.Request(base + "/action", urlencode(form).encode()))
-                wait(lambda: len(recorder.messages) > before)
-                return recorder.wait_for("companion/t1/command", lambda m: m["action"] == action)[
-                    "id"
-                ]
+        def act(action: str, **fields: str) -> str:
+            form = {"csrf": csrf, "table": "t1", "action": action, **fields}
+            before = len(recorder.messages)
+            get(staff, urllib.request.Request(base + "/action", urlencode(form).encode()))
+            wait(lambda: len(recorder.messages) > before)
+            return recorder.wait_for("companion/t1/command", lambda m: m["action"] == action)["id"]
 
-            def reply(topic_table: str, **fields) -> None:
-                body = {"table": "t1", "ok": True, "key": None, "args": {}, **fields}
-                # Signed with the café's key: as any table could.
-                publish(broker, f"companion/{topic_table}/reply", signed(body, protocol.REPLY))
+        def reply(topic_table: str, **fields) -> None:
+            body = {"table": "t1", "ok": True, "key": None, "args": {}, **fields}
+            # Signed with the café's key: as any table could.
+            publish(broker, f"companion/{topic_table}/reply", signed(body, protocol.REPLY))
 
-            identity = act("end_game")
-            reply("t1", id=identity, table="t2")  # says it is another table's
-            reply("t2", id=identity, table="t2")  # on another table's topic
-            reply("t1", id="not-the-action")
-            reply("t1", id=identity, ok="yes")
-            reply("t1", id=identity, ok=1)
-            time.sleep(0.5)  # each has reached the console
-            assert "Waiting for the table" in page(staff, base), "none answered the action"
-            assert console.tables["t2"].pending is None
-            assert dropped(caplog, "t1", "reply") == 1, "said once"
-            # The first good reply, its arguments of the wrong types.
-            args = {"seconds": [1, 2], "count": "x", "table": {"a": 1}}
-            reply("t1", id=identity, ok=False, key="fleet.refused.stale", args=args)
-            stale = "This action is too old (or the table&#x27;s clock is wrong): ? s."
-            wait(lambda: stale in page(staff, base))
-            for later in ({"ok": True}, {"ok": False, "key": "fleet.refused.no_game"}):
-                reply("t1", id=identity, **later)
-            time.sleep(0.5)
-            shown = page(staff, base)
-            assert stale in shown and "The game was ended" not in shown, "the first reply stays"
-            for name in ("seconds", "count", "table"):
-                assert dropped(caplog, "t1", f"reply.args.{name}") == 1, name
-            # A reply with a key that is no refusal and a count of "x".
-            identity = act("pause_timer")
-            forged = {"count": "x"}
-            reply("t1", id=identity, ok=False, key="console.minutes", args=forged)
-            wait(lambda: "The table refused it." in page(staff, base))
-            assert dropped(caplog, "t1", "reply.key") == 1
-    finally:
-        recorder.close()
-        broker.stop()
+        identity = act("end_game")
+        reply("t1", id=identity, table="t2")  # says it is another table's
+        reply("t2", id=identity, table="t2")  # on another table's topic
+        reply("t1", id="not-the-action")
+        reply("t1", id=identity, ok="yes")
+        reply("t1", id=identity, ok=1)
+        time.sleep(0.5)  # each has reached the console
+        assert "Waiting for the table" in page(staff, base), "none answered the action"
+        assert console.tables["t2"].pending is None
+        assert dropped(caplog, "t1", "reply") == 1, "said once"
+        # The first good reply, its arguments of the wrong types.
+        args = {"seconds": [1, 2], "count": "x", "table": {"a": 1}}
+        reply("t1", id=identity, ok=False, key="fleet.refused.stale", args=args)
+        stale = "This action is too old (or the table&#x27;s clock is wrong): ? s."
+        wait(lambda: stale in page(staff, base))
+        for later in ({"ok": True}, {"ok": False, "key": "fleet.refused.no_game"}):
+            reply("t1", id=identity, **later)
+        time.sleep(0.5)
+        shown = page(staff, base)
+        assert stale in shown and "The game was ended" not in shown, "the first reply stays"
+        for name in ("seconds", "count", "table"):
+            assert dropped(caplog, "t1", f"reply.args.{name}") == 1, name
+        # A reply with a key that is no refusal and a count of "x".
+        identity = act("pause_timer")
+        forged = {"count": "x"}
+        reply("t1", id=identity, ok=False, key="console.minutes", args=forged)
+        wait(lambda: "The table refused it." in page(staff, base))
+        assert dropped(caplog, "t1", "reply.key") == 1
 
 
 def test_formatting_a_message_never_raises(tmp_path, caplog):

@@ -12,13 +12,10 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-import uuid
 
-import paho.mqtt.client as mqtt
 import pytest
 from browser import serve_in_thread, shot
-from mqtt_helpers import Mosquitto, Recorder
-from paho.mqtt.enums import CallbackAPIVersion
+from mqtt_helpers import Recorder
 from test_console import (  # noqa: F401
     KEY,
     PASSWORD,
@@ -40,22 +37,9 @@ FAKES = 2000
 
 
 @pytest.fixture
-def broker(tmp_path):
-    mosquitto = Mosquitto(tmp_path)
-    mosquitto.start()
-    yield mosquitto
-    mosquitto.stop()
-
-
-@pytest.fixture
-def stranger(broker):
+def stranger(mqtt_client):
     """Anyone on the broker: a client that publishes what it likes."""
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"x-{uuid.uuid4().hex[:6]}")
-    client.connect("127.0.0.1", broker.port)
-    client.loop_start()
-    yield client
-    client.disconnect()
-    client.loop_stop()
+    return mqtt_client
 
 
 def publish(client, topic: str, message: dict, retain: bool = False) -> None:

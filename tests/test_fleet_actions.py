@@ -14,7 +14,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -38,13 +37,9 @@ STATUS, REPLY = f"companion/{NAME}/status", f"companion/{NAME}/reply"
 
 
 @pytest.fixture
-def console(broker):
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"console-{uuid.uuid4().hex[:6]}")
-    client.connect("127.0.0.1", broker.port)
-    client.loop_start()
-    yield client
-    client.disconnect()
-    client.loop_stop()
+def console(mqtt_client):
+    """The café console's side of the broker: it publishes the actions."""
+    return mqtt_client
 
 
 class Served:
