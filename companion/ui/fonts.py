@@ -64,6 +64,15 @@ def _measure_once() -> None:
     Label.get_cached_extents = get_cached_extents
 
 
+@lru_cache(maxsize=MEASURES_KEPT)  # the same lines measured again at every layout
+def line_width(text: str, font_size: float, font_name: str, bold: bool = False) -> float:
+    """The width of ``text`` set on one line, unshortened."""
+    from kivy.core.text import Label
+
+    extents = Label(font_size=font_size, font_name=font_name, bold=bold).get_cached_extents()
+    return float(extents(text)[0])
+
+
 @lru_cache(maxsize=MEASURES_KEPT)
 def words_fit_size(
     text: str, width: float, largest: float, smallest: float, bold: bool, font_name: str

@@ -91,14 +91,6 @@ class TableBar(Layout):
             label.fbind("font_size", self._trigger_layout)
 
     @staticmethod
-    @lru_cache(maxsize=MEASURES_KEPT)
-    def line_width(text: str, font_size: float, font_name: str) -> float:
-        """The width of ``text`` on one line, in bold (what the bar says is
-        missing: it wraps where that is more than the bar can spare)."""
-        core = CoreLabel(text=text, font_size=font_size, font_name=font_name, bold=True)
-        return float(core.get_extents(text)[0])
-
-    @staticmethod
     @lru_cache(maxsize=MEASURES_KEPT)  # the same line measured again at every layout
     def measure(text: str, font_size: float, font_name: str, bold: bool) -> tuple[float, float]:
         """(the text's width on one line, its widest word's): the figures

@@ -15,11 +15,9 @@ table's log; so is time running out, whoever's tick noticed it."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import (
@@ -40,7 +38,6 @@ from ...table import Table
 from ...ui.ballot_view import BallotView  # noqa: F401 - the kv below places one
 from ...ui.buttons import ChoiceButton, CommandButton, refill
 from ...ui.direction import Row
-from ...ui.fonts import MEASURES_KEPT
 from ...ui.icon import IconView
 from ...ui.sounds import EXPIRY, GAVEL, WARNING, Sounds
 from ...ui.split_line import SplitLine
@@ -131,14 +128,6 @@ class IssueTile(ButtonBehavior, BoxLayout):
     in_proposal = BooleanProperty(False)  # on the floor
     command = ObjectProperty(None, allownone=True)  # the move a tap sends
     share = NumericProperty(0)  # the height each tile has of the board
-
-    @staticmethod
-    @lru_cache(maxsize=MEASURES_KEPT)  # the same names measured again at every layout
-    def name_width(text: str, font_size: float, font_name: str, bold: bool, room: float) -> float:
-        """The issue's name on one line, or wrapped in ``room`` where one
-        line is wider ("Санкции против контрабанды" in a narrow column)."""
-        core = CoreLabel(text=text, font_size=font_size, font_name=font_name, bold=bold)
-        return min(float(core.get_cached_extents()(text)[0]) + 1, max(room, 1.0))
 
 
 class TrackRow(SplitLine):

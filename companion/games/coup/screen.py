@@ -7,11 +7,9 @@ every rule lives in the engine, every word in the game's words."""
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
 from kivy.metrics import dp, sp
 from kivy.properties import (
@@ -27,7 +25,7 @@ from kivy.uix.modalview import ModalView
 
 from ...table import Table
 from ...ui.buttons import CommandButton, refill
-from ...ui.fonts import MEASURES_KEPT
+from ...ui.fonts import line_width
 from ...ui.icon import IconView
 from ...ui.table_screen import TableScreen
 from ..words import ReferenceCard as Card
@@ -63,17 +61,12 @@ class PlayerPanel(BoxLayout):
         are narrow: "10 νομίσματα"), the largest that sets each word whole,
         the words on two lines."""
         for size in (sp(26) * scale, sp(19) * scale, sp(15) * scale):
-            if ReferenceCard.line_width(text, size, font_name, False) <= room:
+            if line_width(text, size, font_name) <= room:
                 return size
         for size in (sp(19) * scale, sp(15) * scale, sp(14)):
             if ReferenceCard.word_width(text, size, font_name, False) <= room:
                 return size
         return sp(13)
-
-    @staticmethod
-    def line_width(text: str, font_size: float, font_name: str) -> float:
-        """A text's width on one line."""
-        return ReferenceCard.line_width(text, font_size, font_name, False)
 
     @staticmethod
     def name_size(text: str, room: float, font_name: str, scale: float = 1.0) -> float:
@@ -116,17 +109,9 @@ class ReferenceCard(ButtonBehavior, BoxLayout):
     needed_height = NumericProperty(0)  # the height its name and words take
 
     @staticmethod
-    @lru_cache(maxsize=MEASURES_KEPT)  # the same words measured again at every layout
-    def line_width(text: str, font_size: float, font_name: str, bold: bool) -> float:
-        """A text's width on one line, unshortened."""
-        return CoreLabel(
-            text=text, font_size=font_size, font_name=font_name, bold=bold
-        ).get_cached_extents()(text)[0]
-
-    @classmethod
-    def word_width(cls, text: str, font_size: float, font_name: str, bold: bool) -> float:
+    def word_width(text: str, font_size: float, font_name: str, bold: bool) -> float:
         """The width of the text's longest word."""
-        return max((cls.line_width(w, font_size, font_name, bold) for w in text.split()), default=0)
+        return max((line_width(w, font_size, font_name, bold) for w in text.split()), default=0)
 
     def on_release(self) -> None:
         if self.compact:

@@ -225,14 +225,6 @@ class SeatPanel(ButtonBehavior, BoxLayout):
 
     @staticmethod
     @lru_cache(maxsize=MEASURES_KEPT)  # the same words measured again at every layout
-    def line_width(text: str, font_size: float, font_name: str) -> float:
-        """A bold text's width on one line, unshortened."""
-        return CoreLabel(
-            text=text, font_size=font_size, font_name=font_name, bold=True
-        ).get_cached_extents()(text)[0]
-
-    @staticmethod
-    @lru_cache(maxsize=MEASURES_KEPT)  # the same words measured again at every layout
     def text_height(text: str, font_size: float, font_name: str, width: float) -> float:
         """A text's height wrapped at ``width``."""
         if not text or width <= 1:
