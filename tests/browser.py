@@ -58,6 +58,8 @@ SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "screenshots")) / "phone"
 # axe-core as tests/axe/package-lock.json pins it (scripts/test installs it).
 AXE = Path(__file__).with_name("axe") / "node_modules" / "axe-core" / "axe.min.js"
 AXE_IMPACTS = ("serious", "critical")
+# Every finding, the best-practice rules' (mostly "moderate") among them.
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 # A test using any of these fixtures drives the real chromium.
 BROWSER_FIXTURES = {"browser", "phone", "phones"}
 
@@ -172,13 +174,14 @@ def serve_in_thread(app: web.Application) -> Iterator[Served]:
         loop.close()
 
 
-def axe_violations(page: Page) -> list[dict[str, object]]:
-    """Run axe-core in ``page`` as it is now; return the violations it
-    rates serious or critical, each as its rule's ``id``, ``impact``,
-    ``help`` and the ``targets`` (CSS selectors) of the elements at fault.
-    The pages' CSP allows no inline script, so axe's source is evaluated
-    through the browser's own protocol (as Playwright evaluates anything),
-    which a page's CSP does not govern."""
+def axe_violations(page: Page, impacts: tuple[str, ...] = AXE_IMPACTS) -> list[dict[str, object]]:
+    """Run axe-core in ``page`` as it is now (every rule but the
+    experimental ones, best practices included); return the violations it
+    rates with one of ``impacts`` (serious or critical unless told), each
+    as its rule's ``id``, ``impact``, ``help`` and the ``targets`` (CSS
+    selectors) of the elements at fault. The pages' CSP allows no inline
+    script, so axe's source is evaluated through the browser's own protocol
+    (as Playwright evaluates anything), which a page's CSP does not govern."""
     if not AXE.exists():
         pytest.skip(
             f"no axe-core: {AXE} is missing (./scripts/test installs tests/axe's "
@@ -195,4 +198,4 @@ def axe_violations(page: Page) -> list[dict[str, object]]:
             }));
         }"""
     )
-    return [v for v in results if v["impact"] in AXE_IMPACTS]
+    return [v for v in results if v["impact"] in impacts]
