@@ -1,9 +1,11 @@
 """Spoken lines as WAV files, rendered once per voice and text and kept.
 
-A file's name is the voice's name and a hash of the text: the same line in
-the same voice is rendered once, ever, and a changed line or another voice
-gets a new file. A file is written beside its place and moved in whole, so a
-power cut mid-render leaves no half a line to play.
+A file's name is the voice's name and a hash of what the voice is given
+(the line, its names said as names: ``Voice.said``): the same line in the
+same voice is rendered once, ever, and a changed line, another voice or
+another way of saying a name gets a new file. A file is written beside its
+place and moved in whole, so a power cut mid-render leaves no half a line
+to play.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ class SpeechCache:
         self.voice = voice
 
     def path_for(self, text: str) -> Path:
-        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+        digest = hashlib.sha256(self.voice.said(text).encode("utf-8")).hexdigest()[:24]
         return self.directory / f"{self.voice.name}-{digest}.wav"
 
     def find(self, text: str) -> Rendered | None:

@@ -15,6 +15,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from .names import spoken
+
 # espeak-ng's voice for each kiosk language (``espeak-ng --voices`` lists them).
 ESPEAK_VOICES = {"en": "en-gb", "el": "el", "ru": "ru", "fa": "fa"}
 ESPEAK_SPEED = 150  # words a minute: a little slower than its 175, for a noisy table
@@ -30,18 +32,25 @@ class Voice:
     """A program that turns text (on its standard input) into a WAV file.
 
     ``name`` says which voice it is, and is part of every file it renders,
-    so a new voice never plays an old voice's files."""
+    so a new voice never plays an old voice's files. ``markup``: whether it
+    reads SSML (espeak-ng's ``-m``), so a name in another script can be said
+    by that script's voice (``names``)."""
 
     name: str
     language: str
     argv: tuple[str, ...]  # ``{wav}`` stands for the file to write
+    markup: bool = False
+
+    def said(self, text: str) -> str:
+        """What this voice is given to say ``text``: its names said as names."""
+        return spoken(text, self.language, self.markup)
 
     def render(self, text: str, wav: Path) -> None:
         argv = [arg.replace("{wav}", str(wav)) for arg in self.argv]
         try:
             done = subprocess.run(
                 argv,
-                input=text.encode("utf-8"),
+                input=self.said(text).encode("utf-8"),
                 capture_output=True,
                 timeout=RENDER_SECONDS,
                 check=False,
@@ -64,7 +73,8 @@ def espeak_voice(language: str, program: str | None = None) -> Voice | None:
     return Voice(
         name=f"espeak-ng-{voice}",
         language=language,
-        argv=(program, "-v", voice, "-s", str(ESPEAK_SPEED), "--stdin", "-w", "{wav}"),
+        argv=(program, "-v", voice, "-s", str(ESPEAK_SPEED), "-m", "--stdin", "-w", "{wav}"),
+        markup=True,
     )
 
 
