@@ -674,9 +674,12 @@ def _filters(query: Any) -> dict[str, str]:
 async def _index(request: web.Request) -> web.Response:
     console: Console = request.app[CONSOLE]
     _sid, session = _session(request)
-    if session is None:
-        raise web.HTTPSeeOther("/login")
     lang = _lang(request)
+    if session is None:
+        # A language chosen (a link of the menu) goes along to the login,
+        # which keeps it (its cookie) for the cards after.
+        chosen = "?" + urlencode({"lang": lang}) if "lang" in request.query else ""
+        raise web.HTTPSeeOther("/login" + chosen)
     say = Messages(lang)
     filters = _filters(request.query)
     games = sorted(
