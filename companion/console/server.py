@@ -260,9 +260,11 @@ class Console:
                     error = view.health["last_error"]
                     # The table's own words: set apart, they may hold a name.
                     extra = f": <bdi>{escape(str(error.get('message', ''))[:200])}</bdi>"
+                words = say("console.alert." + alert)
                 lines.append(
-                    f'<li class="alert-{alert}"><span aria-hidden="true">⚠</span> '
-                    f"<strong>{escape(say('console.alert.' + alert))}</strong>{extra}</li>"
+                    f'<li class="alert-{alert}"{_news(view, say, words)}>'
+                    '<span aria-hidden="true">⚠</span> '
+                    f"<strong>{escape(words)}</strong>{extra}</li>"
                 )
             lines.append("</ul>")
         facts = [say("console.state." + view.state)]
@@ -296,7 +298,8 @@ class Console:
             lines.append("</ul>")
         lines.append(f'<p class="health">{escape(_health(view.health, say))}</p>')
         if view.pending is not None:
-            lines.append(f'<p class="reply" role="status">{escape(_reply(view.pending, say))}</p>')
+            reply = _reply(view.pending, say)
+            lines.append(f'<p class="reply"{_news(view, say, reply)}>{escape(reply)}</p>')
         if view.online is not False and csrf and view.signed:
             lines.append(self.actions(view, say, csrf, filters))
         lines.append("</article>")
@@ -443,6 +446,14 @@ def _status_line(status: dict[str, Any], lang: str) -> str | None:
         return None
     worded = line.get(lang, line.get("en"))
     return worded[:300] if isinstance(worded, str) else None
+
+
+def _news(view: TableView, say: Messages, words: str) -> str:
+    """The attribute with what a screen reader is told when this alert or
+    reply is new on the page: console.js says it in the page's live region
+    (a card comes anew with each change, and a live region inside it would
+    be new too: unheard)."""
+    return f' data-news="{escape(say("console.news", table=view.name, news=words))}"'
 
 
 def _reply(pending: Pending, say: Messages) -> str:
@@ -699,8 +710,11 @@ async def _index(request: web.Request) -> web.Response:
         f"{escape(say('console.state.' + s))}</option>"
         for s in f.STATES
     )
+    # One main landmark holds all but the header: the filters, the live
+    # region where the news of the cards is said (console.js), the cards
+    # and the statistics.
     body = (
-        '<form method="get" action="/" class="filters">'
+        '<main><form method="get" action="/" class="filters">'
         f'<label>{escape(say("console.filter.game"))}<select name="game">'
         f'<option value="">{escape(say("console.filter.all"))}</option>{game_options}'
         "</select></label>"
@@ -708,10 +722,11 @@ async def _index(request: web.Request) -> web.Response:
         f'<option value="">{escape(say("console.filter.all"))}</option>{state_options}'
         "</select></label>"
         f"<button type='submit'>{escape(say('console.filter.apply'))}</button></form>"
-        f'<main id="cards" data-ws="/ws?{escape(urlencode({**filters, "lang": lang}))}">'
-        f"{console.cards(lang, filters, session.csrf)}</main>"
+        '<div id="news" class="visually-hidden" role="status"></div>'
+        f'<div id="cards" data-ws="/ws?{escape(urlencode({**filters, "lang": lang}))}">'
+        f"{console.cards(lang, filters, session.csrf)}</div>"
         f'<section class="stats"><h2>{escape(say("console.stats"))}</h2>'
-        f"{console.charts(say)}</section>"
+        f"{console.charts(say)}</section></main>"
     )
     return _page(request, lang, say("console.title"), body, session)
 
