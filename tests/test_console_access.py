@@ -4,7 +4,7 @@ message keeps its focus and caret when its card changes, alerts and an
 action's reply are said in a live region (news only, never every tick),
 each chart's figures are a table named by its title, the login's language
 links work, and axe's best-practice rules find nothing on the login and
-the cards."""
+the cards. Also: a timer that never ran is no "Paused for long"."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from a27_helpers import a27_table
 from browser import EVERY_IMPACT, NO_PLAYWRIGHT, axe_violations, serve_in_thread, shot
 from test_console import (  # noqa: F401
     HOSTILE,
@@ -26,7 +27,7 @@ from test_console import (  # noqa: F401
     wait,
 )
 
-from companion.fleet import Broker, StatusPublisher, protocol
+from companion.fleet import Broker, StatusPublisher, TableReporter, protocol
 from companion.secret_hash import hash_pin
 
 expect = pytest.importorskip("playwright.sync_api", reason=NO_PLAYWRIGHT).expect
@@ -221,3 +222,50 @@ def test_the_console_s_login_and_cards_have_no_best_practice_finding(tmp_path, p
         expect(page.locator('article[data-table="t2"]')).to_be_visible()
         expect(page.locator(".chart table").first).to_be_visible()
         assert axe_violations(page, EVERY_IMPACT) == [], "the cards"
+
+
+def test_a_timer_that_never_ran_is_not_paused_for_long_and_one_paused_for_long_is(
+    tmp_path, broker, store
+):
+    """Article 27's negotiation timer, as its table's reporter publishes it
+    through Mosquitto: before the gavel it has never run (no alert, and the
+    card says it has not started); started and then paused past the limit,
+    it is an alert."""
+    from companion.console.fleet import PAUSED, PAUSED_LONG
+    from companion.console.run import linked_app
+    from companion.console.server import Console
+    from companion.console.stats import Stats
+
+    now = [1000.0]
+    console = Console(hash_pin(PASSWORD), KEY, Stats(tmp_path / "c.sqlite3"), clock=lambda: now[0])
+    app = linked_app(console, Broker.from_url(broker.url), client_id="console-timer")
+    game = a27_table(store, 4)
+    table = publisher(broker, "a27")
+    reporter = TableReporter(table, "a27")
+    say = words("en")
+    try:
+        with serve_in_thread(app) as base:
+            reporter.follow(game)
+            view = lambda: console.tables.get("a27")  # noqa: E731
+            wait(lambda: view() is not None and view().timer is not None, timeout=15)
+            assert view().timer["running"] is False, "it has not started"
+            now[0] += PAUSED_LONG + 1
+            base.on_loop(console.check_alerts)
+            assert view().alerts(now[0]) == []
+            card = base.on_loop(lambda: console.cards("en", {}))
+            assert say["console.alert.paused_long"] not in card
+            assert say["console.timer.waiting"].format(time="5:00") in card
+            assert say["console.act.resume_timer"] not in card, "nothing to resume"
+            # The gavel starts it; then it is paused, for long.
+            game.execute({"type": "gavel"})
+            wait(lambda: view().timer["running"] is True)
+            game.execute({"type": "pause"})
+            wait(lambda: view().timer["running"] is False)
+            assert view().alerts(now[0]) == []
+            now[0] += PAUSED_LONG + 1
+            assert view().alerts(now[0]) == [PAUSED]
+            card = base.on_loop(lambda: console.cards("en", {}))
+            assert say["console.alert.paused_long"] in card
+            assert say["console.timer.paused"].format(time="5:00") in card
+    finally:
+        table.close()

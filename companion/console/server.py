@@ -284,7 +284,7 @@ class Console:
                 say("console.timer.up")
                 if remaining <= 0
                 else say(
-                    "console.timer.running" if timer.get("running") else "console.timer.paused",
+                    "console.timer." + _timer_state(timer),
                     time=f"{remaining // 60}:{remaining % 60:02d}",
                 )
             )
@@ -327,7 +327,7 @@ class Console:
         timer = view.timer
         if timer is not None and timer.get("running"):
             parts.append(form(protocol.PAUSE_TIMER, say("console.act.pause_timer")))
-        elif timer is not None and timer["remaining"] > 0:
+        elif timer is not None and timer.get("paused") is True and timer["remaining"] > 0:
             parts.append(form(protocol.RESUME_TIMER, say("console.act.resume_timer")))
         if view.names:
             options = "".join(
@@ -446,6 +446,16 @@ def _status_line(status: dict[str, Any], lang: str) -> str | None:
         return None
     worded = line.get(lang, line.get("en"))
     return worded[:300] if isinstance(worded, str) else None
+
+
+def _timer_state(timer: dict[str, Any]) -> str:
+    """A timer with time left: running, paused (after it ran), waiting to
+    start, or, from a table too old to say which of the last two, stopped."""
+    if timer.get("running"):
+        return "running"
+    if "paused" not in timer:
+        return "stopped"
+    return "paused" if timer["paused"] else "waiting"
 
 
 def _news(view: TableView, say: Messages, words: str) -> str:
