@@ -200,7 +200,7 @@ def test_alerts_and_filters_come_from_statuses_and_time(tmp_path):
 
     now = [1000.0]
     console = Console(hash_pin(PASSWORD), KEY, Stats(tmp_path / "c.sqlite3"), clock=lambda: now[0])
-    paused = {**status(), "timer": {"running": False, "remaining": 30}}
+    paused = {**status(), "timer": {"running": False, "paused": True, "remaining": 30}}
     paused["health"] = {
         "phones": [],
         "disk_free": 10**8,

@@ -79,12 +79,14 @@ def test_a_running_timer_is_published_every_second_as_it_counts_down(store, brok
     table = coup_table(store, clock=clock, response_seconds=20)
     with Publishing(table, broker, clock=clock) as fleet:
         table.execute({"type": "tax", "seat": 0})  # a claim, open to challenge for 20 s
-        recorder.wait_for(STATUS, lambda s: s["timer"] == {"running": True, "remaining": 20.0})
+        running = {"running": True, "paused": False, "remaining": 20.0}
+        recorder.wait_for(STATUS, lambda s, running=running: s["timer"] == running)
         clock.advance(0.5)
         fleet.reporter.tick()  # not yet a second since the last status
         clock.advance(0.5)
         fleet.reporter.tick()
-        recorder.wait_for(STATUS, lambda s: s["timer"] == {"running": True, "remaining": 19.0})
+        running = {"running": True, "paused": False, "remaining": 19.0}
+        recorder.wait_for(STATUS, lambda s, running=running: s["timer"] == running)
         clock.advance(7.2)
         fleet.reporter.tick()
         recorder.wait_for(STATUS, lambda s: s["timer"]["remaining"] == 11.8)

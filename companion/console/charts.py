@@ -1,12 +1,13 @@
 """Labelled horizontal bar charts, drawn on the server as HTML tables (every
 label escaped: table names are the tables' own).
 
-Each chart is a section: its title a heading, then one row per bar (its
-label, the bar, the value in words), or a sentence saying there is nothing
-to draw yet. A table wraps its labels in the page's direction and a screen
-reader reads it row by row; only the bar itself is a drawing (an inline SVG
-whose width is an attribute: the page's CSP allows no inline style), hidden
-from screen readers, as the value beside it says the same."""
+Each chart is a section: its title a heading, then a table named by the
+title, one row per bar (its label, the bar, the value in words), or a
+sentence saying there is nothing to draw yet. A table wraps its labels in
+the page's direction and a screen reader reads it row by row; only the bar
+itself is a drawing (an inline SVG whose width is an attribute: the page's
+CSP allows no inline style), hidden from screen readers, as the value
+beside it says the same."""
 
 from __future__ import annotations
 
@@ -37,4 +38,7 @@ def bar_chart(
             f'<rect x="{x:.1f}" width="{length:.1f}" height="10"/></svg></td>'
             f"<td>{escape(words)}</td></tr>"
         )
-    return f'<section class="chart">{heading}<table>{"".join(rows)}</table></section>'
+    # The table is named by the chart's title: a screen reader's list of
+    # tables says which figures each holds.
+    table = f'<table aria-label="{escape(title)}">{"".join(rows)}</table>'
+    return f'<section class="chart">{heading}{table}</section>'

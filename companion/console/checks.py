@@ -76,6 +76,7 @@ def timer(value: Any) -> bool:
     return (
         isinstance(value, dict)
         and type(value.get("running")) is bool
+        and type(value.get("paused", False)) is bool
         and number(-COUNT, COUNT)(value.get("remaining"))
     )
 

@@ -106,7 +106,9 @@ class TableView:
         if self.game_id is not None:
             self.had_game = True
         timer = self.timer
-        paused = timer is not None and not timer.get("running") and timer["remaining"] > 0
+        # Paused, as the table says: a timer that never ran is no pause
+        # (nor is one from a table too old to say).
+        paused = timer is not None and timer.get("paused") is True and timer["remaining"] > 0
         expired = timer is not None and timer["remaining"] <= 0
         if not paused:
             self.paused_since = None

@@ -260,9 +260,11 @@ class Console:
                     error = view.health["last_error"]
                     # The table's own words: set apart, they may hold a name.
                     extra = f": <bdi>{escape(str(error.get('message', ''))[:200])}</bdi>"
+                words = say("console.alert." + alert)
                 lines.append(
-                    f'<li class="alert-{alert}"><span aria-hidden="true">⚠</span> '
-                    f"<strong>{escape(say('console.alert.' + alert))}</strong>{extra}</li>"
+                    f'<li class="alert-{alert}"{_news(view, say, words)}>'
+                    '<span aria-hidden="true">⚠</span> '
+                    f"<strong>{escape(words)}</strong>{extra}</li>"
                 )
             lines.append("</ul>")
         facts = [say("console.state." + view.state)]
@@ -282,7 +284,7 @@ class Console:
                 say("console.timer.up")
                 if remaining <= 0
                 else say(
-                    "console.timer.running" if timer.get("running") else "console.timer.paused",
+                    "console.timer." + _timer_state(timer),
                     time=f"{remaining // 60}:{remaining % 60:02d}",
                 )
             )
@@ -296,7 +298,8 @@ class Console:
             lines.append("</ul>")
         lines.append(f'<p class="health">{escape(_health(view.health, say))}</p>')
         if view.pending is not None:
-            lines.append(f'<p class="reply" role="status">{escape(_reply(view.pending, say))}</p>')
+            reply = _reply(view.pending, say)
+            lines.append(f'<p class="reply"{_news(view, say, reply)}>{escape(reply)}</p>')
         if view.online is not False and csrf and view.signed:
             lines.append(self.actions(view, say, csrf, filters))
         lines.append("</article>")
@@ -324,7 +327,7 @@ class Console:
         timer = view.timer
         if timer is not None and timer.get("running"):
             parts.append(form(protocol.PAUSE_TIMER, say("console.act.pause_timer")))
-        elif timer is not None and timer["remaining"] > 0:
+        elif timer is not None and timer.get("paused") is True and timer["remaining"] > 0:
             parts.append(form(protocol.RESUME_TIMER, say("console.act.resume_timer")))
         if view.names:
             options = "".join(
@@ -443,6 +446,24 @@ def _status_line(status: dict[str, Any], lang: str) -> str | None:
         return None
     worded = line.get(lang, line.get("en"))
     return worded[:300] if isinstance(worded, str) else None
+
+
+def _timer_state(timer: dict[str, Any]) -> str:
+    """A timer with time left: running, paused (after it ran), waiting to
+    start, or, from a table too old to say which of the last two, stopped."""
+    if timer.get("running"):
+        return "running"
+    if "paused" not in timer:
+        return "stopped"
+    return "paused" if timer["paused"] else "waiting"
+
+
+def _news(view: TableView, say: Messages, words: str) -> str:
+    """The attribute with what a screen reader is told when this alert or
+    reply is new on the page: console.js says it in the page's live region
+    (a card comes anew with each change, and a live region inside it would
+    be new too: unheard)."""
+    return f' data-news="{escape(say("console.news", table=view.name, news=words))}"'
 
 
 def _reply(pending: Pending, say: Messages) -> str:
@@ -674,9 +695,12 @@ def _filters(query: Any) -> dict[str, str]:
 async def _index(request: web.Request) -> web.Response:
     console: Console = request.app[CONSOLE]
     _sid, session = _session(request)
-    if session is None:
-        raise web.HTTPSeeOther("/login")
     lang = _lang(request)
+    if session is None:
+        # A language chosen (a link of the menu) goes along to the login,
+        # which keeps it (its cookie) for the cards after.
+        chosen = "?" + urlencode({"lang": lang}) if "lang" in request.query else ""
+        raise web.HTTPSeeOther("/login" + chosen)
     say = Messages(lang)
     filters = _filters(request.query)
     games = sorted(
@@ -696,8 +720,11 @@ async def _index(request: web.Request) -> web.Response:
         f"{escape(say('console.state.' + s))}</option>"
         for s in f.STATES
     )
+    # One main landmark holds all but the header: the filters, the live
+    # region where the news of the cards is said (console.js), the cards
+    # and the statistics.
     body = (
-        '<form method="get" action="/" class="filters">'
+        '<main><form method="get" action="/" class="filters">'
         f'<label>{escape(say("console.filter.game"))}<select name="game">'
         f'<option value="">{escape(say("console.filter.all"))}</option>{game_options}'
         "</select></label>"
@@ -705,10 +732,11 @@ async def _index(request: web.Request) -> web.Response:
         f'<option value="">{escape(say("console.filter.all"))}</option>{state_options}'
         "</select></label>"
         f"<button type='submit'>{escape(say('console.filter.apply'))}</button></form>"
-        f'<main id="cards" data-ws="/ws?{escape(urlencode({**filters, "lang": lang}))}">'
-        f"{console.cards(lang, filters, session.csrf)}</main>"
+        '<div id="news" class="visually-hidden" role="status"></div>'
+        f'<div id="cards" data-ws="/ws?{escape(urlencode({**filters, "lang": lang}))}">'
+        f"{console.cards(lang, filters, session.csrf)}</div>"
         f'<section class="stats"><h2>{escape(say("console.stats"))}</h2>'
-        f"{console.charts(say)}</section>"
+        f"{console.charts(say)}</section></main>"
     )
     return _page(request, lang, say("console.title"), body, session)
 

@@ -103,10 +103,16 @@ def progress(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def public_timer(timer: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The game's timer as the table shows it: running or not, seconds left."""
+    """The game's timer as the table shows it: running or not, seconds left,
+    and whether it was paused after it ran (a timer that is not running and
+    not paused has not started: Article 27's before the gavel)."""
     if timer is None:
         return None
-    return {"running": bool(timer.get("running")), "remaining": round(timer["remaining"], 1)}
+    return {
+        "running": bool(timer.get("running")),
+        "paused": bool(timer.get("paused")),
+        "remaining": round(timer["remaining"], 1),
+    }
 
 
 def timer_running(status: dict[str, Any]) -> bool:
