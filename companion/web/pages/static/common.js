@@ -1,6 +1,7 @@
 "use strict";
 // Shared by the seat and table pages: the catalog, a translator, and a live
 // socket that reconnects by itself (a sleeping phone, a restarted server).
+// A join link's page and a refusal load it for the phone's Large text alone.
 
 // The isolates i18n sets a value apart with, and the letters of each direction.
 const ISOLATE_START = /[\u2066-\u2068]/u;
