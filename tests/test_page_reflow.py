@@ -27,6 +27,7 @@ SIZES = ("normal", "large")
 # by its tag, id and classes.
 OVERFLOW = """(width) => {
     for (const fold of document.querySelectorAll("details")) fold.open = true;
+    for (const menu of document.querySelectorAll("[aria-expanded=false]")) menu.click();
     const root = document.documentElement;
     const name = (e) => e.tagName.toLowerCase() + (e.id ? `#${e.id}` : "")
         + [...e.classList].map((c) => `.${c}`).join("");

@@ -8,27 +8,87 @@ const ISOLATE_START = /[\u2066-\u2068]/u;
 const ISOLATE_END = "\u2069";
 const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
 const LEFT_TO_RIGHT = /(?![\p{Script=Arabic}\p{Script=Hebrew}])\p{L}/u;
+// Kept for the next page only: a language was just chosen, so the page that
+// opens in it puts the focus back on the menu.
+const LANGUAGE_CHOSEN = "companion.language_chosen";
 
 const Companion = {
   catalog: {},
 
+  // The catalog in the page's language; the page's title (its <title>'s
+  // data-title names it in the catalog) comes worded in it.
   async loadCatalog(lang, dir = "ltr") {
     const response = await fetch(`/api/messages/${encodeURIComponent(lang)}`);
     if (response.ok) Companion.catalog = await response.json();
     document.documentElement.lang = lang;
     document.documentElement.dir = dir;
+    const title = document.querySelector("title[data-title]");
+    if (title && title.dataset.title in Companion.catalog) {
+      document.title = Companion.t(title.dataset.title);
+    }
   },
 
   // The phone's own language: kept in a cookie the server reads, so its
-  // secrets and choices come worded in it too.
-  languageMenu(select, languages, current) {
-    select.replaceChildren(...languages.map(({ lang, name }) => new Option(name, lang)));
-    select.value = current;
-    select.setAttribute("aria-label", Companion.t("web.language"));
-    select.addEventListener("change", () => {
-      document.cookie = `companion_lang=${select.value}; path=/; max-age=31536000; SameSite=Strict`;
-      location.reload();
+  // secrets and choices come worded in it too. A disclosure (the button
+  // `control`, aria-expanded) names the language read now and opens a list
+  // of them, each a button in its own language; only a press on one changes
+  // it (an arrow key on the menu changes nothing). The page then loads
+  // again in that language with the focus back on the menu.
+  languageMenu(control, languages, current) {
+    const label = document.createElement("span");
+    label.className = "unseen";
+    label.textContent = `${Companion.t("web.language")}: `;
+    const now = languages.find(({ lang }) => lang === current);
+    control.replaceChildren(label, now ? now.name : current);
+    const list = document.createElement("ul");
+    list.id = `${control.id}-list`;
+    const open = (shown) => {
+      list.hidden = !shown;
+      control.setAttribute("aria-expanded", String(shown));
+    };
+    list.append(...languages.map(({ lang, name }) => {
+      const choice = document.createElement("button");
+      choice.type = "button";
+      choice.lang = lang;
+      choice.dir = "auto";
+      choice.textContent = name;
+      if (lang === current) choice.setAttribute("aria-current", "true");
+      choice.addEventListener("click", () => {
+        if (lang === current) {
+          open(false);
+          control.focus();
+          return;
+        }
+        document.cookie = `companion_lang=${lang}; path=/; max-age=31536000; SameSite=Strict`;
+        try {
+          sessionStorage.setItem(LANGUAGE_CHOSEN, "yes");
+        } catch { /* no storage: the page opens at its top */ }
+        location.reload();
+      });
+      const item = document.createElement("li");
+      item.append(choice);
+      return item;
+    }));
+    control.setAttribute("aria-controls", list.id);
+    control.after(list);
+    open(false);
+    control.addEventListener("click", () => open(list.hidden));
+    const menu = control.parentElement;
+    menu.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && !list.hidden) {
+        open(false);
+        control.focus();
+      }
     });
+    document.addEventListener("click", (event) => {
+      if (!list.hidden && !menu.contains(event.target)) open(false);
+    });
+    try {
+      if (sessionStorage.getItem(LANGUAGE_CHOSEN)) {
+        sessionStorage.removeItem(LANGUAGE_CHOSEN);
+        control.focus();
+      }
+    } catch { /* no storage: nothing to return to */ }
   },
 
   // A setting of this phone's own, kept in its storage; a browser that keeps
