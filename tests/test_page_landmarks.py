@@ -1,8 +1,9 @@
 """Axe-core's best-practice rules too (every impact, `landmark-one-main` and
 `region` among them) find nothing on the pages a phone meets without a
 seat's secrets: `/table` of each game, a join link's page, a refusal and
-the waiting page, in English and Persian (right to left). Every text lies
-in a landmark: the header (banner) and one <main>."""
+the waiting page, in English and Persian (right to left), /table also with its language
+menu open. Every text lies in a landmark: the header (banner) and one
+<main>."""
 
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ def test_the_pages_without_a_seat_pass_every_axe_rule(store, phones):
                 expect(page.locator("#link")).to_have_attribute("data-state", "open")
                 expect(page.locator("#log li").first).to_be_visible()
                 found += findings(page, f"{game} /table {lang}")
+                page.locator("#language").click()
+                expect(page.locator("#language-list")).to_be_visible()
+                found += findings(page, f"{game} /table {lang}, its language menu open")
                 if game == "secret_hitler":
                     page.goto(f"{base}/join/{token}")
                     expect(page.locator(".take-seat button")).to_be_visible()

@@ -9,8 +9,18 @@ const ISOLATE_END = "\u2069";
 const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
 const LEFT_TO_RIGHT = /(?![\p{Script=Arabic}\p{Script=Hebrew}])\p{L}/u;
 // Kept for the next page only: a language was just chosen, so the page that
-// opens in it puts the focus back on the menu.
+// opens in it puts the focus back on the menu (read once, by whatever page
+// opens next).
 const LANGUAGE_CHOSEN = "companion.language_chosen";
+const languageJustChosen = (() => {
+  try {
+    const chosen = sessionStorage.getItem(LANGUAGE_CHOSEN) !== null;
+    sessionStorage.removeItem(LANGUAGE_CHOSEN);
+    return chosen;
+  } catch {
+    return false;   // no storage: nothing to return to
+  }
+})();
 
 const Companion = {
   catalog: {},
@@ -35,11 +45,9 @@ const Companion = {
   // it (an arrow key on the menu changes nothing). The page then loads
   // again in that language with the focus back on the menu.
   languageMenu(control, languages, current) {
-    const label = document.createElement("span");
-    label.className = "unseen";
-    label.textContent = `${Companion.t("web.language")}: `;
-    const now = languages.find(({ lang }) => lang === current);
-    control.replaceChildren(label, now ? now.name : current);
+    const now = languages.find(({ lang }) => lang === current)?.name ?? current;
+    control.textContent = now;   // a screen reader hears "Language: English"
+    control.setAttribute("aria-label", `${Companion.t("web.language")}: ${now}`);
     const list = document.createElement("ul");
     list.id = `${control.id}-list`;
     const open = (shown) => {
@@ -83,12 +91,7 @@ const Companion = {
     document.addEventListener("click", (event) => {
       if (!list.hidden && !menu.contains(event.target)) open(false);
     });
-    try {
-      if (sessionStorage.getItem(LANGUAGE_CHOSEN)) {
-        sessionStorage.removeItem(LANGUAGE_CHOSEN);
-        control.focus();
-      }
-    } catch { /* no storage: nothing to return to */ }
+    if (languageJustChosen) control.focus();
   },
 
   // A setting of this phone's own, kept in its storage; a browser that keeps
