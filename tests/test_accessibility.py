@@ -240,8 +240,12 @@ def test_what_a_screen_reader_finds_by_role_and_name(store, phones):
             page, f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, seat))}"
         )
         expect(page.get_by_role("button", name=t("web.hold_to_reveal"))).to_be_visible()
-        for key in ("web.offer_to", "web.offer_kind", "web.language"):
+        for key in ("web.offer_to", "web.offer_kind"):
             expect(page.get_by_role("combobox", name=t(key))).to_be_visible()
+        language = page.get_by_role("button", name=f"{t('web.language')}: {t('web.language_name')}")
+        expect(language).to_have_attribute("aria-expanded", "false")
+        language.click()
+        expect(page.get_by_role("button", name="English")).to_have_attribute("lang", "en")
         expect(page.get_by_role("checkbox", name=t("web.vibrate"))).to_be_checked()
         expect(page.get_by_role("checkbox", name=t("web.large_text"))).not_to_be_checked()
         expect(page.get_by_role("status").filter(has_text=t("web.connected"))).to_be_visible()

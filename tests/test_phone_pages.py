@@ -14,6 +14,7 @@ import urllib.request
 import pytest
 from browser import NO_PLAYWRIGHT, serve_in_thread, shot, take_seat
 from g54_helpers import challenge_lost
+from page_helpers import choose_language
 from sh_helpers import nominate, sh_table
 
 from companion.table import EventStore, Table
@@ -367,7 +368,7 @@ def test_each_phone_reads_its_own_language(store, phones, locale, lang):
             assert name["x"] < link["x"]
         shot(local, f"sh-seat-{lang}")
         # The English phone turns Persian from its own menu; the other phone stays.
-        visitor.locator("#language").select_option("fa")
+        choose_language(visitor, "fa")
         expect(visitor.locator("html")).to_have_attribute("dir", "rtl")
         expect(visitor.locator("#reveal-hint")).to_have_text(translate("web.hold_to_reveal", "fa"))
         expect(visitor.locator("#actions button")).to_have_text(
@@ -591,7 +592,7 @@ def test_a_phone_whose_choice_is_on_the_table_s_screen_says_so(store, phones):
             f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, other))}",
         )
         expect(persian.locator("#actions")).to_have_text(translate("web.nothing_to_do", "fa"))
-        page.locator("#language").select_option("fa")  # worded in the phone's language
+        choose_language(page, "fa")  # worded in the phone's language
         expect(page.locator("#actions")).to_have_text(translate("web.at_table", "fa"))
         shot(page, "sh-candidate-on-kiosk-fa")
 

@@ -340,6 +340,7 @@ class TableServer:
             "join.html",
             t.lang,
             title=t("web.title"),
+            page_title=t("web.title_join"),
             question=t("web.join_question", number=seat + 1, player=seat),
             button=t("web.join_button"),
             hint=t("web.join_hint"),
@@ -1015,7 +1016,13 @@ def _error(status: int, key: str, request: web.Request) -> web.Response:
 def _refusal(request: web.Request, key: str, status: int) -> web.Response:
     """A refusal as a page, in the phone's language."""
     t = Messages(phone_language(request))
-    text = _page("refusal.html", t.lang, title=t("web.title"), message=t(key))
+    text = _page(
+        "refusal.html",
+        t.lang,
+        title=t("web.title"),
+        page_title=t("web.title_refused"),
+        message=t(key),
+    )
     return web.Response(text=text, status=status, content_type="text/html")
 
 

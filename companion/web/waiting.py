@@ -40,7 +40,7 @@ async def _waiting(request: web.Request) -> web.Response:
         f' data-retry="{RETRY_SECONDS}"><head>'
         '<meta charset="utf-8"><meta name="viewport" content="width=device-width">'
         '<link rel="icon" href="/favicon.ico">'
-        f"<title>{escape(t('app.title'))}</title>"
+        f"<title>{escape(t('web.title_waiting'))}</title>"
         '<script src="/static/waiting.js" defer></script></head><body>'
         f"<main><h1>{escape(t('app.title'))}</h1>"
         f'<p role="status">{escape(t("web.waiting"))}</p></main>'

@@ -1,33 +1,97 @@
 "use strict";
 // Shared by the seat and table pages: the catalog, a translator, and a live
 // socket that reconnects by itself (a sleeping phone, a restarted server).
+// A join link's page and a refusal load it for the phone's Large text alone.
 
 // The isolates i18n sets a value apart with, and the letters of each direction.
 const ISOLATE_START = /[\u2066-\u2068]/u;
 const ISOLATE_END = "\u2069";
 const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
 const LEFT_TO_RIGHT = /(?![\p{Script=Arabic}\p{Script=Hebrew}])\p{L}/u;
+// Kept for the next page only: a language was just chosen, so the page that
+// opens in it puts the focus back on the menu (read once, by whatever page
+// opens next).
+const LANGUAGE_CHOSEN = "companion.language_chosen";
+const languageJustChosen = (() => {
+  try {
+    const chosen = sessionStorage.getItem(LANGUAGE_CHOSEN) !== null;
+    sessionStorage.removeItem(LANGUAGE_CHOSEN);
+    return chosen;
+  } catch {
+    return false;   // no storage: nothing to return to
+  }
+})();
 
 const Companion = {
   catalog: {},
 
+  // The catalog in the page's language; the page's title (its <title>'s
+  // data-title names it in the catalog) comes worded in it.
   async loadCatalog(lang, dir = "ltr") {
     const response = await fetch(`/api/messages/${encodeURIComponent(lang)}`);
     if (response.ok) Companion.catalog = await response.json();
     document.documentElement.lang = lang;
     document.documentElement.dir = dir;
+    const title = document.querySelector("title[data-title]");
+    if (title && title.dataset.title in Companion.catalog) {
+      document.title = Companion.t(title.dataset.title);
+    }
   },
 
   // The phone's own language: kept in a cookie the server reads, so its
-  // secrets and choices come worded in it too.
-  languageMenu(select, languages, current) {
-    select.replaceChildren(...languages.map(({ lang, name }) => new Option(name, lang)));
-    select.value = current;
-    select.setAttribute("aria-label", Companion.t("web.language"));
-    select.addEventListener("change", () => {
-      document.cookie = `companion_lang=${select.value}; path=/; max-age=31536000; SameSite=Strict`;
-      location.reload();
+  // secrets and choices come worded in it too. A disclosure (the button
+  // `control`, aria-expanded) names the language read now and opens a list
+  // of them, each a button in its own language; only a press on one changes
+  // it (an arrow key on the menu changes nothing). The page then loads
+  // again in that language with the focus back on the menu.
+  languageMenu(control, languages, current) {
+    const now = languages.find(({ lang }) => lang === current)?.name ?? current;
+    control.textContent = now;   // a screen reader hears "Language: English"
+    control.setAttribute("aria-label", `${Companion.t("web.language")}: ${now}`);
+    const list = document.createElement("ul");
+    list.id = `${control.id}-list`;
+    const open = (shown) => {
+      list.hidden = !shown;
+      control.setAttribute("aria-expanded", String(shown));
+    };
+    list.append(...languages.map(({ lang, name }) => {
+      const choice = document.createElement("button");
+      choice.type = "button";
+      choice.lang = lang;
+      choice.dir = "auto";
+      choice.textContent = name;
+      if (lang === current) choice.setAttribute("aria-current", "true");
+      choice.addEventListener("click", () => {
+        if (lang === current) {
+          open(false);
+          control.focus();
+          return;
+        }
+        document.cookie = `companion_lang=${lang}; path=/; max-age=31536000; SameSite=Strict`;
+        try {
+          sessionStorage.setItem(LANGUAGE_CHOSEN, "yes");
+        } catch { /* no storage: the page opens at its top */ }
+        location.reload();
+      });
+      const item = document.createElement("li");
+      item.append(choice);
+      return item;
+    }));
+    control.setAttribute("aria-controls", list.id);
+    control.after(list);
+    open(false);
+    control.addEventListener("click", () => open(list.hidden));
+    const menu = control.parentElement;
+    menu.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && !list.hidden) {
+        open(false);
+        control.focus();
+      }
     });
+    document.addEventListener("click", (event) => {
+      if (!list.hidden && !menu.contains(event.target)) open(false);
+    });
+    if (languageJustChosen) control.focus();
   },
 
   // A setting of this phone's own, kept in its storage; a browser that keeps
