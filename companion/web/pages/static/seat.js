@@ -251,6 +251,8 @@ function revealing(card, button) {
     if (!card.contains(event.relatedTarget)) showSecrets(null);
   });
   document.addEventListener("visibilitychange", () => showSecrets(null));
+  // Turned on its side or set to large text while shown: fitted again.
+  new ResizeObserver(() => fitSecrets(byId("secret-lines"))).observe(byId("secret-view"));
 }
 
 async function start() {
