@@ -166,8 +166,9 @@ def test_a_click_alone_shows_and_hides_the_secrets_and_a_hold_leaves_them_hidden
     button shows the secrets, a second click hides them, and its state is
     said (aria-expanded, its words). A finger held on the card, or on the
     button, shows them only while it is down; the click that ends the hold
-    does not leave them shown. A quick tap on the button shows them; putting
-    the page away hides them."""
+    does not leave them shown; a key held on the button likewise, while a key
+    pressed toggles them. A quick tap on the button shows them; putting the
+    page away hides them."""
     table, seat = SEAT_STATES["secret_hitler"](store)
     server = TableServer(table)
     with serve_in_thread(server.app()) as base:
@@ -193,6 +194,16 @@ def test_a_click_alone_shows_and_hides_the_secrets_and_a_hold_leaves_them_hidden
             expect(lines).to_be_hidden()
             phone.wait_for_timeout(300)  # nothing comes back after the release
             expect(lines).to_be_hidden()
+        button.focus()  # a key pressed shows them, pressed again hides them
+        phone.keyboard.press(" ")
+        expect(lines).to_be_visible()
+        phone.keyboard.press("Enter")
+        expect(lines).to_be_hidden()
+        phone.keyboard.down("Enter")  # a key held is a hold
+        expect(lines).to_be_visible()
+        phone.wait_for_timeout(600)
+        phone.keyboard.up("Enter")
+        expect(lines).to_be_hidden()
         button.click()  # a quick tap
         expect(lines).to_be_visible()
         phone.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")

@@ -159,7 +159,8 @@ function renderActions(state) {
   }
   // In order, moving only what is out of place (moving a node drops its focus).
   wanted.forEach((child, index) => {
-    if (actions.children[index] !== child) actions.insertBefore(child, actions.children[index] ?? null);
+    const there = actions.children[index] ?? null;
+    if (there !== child) actions.insertBefore(child, there);
   });
   const gone = focused !== null && !wanted.includes(focused);
   if (focused && !gone && document.activeElement !== focused) focused.focus();
@@ -219,9 +220,10 @@ async function send(command, messageId = "message") {
 }
 
 // The secrets show while a finger holds the card (let go, they hide), or
-// from the card's button: a click, a key or a screen reader's "activate"
-// shows them and a second hides them. A finger held on the button is a hold
-// like anywhere on the card: the click that ends it leaves them hidden.
+// from the card's button: a click, a tap, a key pressed and let go or a
+// screen reader's "activate" shows them and a second hides them. A finger
+// or a key (Space, Enter) held on the button is a hold like a finger on the
+// card: letting go hides them, and the click that ends it is no toggle.
 // Either way they hide by themselves after REVEAL_LIMIT_MS, when the page is
 // put away and when the focus leaves the card.
 function revealing(card, button) {
@@ -241,6 +243,26 @@ function revealing(card, button) {
       if (shownBy === "hold") showSecrets(null);
     });
   }
+  // A key: shown as it goes down; let go after HOLD_MS it was a hold (hidden
+  // again), sooner a press (shown until pressed again). Its own click is
+  // prevented (Enter clicks as it goes down, Space as it comes up).
+  const isKey = (event) => event.key === " " || event.key === "Enter";
+  let keyDown = null;   // when the key went down, and what showed the secrets then
+  button.addEventListener("keydown", (event) => {
+    if (!isKey(event)) return;
+    event.preventDefault();
+    if (event.repeat || keyDown) return;
+    keyDown = { at: performance.now(), before: shownBy };
+    if (!shownBy) showSecrets("hold");
+  });
+  button.addEventListener("keyup", (event) => {
+    if (!isKey(event) || !keyDown) return;
+    event.preventDefault();
+    const { at, before } = keyDown;
+    keyDown = null;
+    if (performance.now() - at >= HOLD_MS) showSecrets(before === "button" ? "button" : null);
+    else showSecrets(before ? null : "button");
+  });
   button.addEventListener("click", () => {
     // The click a held finger makes as it lets go (at once) is the hold's end.
     const afterHold = holdEndedAt !== null && performance.now() - holdEndedAt < HOLD_MS;
