@@ -207,8 +207,8 @@ def test_the_table_s_log_adds_new_lines_and_keeps_those_it_showed(store, phone):
 
 
 def test_a_keyboard_shows_the_secrets_while_its_key_is_held(store, phone):
-    """Hold to reveal works without a finger: the card takes the focus,
-    Space held down shows the secrets and letting go hides them."""
+    """Hold to reveal works without a finger: the card's button takes the
+    focus, Space held down shows the secrets and letting go hides them."""
     table, seat = sh_election(store)
     server = TableServer(table)
     with serve_in_thread(server.app()) as base:
@@ -216,7 +216,7 @@ def test_a_keyboard_shows_the_secrets_while_its_key_is_held(store, phone):
             phone, f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, seat))}"
         )
         expect(phone.locator("#link")).to_have_attribute("data-state", "open")
-        phone.locator("#secrets").focus()
+        phone.locator("#reveal").focus()
         phone.keyboard.down(" ")
         expect(phone.locator("#secret-lines")).to_be_visible()
         assert_accessible(phone, "en", "the seat page, its secrets shown")
@@ -239,7 +239,7 @@ def test_what_a_screen_reader_finds_by_role_and_name(store, phones):
         take_seat(
             page, f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, seat))}"
         )
-        expect(page.get_by_role("button", name=t("web.hold_to_reveal"))).to_be_visible()
+        expect(page.get_by_role("button", name=t("web.show_secrets"))).to_be_visible()
         for key in ("web.offer_to", "web.offer_kind"):
             expect(page.get_by_role("combobox", name=t(key))).to_be_visible()
         language = page.get_by_role("button", name=f"{t('web.language')}: {t('web.language_name')}")

@@ -261,13 +261,14 @@ def test_every_sentence_runs_the_page_s_way_and_nothing_spills(store, phones, la
                         script = "persian" if spot["name"] in PERSIAN else "latin"
                         covered.add((script, spot["position"]))
                     shot(shown, f"directions-{game}-{which}-{size}-{lang}")
-                # The secrets too, shown as a finger holds them (here a key).
-                page.locator("#secrets").focus()
-                page.keyboard.down(" ")
+                # The secrets too, shown by their button (here a key).
+                page.locator("#reveal").focus()
+                page.keyboard.press(" ")
                 expect(page.locator("#secret-lines")).to_be_visible()
                 found = check(page, names, lang)
                 problems += [f"{game} secrets {size} {lang}: {p}" for p in found["problems"]]
-                page.keyboard.up(" ")
+                page.keyboard.press(" ")
+                expect(page.locator("#secret-lines")).to_be_hidden()
     assert not problems, "\n".join(problems)
     every = {(script, at) for script in ("persian", "latin") for at in ("first", "middle", "last")}
     assert covered == every, f"names not seen in every place: {every - covered}"

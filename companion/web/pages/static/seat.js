@@ -1,7 +1,11 @@
 "use strict";
-// A seat's phone: its secrets behind hold-to-reveal, its private choices.
+// A seat's phone: its secrets behind hold-to-reveal (or its button), its
+// private choices.
 
 const REVEAL_LIMIT_MS = 10000;      // secrets hide again by themselves
+// A press on the secrets' button held at least this long was a hold: its
+// click, as the finger lifts, does not leave the secrets shown.
+const HOLD_MS = 400;
 const SECRET_SIZES_REM = [1.3, 1.15, 1.0, 0.9, 0.8];   // largest first
 // Every command this page sends takes this many bytes, so that its length
 // does not tell which it is ("ja" from "nein"): more than the longest, an
@@ -16,26 +20,72 @@ let csrf = "";
 let revealTimer = null;
 let lastCue;           // none before the first state: opening the page buzzes nothing
 let drawnActions = null; // the actions as last drawn (renderActions)
+let drawnSecrets = null; // the secret lines as last drawn (renderSecrets)
+let shownBy = null;      // what shows the secrets now: "hold", "button" or null
+let pressedAt = null;    // when a finger (or the mouse) went down on the card
+let holdEndedAt = null;  // when a press held at least HOLD_MS let go
+let lastSent = null;     // the command just sent (its key), until the next state
 
 function byId(id) { return document.getElementById(id); }
 
-function showSecrets(show) {
-  const list = byId("secret-lines");
-  if (list.children.length === 0) return;
-  list.hidden = !show;
-  byId("reveal-hint").hidden = show;
-  if (show) fitSecrets(list);
-  clearTimeout(revealTimer);
-  if (show) revealTimer = setTimeout(() => showSecrets(false), REVEAL_LIMIT_MS);
+// An attribute set only when it changes: the secrets card is a live region,
+// and a screen reader hears of every change made in it.
+function setHidden(element, hidden) {
+  if (element.hidden !== hidden) element.hidden = hidden;
 }
 
-// The card keeps its height (app.css); the type shrinks until the lines fit.
-function fitSecrets(list) {
+// Show the secrets (`by` a "hold" or the "button") or hide them (by null).
+function showSecrets(by) {
+  const list = byId("secret-lines");
+  const show = Boolean(by) && list.children.length > 0;
+  shownBy = show ? by : null;
+  setHidden(list, !show);
+  setHidden(byId("reveal-hint"), show);
   const card = byId("secrets");
-  for (const size of SECRET_SIZES_REM) {
-    list.style.fontSize = `${size}rem`;
-    if (card.scrollHeight <= card.clientHeight) return;
+  if (show) card.dataset.shown = by;
+  else delete card.dataset.shown;
+  const button = byId("reveal");
+  if (button.getAttribute("aria-expanded") !== String(show)) {
+    button.setAttribute("aria-expanded", String(show));
   }
+  Companion.show(button, Companion.t(show ? "web.hide_secrets" : "web.show_secrets"));
+  fitSecrets(list);
+  clearTimeout(revealTimer);
+  if (show) revealTimer = setTimeout(() => showSecrets(null), REVEAL_LIMIT_MS);
+}
+
+// The card keeps its height (app.css); the type shrinks until the lines fit,
+// and what still does not fit scrolls within the card (which a keyboard
+// can then reach and scroll too).
+function fitSecrets(list) {
+  const view = byId("secret-view");
+  for (const size of list.hidden ? [] : SECRET_SIZES_REM) {
+    if (list.style.fontSize !== `${size}rem`) list.style.fontSize = `${size}rem`;
+    if (view.scrollHeight <= view.clientHeight) break;
+  }
+  const scrolls = !list.hidden && view.scrollHeight > view.clientHeight;
+  if (scrolls !== view.hasAttribute("tabindex")) {
+    if (scrolls) view.tabIndex = 0;
+    else view.removeAttribute("tabindex");
+  }
+}
+
+// The secret lines: only a line that changed is written again (and so said
+// again by a screen reader), the hint only when it changes.
+function renderSecrets(secrets) {
+  const list = byId("secret-lines");
+  const hint = byId("reveal-hint");
+  Companion.show(hint, Companion.t(secrets.length ? "web.hold_to_reveal" : "web.no_secrets"));
+  const lines = JSON.stringify(secrets);
+  if (lines === drawnSecrets) return;
+  drawnSecrets = lines;
+  while (list.children.length > secrets.length) list.lastElementChild.remove();
+  secrets.forEach((line, index) => {
+    const item = list.children[index] ?? list.appendChild(document.createElement("li"));
+    Companion.show(item, line);
+  });
+  if (!secrets.length) showSecrets(null);
+  else if (shownBy) fitSecrets(list);
 }
 
 // Buzz when the state newly cues this seat (unless its setting is off).
@@ -55,18 +105,7 @@ function render(state) {
   const field = byId("rename-name");
   if (!byId("rename").open) field.value = state.names[state.seat];
   Companion.show(byId("status"), state.status);  // a live region: said again only when new
-  const list = byId("secret-lines");
-  const wasShown = !list.hidden;
-  list.replaceChildren(...state.secrets.map((line) => {
-    const item = document.createElement("li");
-    Companion.show(item, line);
-    return item;
-  }));
-  byId("reveal-hint").textContent = Companion.t(
-    state.secrets.length ? "web.hold_to_reveal" : "web.no_secrets");
-  list.hidden = !(wasShown && state.secrets.length);
-  byId("reveal-hint").hidden = !list.hidden;
-  if (!list.hidden) fitSecrets(list);
+  renderSecrets(state.secrets);
   renderActions(state);
   renderOffer(state.offer);
   Board.show(byId("board"), state.board);
@@ -82,8 +121,9 @@ function render(state) {
 
 // What the seat may choose on this phone, and a word on it: its vote is in
 // (and may still change), or the table's screen takes its choice now, or
-// nothing waits for it. The same buttons again are left as they were, so
-// the focus stays on the one pressed.
+// nothing waits for it. The buttons are updated where they stand (one per
+// command), so the focus stays on the action it was on; if that action is
+// gone, the focus goes to the heading and the page says so.
 function renderActions(state) {
   const voted = "ballot_vote" in state.private;
   const changeable = voted && state.actions.some(({ command }) => command.type === "vote");
@@ -92,16 +132,42 @@ function renderActions(state) {
   if (voted) Companion.show(note, Companion.t(changeable ? "web.vote_change" : "web.vote_in"));
   let idle = null;
   if (!state.actions.length && !voted) idle = state.at_table ? "web.at_table" : "web.nothing_to_do";
+  const pressed = lastSent;   // a state since the press: what goes now went by itself
+  lastSent = null;
   const drawn = JSON.stringify([state.actions, idle]);
   if (drawn === drawnActions) return;
   drawnActions = drawn;
-  byId("actions").replaceChildren(...state.actions.map(({ command, label }) => {
-    const button = document.createElement("button");
-    button.type = "button";
+  const actions = byId("actions");
+  const focused = actions.contains(document.activeElement) ? document.activeElement : null;
+  const kept = new Map([...actions.querySelectorAll("button")].map((b) => [b.dataset.command, b]));
+  const wanted = state.actions.map(({ command, label }) => {
+    const key = JSON.stringify(command);
+    let button = kept.get(key);
+    kept.delete(key);
+    if (!button) {
+      button = document.createElement("button");
+      button.type = "button";
+      button.dataset.command = key;
+      button.addEventListener("click", () => send(command));
+    }
     Companion.show(button, label);
-    button.addEventListener("click", () => send(command));
     return button;
-  }), ...(idle ? [Board.line("p", Companion.t(idle), "hint")] : []));
+  });
+  if (idle) wanted.push(Board.line("p", Companion.t(idle), "hint"));
+  for (const old of [...actions.children].filter((child) => !wanted.includes(child))) {
+    old.remove();
+  }
+  // In order, moving only what is out of place (moving a node drops its focus).
+  wanted.forEach((child, index) => {
+    const there = actions.children[index] ?? null;
+    if (there !== child) actions.insertBefore(child, there);
+  });
+  const gone = focused !== null && !wanted.includes(focused);
+  if (focused && !gone && document.activeElement !== focused) focused.focus();
+  if (gone) byId("actions-title").focus();
+  // Pressed and sent, its going is no news ("Sent." says it).
+  const news = gone && focused.dataset.command !== pressed;
+  Companion.show(byId("actions-note"), news ? Companion.t("web.action_gone") : "");
 }
 
 function options(select, items, value, label) {
@@ -138,6 +204,7 @@ function padded(command) {
 }
 
 async function send(command, messageId = "message") {
+  lastSent = JSON.stringify(command);
   const message = byId(messageId);
   message.textContent = "";
   const response = await fetch("/api/command", {
@@ -150,6 +217,64 @@ async function send(command, messageId = "message") {
   message.dataset.kind = response.ok ? "ok" : "error";
   Companion.show(message, response.ok ? Companion.t("web.sent") : (answer.message || ""));
   return response.ok;
+}
+
+// The secrets show while a finger holds the card (let go, they hide), or
+// from the card's button: a click, a tap, a key pressed and let go or a
+// screen reader's "activate" shows them and a second hides them. A finger
+// or a key (Space, Enter) held on the button is a hold like a finger on the
+// card: letting go hides them, and the click that ends it is no toggle.
+// Either way they hide by themselves after REVEAL_LIMIT_MS, when the page is
+// put away and when the focus leaves the card.
+function revealing(card, button) {
+  Companion.show(button, Companion.t("web.show_secrets"));
+  card.addEventListener("pointerdown", (event) => {
+    pressedAt = performance.now();
+    if (shownBy === "button") return;  // shown already: the finger may scroll
+    if (event.target !== button) event.preventDefault();
+    showSecrets("hold");
+  });
+  for (const end of ["pointerup", "pointerleave", "pointercancel"]) {
+    card.addEventListener(end, () => {
+      if (pressedAt !== null && performance.now() - pressedAt >= HOLD_MS) {
+        holdEndedAt = performance.now();
+      }
+      pressedAt = null;
+      if (shownBy === "hold") showSecrets(null);
+    });
+  }
+  // A key: shown as it goes down; let go after HOLD_MS it was a hold (hidden
+  // again), sooner a press (shown until pressed again). Its own click is
+  // prevented (Enter clicks as it goes down, Space as it comes up).
+  const isKey = (event) => event.key === " " || event.key === "Enter";
+  let keyDown = null;   // when the key went down, and what showed the secrets then
+  button.addEventListener("keydown", (event) => {
+    if (!isKey(event)) return;
+    event.preventDefault();
+    if (event.repeat || keyDown) return;
+    keyDown = { at: performance.now(), before: shownBy };
+    if (!shownBy) showSecrets("hold");
+  });
+  button.addEventListener("keyup", (event) => {
+    if (!isKey(event) || !keyDown) return;
+    event.preventDefault();
+    const { at, before } = keyDown;
+    keyDown = null;
+    if (performance.now() - at >= HOLD_MS) showSecrets(before === "button" ? "button" : null);
+    else showSecrets(before ? null : "button");
+  });
+  button.addEventListener("click", () => {
+    // The click a held finger makes as it lets go (at once) is the hold's end.
+    const afterHold = holdEndedAt !== null && performance.now() - holdEndedAt < HOLD_MS;
+    holdEndedAt = null;
+    if (!afterHold) showSecrets(shownBy === "button" ? null : "button");
+  });
+  card.addEventListener("focusout", (event) => {
+    if (!card.contains(event.relatedTarget)) showSecrets(null);
+  });
+  document.addEventListener("visibilitychange", () => showSecrets(null));
+  // Turned on its side or set to large text while shown: fitted again.
+  new ResizeObserver(() => fitSecrets(byId("secret-lines"))).observe(byId("secret-view"));
 }
 
 async function start() {
@@ -189,19 +314,7 @@ async function start() {
   Companion.settingBox(byId("vibrate"), "vibrate", true, "web.vibrate");
   Companion.largeText(byId("large-text"));
   render(state);
-  const secrets = byId("secrets");
-  secrets.addEventListener("pointerdown", (event) => { event.preventDefault(); showSecrets(true); });
-  for (const end of ["pointerup", "pointerleave", "pointercancel"]) {
-    secrets.addEventListener(end, () => showSecrets(false));
-  }
-  // From a keyboard too: Space or Enter held down shows them, let go hides them.
-  const held = (event) => (event.key === " " || event.key === "Enter") && !event.repeat;
-  secrets.addEventListener("keydown", (event) => {
-    if (held(event)) { event.preventDefault(); showSecrets(true); }
-  });
-  secrets.addEventListener("keyup", (event) => { if (held(event)) showSecrets(false); });
-  secrets.addEventListener("blur", () => showSecrets(false));
-  document.addEventListener("visibilitychange", () => showSecrets(false));
+  revealing(byId("secrets"), byId("reveal"));
   Companion.live("/ws", render, byId("link"), async () => {
     const response = await fetch("/api/seat", { credentials: "same-origin" }).catch(() => null);
     return response !== null && response.status === 401;     // a server that is down: retry
