@@ -550,3 +550,30 @@ def test_companion_serve_lets_time_act(store):
     assert asyncio.run(serve(table, "127.0.0.1", port, exit_after=1.8)) == 0
     assert table.log[-1][1]["type"] == "proceed", "nobody but the clock sent it"
     assert table.public_view()["phase"] == "action" and table.public_view()["current"] != 0
+
+
+def test_a_phone_names_what_each_of_its_bribes_is_paid_for(tmp_path):
+    """A bribe for an issue names the issue, and one for "something else"
+    the words the players gave it: on both seats' phones, as on the kiosk's
+    board (not the offer form's "for something else (say what)")."""
+    from a27_helpers import PK, SM, a27_table, bribe, propose
+
+    from companion.games import spec_for
+    from companion.i18n import Messages
+    from companion.table import EventStore
+    from companion.web.words import secret_lines
+
+    table = a27_table(EventStore(tmp_path / "g.sqlite3"), 4)
+    propose(table, PK, call_vote=False)
+    bribe(table, 1, 0, 2, "include", issue=SM)
+    bribe(table, 2, 0, 1, "other", text="lend me your pen", accept=False)
+    words = spec_for("article27").words
+    t = Messages("en", table.names)
+    issue = "Bribe #{}: B to A, 2 influence to put Smuggling sanctions on the floor: accepted"
+    other = "Bribe #{}: C to A, 1 influence for: lend me your pen: waiting for an answer"
+    assert secret_lines(words, table.private_view(0), t)[-2:] == [
+        issue.format(1),
+        other.format(2),
+    ]
+    assert secret_lines(words, table.private_view(1), t)[-1] == issue.format(1)
+    assert secret_lines(words, table.private_view(2), t)[-1] == other.format(1)

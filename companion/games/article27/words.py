@@ -157,16 +157,21 @@ def issue_agenda(issue: dict[str, Any], t: Messages) -> str:
     return t(f"agenda.{issue['agenda']}")
 
 
+def bribe_condition(bribe: dict[str, Any], t: Messages) -> str:
+    """What a bribe is paid for, with its terms: the issue it moves, or the
+    players' own words for "something else"."""
+    kind = bribe["kind"]
+    if kind in ("include", "exclude"):
+        return t(f"a27.ui.bribe_kind.{kind}", issue=bribe["issue"])
+    if kind == "other":
+        return t("a27.ui.bribe_kind.other", text=bribe["text"] or "")
+    return t(f"phone.bribe_kind.{kind}")
+
+
 def bribe_lines(view: dict[str, Any], t: Messages) -> list[str]:
     lines = []
     for b in view["bribes"]:
-        kind = b["kind"]
-        if kind in ("include", "exclude"):
-            condition = t(f"a27.ui.bribe_kind.{kind}", issue=b["issue"])
-        elif kind == "other":
-            condition = t("a27.ui.bribe_kind.other", text=b["text"] or "")
-        else:
-            condition = t(f"phone.bribe_kind.{kind}")
+        condition = bribe_condition(b, t)
         state = "conflicted" if b["conflicted"] and b["status"] == "accepted" else b["status"]
         lines.append(
             t(
@@ -450,7 +455,7 @@ class Article27Words(Words):
                     player=bribe["from"],
                     target=bribe["to"],
                     amount=bribe["amount"],
-                    kind=t(f"phone.bribe_kind.{bribe['kind']}"),
+                    kind=bribe_condition(bribe, t),
                     state=t(f"phone.bribe_state.{bribe['status']}"),
                 )
             )
