@@ -99,6 +99,12 @@ def _ancestors(widget):
         yield widget
 
 
+def vision_row(pixels: np.ndarray, seen: dict[str, np.ndarray]) -> np.ndarray:
+    """A contact sheet's row: the screen as rendered, then as each
+    deficiency sees it."""
+    return np.hstack([pixels, *seen.values()])
+
+
 @pytest.fixture(scope="module")
 def rendered(window, tmp_path_factory) -> dict[str, Rendered]:
     folder = tmp_path_factory.mktemp("colour")
@@ -207,7 +213,7 @@ def test_under_each_deficiency_texts_stay_readable_and_meanings_apart(rendered, 
     different things, as rendered, stay MIN_DELTA_E apart."""
     shown = rendered[name]
     seen = {d: simulate_image(shown.pixels, d) for d in DEFICIENCIES}
-    write_png(np.hstack([shown.pixels, *seen.values()]), SHOTS / f"colour-vision-{name}.png")
+    write_png(vision_row(shown.pixels, seen), SHOTS / f"colour-vision-{name}.png")
     centres = {colour: centre for colour, _, centre in reversed(shown.coloured)}
     for deficiency, pixels in seen.items():
         low = [str(r) for r in (box.read(pixels) for box in shown.texts) if r.ratio < r.needed]
@@ -224,7 +230,14 @@ def test_the_contact_sheet_shows_each_game_under_each_deficiency(rendered):
     """One row per scene: as rendered, then with deuteranopia, protanopia and
     tritanopia; at a third of the size, so that it is small enough to commit
     (docs/images/colour-vision.png)."""
-    sheet = np.vstack([read_png(SHOTS / f"colour-vision-{name}.png") for name in SCENES])
+    # Made here from the screens this worker rendered, not read back from
+    # the rows' files: another worker may run (or not yet have run) those.
+    sheet = np.vstack(
+        [
+            vision_row(shown.pixels, {d: simulate_image(shown.pixels, d) for d in DEFICIENCIES})
+            for shown in (rendered[name] for name in SCENES)
+        ]
+    )
     path = write_sheet(sheet, SHOTS / "colour-vision.png", scale=1 / 3)
     assert read_png(path).shape[:2] == (round(sheet.shape[0] / 3), round(sheet.shape[1] / 3))
     assert sheet.shape[:2] == (len(SCENES) * SIZE[1], (1 + len(DEFICIENCIES)) * SIZE[0])
