@@ -22,7 +22,12 @@ from companion.i18n import LANGUAGES, Messages
 from companion.speech.cache import SpeechCache
 from companion.speech.voices import ESPEAK_VOICES, Voice, espeak_voice
 
-pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is missing")
+
+@pytest.fixture(autouse=True)
+def espeak_ng_is_here() -> None:
+    """Not a skip: without espeak-ng these tests would pass with nothing
+    heard (scripts/system-packages.sh installs it)."""
+    assert shutil.which("espeak-ng"), "espeak-ng is missing (scripts/system-packages.sh)"
 
 
 def phonemes(argv: list[str], text: str) -> str:
