@@ -1,16 +1,23 @@
 """The registry of games. Each game's package under ``companion.games``
-declares its :class:`~.spec.GameSpec` as ``SPEC``; a game kept elsewhere (a
-test's, a café's own) calls :func:`register`. Building the registry imports
-only the packages' specs: an engine is imported when its game is first
-asked for, so a kiosk resuming one game does not pay for loading the rest."""
+declares its :class:`~.spec.GameSpec` as ``SPEC``; a game installed as its
+own distribution names its spec in the entry-point group ``GROUP``
+(docs/games/writing-a-game.md); a game kept elsewhere (a test's) calls
+:func:`register`. Building the registry imports only the specs: an engine
+is imported when its game is first asked for, so a kiosk resuming one game
+does not pay for loading the rest."""
 
 from __future__ import annotations
 
 import importlib
+import logging
 import pkgutil
+from importlib.metadata import EntryPoint, entry_points
 
 from .base import Engine, RuleError
 from .spec import GameSpec
+
+GROUP = "table_companion.games"
+log = logging.getLogger(__name__)
 
 _REGISTERED: dict[str, GameSpec] = {}
 _FOUND = False
@@ -36,7 +43,8 @@ def unregister(name: str) -> None:
 
 
 def _find_packages() -> None:
-    """Register every game package in this directory, once."""
+    """Register every game package in this directory, then every installed
+    game of the entry-point group, once."""
     global _FOUND
     if _FOUND:
         return
@@ -46,6 +54,32 @@ def _find_packages() -> None:
             spec = getattr(importlib.import_module(f"{__name__}.{module.name}"), "SPEC", None)
             if isinstance(spec, GameSpec):
                 register(spec)
+    for entry in entry_points(group=GROUP):
+        spec = _installed(entry)
+        if spec is not None:
+            register(spec)
+
+
+def _installed(entry: EntryPoint) -> GameSpec | None:
+    """The spec an installed game's entry point names, or None (and one
+    warning) for one that cannot be played: its code fails to import, it
+    names no GameSpec, or its name is a game's already known. Someone else's
+    broken game is skipped; it never stops the kiosk from starting."""
+    try:
+        spec = entry.load()
+    except Exception as exc:  # any error of another distribution's code
+        why = f"it cannot be imported: {type(exc).__name__}: {' '.join(str(exc).split())}"
+    else:
+        if isinstance(spec, GameSpec) and spec.name not in _REGISTERED:
+            return spec
+        why = (
+            f"it names a {type(spec).__name__}, not a GameSpec"
+            if not isinstance(spec, GameSpec)
+            else f"a game named {spec.name!r} is already known"
+        )
+    where = f"{entry.value} ({entry.dist.name} {entry.dist.version})" if entry.dist else entry.value
+    log.warning("the installed game %r from %s is skipped: %s", entry.name, where, why)
+    return None
 
 
 def specs() -> list[GameSpec]:

@@ -1,8 +1,11 @@
 """Show of Hands, a game that exists only for the tests. Its spec is
 declared from its own files, as a fifth game's would be, to prove that the
 table, the phones, the devices and the kiosk take a game they have never
-heard of. A test registers it (``companion.games.register``) for as long as
-it plays, so no other test sees a fifth game."""
+heard of. It is a distribution of its own (tests/show_of_hands/pyproject.toml,
+whose entry point names this SPEC): tests/test_third_party_games.py installs
+its wheel into a venv of its own and plays it there. The other tests import
+it in place and register it (``companion.games.register``) for as long as it
+plays, so no other test sees a fifth game."""
 
 from pathlib import Path
 
