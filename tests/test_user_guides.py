@@ -9,16 +9,16 @@ them.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 
+from companion.i18n import catalog
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 GUIDES = ROOT / "docs" / "user"
-CATALOGS = ROOT / "companion" / "i18n"
 LANGS = ("el", "ru", "fa")
 
 FENCE = re.compile(r"^```.*?^```[ \t]*$", re.S | re.M)
@@ -90,7 +90,7 @@ def content_links(links: set[Path]) -> set[str]:
 
 def button_label(lang: str, key: str) -> str:
     """The button's text as the screen shows it, up to its first placeholder."""
-    text = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))[key]
+    text = catalog(lang)[key]
     return text.split("{", 1)[0].strip(' «“"')
 
 

@@ -50,15 +50,21 @@ _TERM_ARGS = {
 }
 
 
-# Directories of a game's own catalogs (``<lang>.json``), for a game whose
-# texts are not in the companion's (see ``GameSpec.catalogs``).
+# Directories of a game's own catalogs (``<lang>.json``): every game keeps
+# its texts in its own package (see ``GameSpec.catalogs``); registering the
+# game adds them here.
 _EXTRA: list[Path] = []
 
 
 @cache
 def catalog(lang: str) -> dict[str, Any]:
-    """The texts of ``lang``: the companion's, then those of the games that
-    brought their own (which never replace one of the companion's)."""
+    """The texts of ``lang``: the companion's, then those of the games (which
+    never replace one of the companion's). Finding the games registers their
+    catalogs: a text of a game reads whole even where no game was asked for
+    yet (the café's console, a log line at start-up)."""
+    from ..games import specs
+
+    specs()
     texts: dict[str, Any] = {}
     for directory in [*_EXTRA, _HERE]:
         path = directory / f"{lang}.json"

@@ -1,11 +1,14 @@
 """Article 27: The UN Security Council Game (3-6 players)."""
 
+from pathlib import Path
+
 from ..spec import GameSpec, Traits
 from .rules import TIMER_SECONDS
 
 SPEC = GameSpec(
     name="article27",
     order=1,
+    catalogs=Path(__file__).with_name("catalogs"),
     engine_path=f"{__name__}.engine:ENGINE",
     words_path=f"{__name__}.words:WORDS",
     icons_path=f"{__name__}.icons:ICONS",

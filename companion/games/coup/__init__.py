@@ -1,10 +1,13 @@
 """Coup (the original game) on the shared claim / challenge / block engine."""
 
+from pathlib import Path
+
 from ..spec import GameSpec, Traits
 
 SPEC = GameSpec(
     name="coup",
     order=3,
+    catalogs=Path(__file__).with_name("catalogs"),
     engine_path=f"{__name__}.game:ENGINE",
     words_path=f"{__name__}.words:WORDS",
     icons_path=f"{__name__}.icons:ICONS",

@@ -2,11 +2,14 @@
 same machinery as Coup, with five of 25 characters (see ``sets``), shown on
 Coup's screen."""
 
+from pathlib import Path
+
 from ..spec import GameSpec, Traits
 
 SPEC = GameSpec(
     name="g54",
     order=4,
+    catalogs=Path(__file__).with_name("catalogs"),
     engine_path=f"{__name__}.game:ENGINE",
     words_path=f"{__name__}.words:WORDS",
     icons_path=f"{__name__}.icons:ICONS",

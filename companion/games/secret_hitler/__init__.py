@@ -1,10 +1,13 @@
 """Secret Hitler (5-10 players)."""
 
+from pathlib import Path
+
 from ..spec import GameSpec, Traits
 
 SPEC = GameSpec(
     name="secret_hitler",
     order=2,
+    catalogs=Path(__file__).with_name("catalogs"),
     engine_path=f"{__name__}.engine:ENGINE",
     words_path=f"{__name__}.words:WORDS",
     icons_path=f"{__name__}.icons:ICONS",
