@@ -98,6 +98,23 @@ def test_serve_moves_to_the_next_free_port_and_says_so_in_one_line(tmp_path):
     assert len(said) == 1 and f"served on port {port + 1}" in said[0], stderr
 
 
+def test_serve_on_port_0_names_the_port_the_system_chose(tmp_path):
+    """``--port 0`` asks for any free port: the address printed, and the
+    join links, carry the one taken, not 0."""
+    process = companion(*serve_args(tmp_path / "g.sqlite3", 0, "20"), "--print-links")
+    try:
+        line = process.stdout.readline().strip()
+        port = int(line.rsplit(":", 1)[1].split("/", 1)[0])
+        assert port != 0, line
+        links = [process.stdout.readline().strip() for _ in range(2)]
+        assert all(f"http://127.0.0.1:{port}/join/" in link for link in links), links
+        public = api_table(port)
+        assert public is not None and public["game"] == "coup"
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+
+
 def test_serve_says_in_one_line_when_no_port_opens(tmp_path):
     with ExitStack() as ports:
         port = hold(ports, TRIES, free_after=False)

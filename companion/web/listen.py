@@ -8,6 +8,7 @@ one line rather than stopping with a traceback."""
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import logging
 import os
@@ -58,9 +59,16 @@ async def start_site(runner: web.AppRunner, host: str, port: int, tries: int = T
                 _reason(first) if first else "",
                 candidate,
             )
-        return candidate
+        return _bound_port(site) if candidate == 0 else candidate
     assert first is not None
     raise PortUnavailable(port, candidate, first)
+
+
+def _bound_port(site: web.TCPSite) -> int:
+    """The port the system chose for port 0 (``--port 0``: any free one)."""
+    server = site._server  # aiohttp keeps the listening sockets only here
+    assert isinstance(server, asyncio.base_events.Server)
+    return int(server.sockets[0].getsockname()[1])
 
 
 def _reason(error: OSError) -> str:
