@@ -60,8 +60,10 @@ def test_the_choices_follow_the_game_s_limits_and_variants():
     assert choice_.names[:3] == ["Ann", "Cat", "Bob"]
     assert choice_.inputs[:3] == ["kiosk", "buttons", "kiosk"]
     choice_.names[:3] = ["", "", ""]
-    setup = choice_.setup("Player {number}")
+    setup = choice_.setup(lambda number: Messages("en")("home.default_name", number=number))
     assert [s["name"] for s in setup.seats][:3] == ["Player 1", "Player 2", "Player 3"]
+    persian = choice_.setup(lambda number: Messages("fa")("home.default_name", number=number))
+    assert [s["name"] for s in persian.seats][:3] == ["بازیکن ۱", "بازیکن ۲", "بازیکن ۳"]
     assert setup.seats[1]["input"] == "buttons"
     assert setup.options == {"direction": "clockwise", "response_seconds": 10}
     again = NewGame.like(setup)

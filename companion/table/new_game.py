@@ -6,6 +6,7 @@ one with a RuleError the screen can word."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,12 +86,12 @@ class NewGame:
         self.options[option] = values[step % len(values)]
         return self.options[option]
 
-    def setup(self, default_name: str) -> Setup:
-        """The Setup to start; an empty name becomes ``default_name`` with
-        the seat's number in it ("Player 3")."""
+    def setup(self, default_name: Callable[[int], str]) -> Setup:
+        """The Setup to start; an empty name becomes ``default_name`` of the
+        seat's number ("Player 3"; in the reader's own digits: "بازیکن ۳")."""
         seats = [
             {
-                "name": name.strip() or default_name.format(number=seat + 1),
+                "name": name.strip() or default_name(seat + 1),
                 "lang": self.lang,
                 "input": source,
             }

@@ -124,7 +124,9 @@ class HomeScreen(BoxLayout):
     def _start(self) -> Table | None:
         try:
             table = Table.start(
-                self.store, self.choice.setup(self.t("home.default_name")), source=OPERATOR
+                self.store,
+                self.choice.setup(lambda number: self.t("home.default_name", number=number)),
+                source=OPERATOR,
             )
         except RuleError as exc:
             self.message_text = self.t.error(exc)
