@@ -48,7 +48,7 @@ class FrozenCommand(dict):
     def __deepcopy__(self, memo: dict) -> FrozenCommand:
         return self
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[FrozenCommand], tuple[dict[str, Any]]]:
         return (FrozenCommand, (dict(self),))
 
 

@@ -363,7 +363,16 @@ class EventStore:
             if setup is not None:
                 self.db.execute("UPDATE games SET setup=? WHERE id=?", (_dumps(setup), game_id))
 
-    def _insert(self, game_id, number, first_seq, command, source, events, at):
+    def _insert(
+        self,
+        game_id: int,
+        number: int,
+        first_seq: int,
+        command: dict[str, Any],
+        source: str,
+        events: list[dict[str, Any]],
+        at: float,
+    ) -> None:
         self.db.execute(
             "INSERT INTO commands VALUES (?, ?, ?, ?, ?)",
             (game_id, number, _dumps(command), source, at),
@@ -515,7 +524,7 @@ class EventStore:
             return True
 
     # -- reading -------------------------------------------------------------
-    def _record(self, row) -> GameRecord:
+    def _record(self, row: tuple[Any, ...]) -> GameRecord:
         """A games row as a record; one whose set-up or result is not JSON
         (or whose set-up is not an object) has neither: ``setup`` is None."""
         try:

@@ -71,6 +71,7 @@ from typing import Any, TypeGuard
 
 from aiohttp import hdrs, web
 from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.typedefs import Handler, Middleware
 
 from ..games.base import RuleError
 from ..games.words import Words
@@ -245,7 +246,7 @@ class TableServer:
         return address in self._seated
 
     def app(self) -> web.Application:
-        middlewares = [security_headers, store_refusals]
+        middlewares: list[Middleware] = [security_headers, store_refusals]
         captive_home = self.captive_home
         if captive_home is not None:
             middlewares.append(captive_redirect(lambda: self.captive_home or captive_home))
@@ -816,7 +817,7 @@ class Refused(Exception):
 
 
 @web.middleware
-async def security_headers(request: web.Request, handler):
+async def security_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     response = await handler(request)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
@@ -829,7 +830,7 @@ async def security_headers(request: web.Request, handler):
 
 
 @web.middleware
-async def store_refusals(request: web.Request, handler):
+async def store_refusals(request: web.Request, handler: Handler) -> web.StreamResponse:
     """A write the store refused (a full or read-only disk) while a phone
     joins or first uses its cookie: 503, in the phone's words (a page, or
     JSON for ``/api/``), as for a refused command; nothing was claimed, and

@@ -1,5 +1,6 @@
 """Article 27: The UN Security Council Game (3-6 players)."""
 
+from ..base import Engine
 from ..spec import GameSpec, Traits
 from .rules import TIMER_SECONDS
 
@@ -24,7 +25,7 @@ SPEC = GameSpec(
 )
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Engine:
     """``ENGINE``, imported when first asked for (see ``spec``)."""
     if name == "ENGINE":
         return SPEC.engine

@@ -25,12 +25,14 @@ table's clock, so a restarted table knows how much time is left.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
 from ..base import (
     KEEPER,
+    Command,
+    Event,
     Fate,
     FrozenCommand,
     RuleError,
@@ -86,7 +88,7 @@ class Article27Engine:
         # Negotiation menus shared by every table, built once per situation.
         self._moves: dict[tuple, tuple[dict[str, Any], ...]] = {}
         self._offers: dict[tuple, tuple[dict[str, Any], ...]] = {}
-        self._decide = {
+        self._decide: dict[str, Callable[[Article27State, Command], Event]] = {
             "unused": self._decide_unused,
             "reveal_disk": self._decide_reveal_disk,
             "gavel": self._decide_gavel,
@@ -109,7 +111,7 @@ class Article27Engine:
             "final_tally": self._decide_final_tally,
             "next_round": self._decide_next_round,
         }
-        self._apply = {
+        self._apply: dict[str, Callable[[Article27State, Event], None]] = {
             "started": self._apply_started,
             "unused": self._apply_unused,
             "round_started": self._apply_round_started,
@@ -363,7 +365,7 @@ class Article27Engine:
                 raise RuleError("a27.not_sg", player=seat)
         return s.sg
 
-    def _decide_unused(self, s, command):
+    def _decide_unused(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "unused")
         agendas = command.get("agendas")
         count = len(AGENDAS) - s.players
@@ -377,7 +379,7 @@ class Article27Engine:
             raise RuleError("a27.bad_unused", count=count)
         return {"type": "unused", "agendas": sorted(agendas)}
 
-    def _decide_reveal_disk(self, s, command):
+    def _decide_reveal_disk(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "reveal")
         issue = command.get("issue")
         if issue not in ISSUES or issue in s.revealed:
@@ -389,7 +391,7 @@ class Article27Engine:
             raise RuleError("a27.third_agenda", agenda=agenda)
         return {"type": "reveal_disk", "issue": issue, "agenda": agenda}
 
-    def _decide_gavel(self, s, command):
+    def _decide_gavel(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "ready", "negotiation")
         seat = self._sg(s, command)
         if s.phase == "ready":
@@ -398,7 +400,7 @@ class Article27Engine:
             raise RuleError("a27.empty_floor")
         return {"type": "vote_called", "seat": seat, "at": self._at(command)}
 
-    def _decide_move(self, s, command):
+    def _decide_move(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "negotiation", "place_one")
         seat = self._sg(s, command)
         issue = command.get("issue")
@@ -413,26 +415,28 @@ class Article27Engine:
             raise RuleError("a27.place_one")
         return {"type": "move", "seat": seat, "issue": issue, "to": to}
 
-    def _decide_pause(self, s, command):
+    def _decide_pause(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "negotiation")
         if s.timer_paused is not None:
             raise RuleError("a27.timer_paused")
         return {"type": "pause", "at": self._at(command)}
 
-    def _decide_resume(self, s, command):
+    def _decide_resume(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "negotiation")
         if s.timer_paused is None:
             raise RuleError("a27.timer_running")
         return {"type": "resume", "at": self._at(command)}
 
-    def _decide_timer_expired(self, s, command):
+    def _decide_timer_expired(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "negotiation")
         at = self._at(command)
-        if s.timer_paused is not None or at < self.deadline(s):
+        deadline = self.deadline(s)
+        assert deadline is not None  # the gavel started the timer
+        if s.timer_paused is not None or at < deadline:
             raise RuleError("a27.timer_running")
         return {"type": "timer_expired", "at": at}
 
-    def _decide_ballot(self, s, command):
+    def _decide_ballot(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "voting")
         votes = command.get("votes")
         if (
@@ -445,11 +449,11 @@ class Article27Engine:
             raise RuleError("a27.veto_needs", amount=VETO_COST)
         return {"type": "ballot", "votes": list(votes)}
 
-    def _decide_confirm_other(self, s, command):
+    def _decide_confirm_other(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "settle_other")
         return bribes.decide_confirm(s, command)
 
-    def _decide_announce(self, s, command):
+    def _decide_announce(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "announce")
         seat = seat_of(command, s.players)
         if seat != s.announcer:
@@ -466,9 +470,10 @@ class Article27Engine:
             raise RuleError("a27.cannot_answer", player=seat)
         return seat
 
-    def _decide_challenge(self, s, command):
+    def _decide_challenge(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "challenge")
         seat = self._responder(s, command)
+        assert s.announcer is not None  # someone announces in this phase
         if not scoring.can_challenge(s, seat):
             raise RuleError("a27.challenge_needs", amount=3)
         announced = s.announcements[-1]["score"]
@@ -478,23 +483,25 @@ class Article27Engine:
             "result": scoring.challenge_result(s, s.announcer, announced, seat),
         }
 
-    def _decide_pass(self, s, command):
+    def _decide_pass(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "challenge")
         return {"type": "pass", "seat": self._responder(s, command)}
 
-    def _decide_proceed(self, s, command):
+    def _decide_proceed(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "challenge")
         return {"type": "proceed"}
 
-    def _decide_next_round(self, s, command):
+    def _decide_next_round(self, s: Article27State, command: Command) -> Event:
         """The gavel passes to the left: the new SG (or the kiosk) starts the
         next round once the table has taken in the result."""
         self._in_phase(s, "scored")
-        if "seat" in command and seat_of(command, s.players) != (s.sg + 1) % s.players:
+        assert s.sg is not None  # the game has started
+        following = (s.sg + 1) % s.players
+        if "seat" in command and seat_of(command, s.players) != following:
             raise RuleError("a27.not_sg", player=command["seat"])
-        return {"type": "next_round", "seat": (s.sg + 1) % s.players}
+        return {"type": "next_round", "seat": following}
 
-    def _decide_final_tally(self, s, command):
+    def _decide_final_tally(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "final")
         seat = seat_of(command, s.players)
         if seat in s.tally:
@@ -512,7 +519,7 @@ class Article27Engine:
     def apply(self, s: Article27State, event: dict[str, Any]) -> None:
         self._apply[event["type"]](s, event)
 
-    def _apply_started(self, s, e):
+    def _apply_started(self, s: Article27State, e: Event) -> None:
         s.sg = e["first"]
         if s.keeper:
             s.agendas = list(e["agendas"])
@@ -533,7 +540,7 @@ class Article27Engine:
         for issue in ISSUES:
             s.areas[issue] = list(s.in_play)
 
-    def _apply_unused(self, s, e):
+    def _apply_unused(self, s: Article27State, e: Event) -> None:
         self._put_away(s, e["agendas"])
         self._begin_round(s)
 
@@ -558,7 +565,7 @@ class Article27Engine:
         s.timer_paused_total = 0.0
         s.phase = "deal" if s.keeper else "reveal"
 
-    def _apply_round_started(self, s, e):
+    def _apply_round_started(self, s: Article27State, e: Event) -> None:
         s.slots = [list(x) for x in e["slots"]]
         for issue, agenda in e["disks"].items():
             self._reveal(s, issue, agenda)
@@ -568,19 +575,19 @@ class Article27Engine:
         s.areas[issue].remove(agenda)
         s.revealed[issue] = agenda
 
-    def _apply_reveal_disk(self, s, e):
+    def _apply_reveal_disk(self, s: Article27State, e: Event) -> None:
         self._reveal(s, e["issue"], e["agenda"])
         if len(s.revealed) == len(ISSUES):
             s.phase = "ready"
 
-    def _apply_gavel(self, s, e):
+    def _apply_gavel(self, s: Article27State, e: Event) -> None:
         s.timer_started = e["at"]
         s.phase = "negotiation"
 
-    def _apply_vote_called(self, s, e):
+    def _apply_vote_called(self, s: Article27State, e: Event) -> None:
         s.phase = "voting"
 
-    def _apply_move(self, s, e):
+    def _apply_move(self, s: Article27State, e: Event) -> None:
         if e["to"] == "floor":
             s.floor += (e["issue"],)
         else:
@@ -588,14 +595,14 @@ class Article27Engine:
         if s.phase == "place_one":
             s.phase = "voting"
 
-    def _apply_pause(self, s, e):
+    def _apply_pause(self, s: Article27State, e: Event) -> None:
         s.timer_paused = e["at"]
 
-    def _apply_resume(self, s, e):
+    def _apply_resume(self, s: Article27State, e: Event) -> None:
         s.timer_paused_total += max(0.0, e["at"] - s.timer_paused)
         s.timer_paused = None
 
-    def _apply_timer_expired(self, s, e):
+    def _apply_timer_expired(self, s: Article27State, e: Event) -> None:
         if s.floor:
             s.phase = "voting"
         else:
@@ -605,13 +612,14 @@ class Article27Engine:
                 s.bank += PRIVILEGE
             s.phase = "place_one"
 
-    def _apply_ballot(self, s, e):
+    def _apply_ballot(self, s: Article27State, e: Event) -> None:
         votes = e["votes"]
         s.votes = list(votes)
         s.vetoers = [i for i, v in enumerate(votes) if v == VETO]
         if s.vetoers:
             s.outcome = VETOED
         elif votes.count(YES) >= YES_NEEDED[s.players]:
+            assert s.sg is not None  # the game has started
             s.outcome = PASSED
             s.passed_as_sg.add(s.sg)
         else:
@@ -623,7 +631,7 @@ class Article27Engine:
         else:
             self._after_vote(s)
 
-    def _apply_confirm_other(self, s, e):
+    def _apply_confirm_other(self, s: Article27State, e: Event) -> None:
         bribes.apply_confirm(s, e)
         if not bribes.unconfirmed(s):
             self._after_vote(s)
@@ -641,25 +649,26 @@ class Article27Engine:
             scoring.pay_issue_points(s)
         self._finish_round(s)
 
-    def _apply_announce(self, s, e):
+    def _apply_announce(self, s: Article27State, e: Event) -> None:
         s.announcements.append(
             {"seat": e["seat"], "score": e["score"], "challenger": None, "result": None}
         )
         s.passed = set()
         s.phase = "challenge"
 
-    def _apply_challenge(self, s, e):
+    def _apply_challenge(self, s: Article27State, e: Event) -> None:
         entry = s.announcements[-1]
         entry.update(challenger=e["seat"], result=dict(e["result"]))
+        assert s.announcer is not None  # someone announced what was challenged
         scoring.apply_challenge(s, s.announcer, e["seat"], e["result"])
         self._next_announcer(s)
 
-    def _apply_pass(self, s, e):
+    def _apply_pass(self, s: Article27State, e: Event) -> None:
         s.passed.add(e["seat"])
         if len(s.passed) == s.players - 1:
             self._unchallenged(s)
 
-    def _apply_proceed(self, s, e):
+    def _apply_proceed(self, s: Article27State, e: Event) -> None:
         self._unchallenged(s)
 
     def _unchallenged(self, s: Article27State) -> None:
@@ -699,10 +708,10 @@ class Article27Engine:
         else:
             s.phase = "final"
 
-    def _apply_next_round(self, s, e):
+    def _apply_next_round(self, s: Article27State, e: Event) -> None:
         self._begin_round(s)
 
-    def _apply_final_tally(self, s, e):
+    def _apply_final_tally(self, s: Article27State, e: Event) -> None:
         s.tally[e["seat"]] = {"influence": e["influence"], "agenda": e["agenda"]}
         if len(s.tally) == s.players:
             s.results = scoring.final_entries(s)

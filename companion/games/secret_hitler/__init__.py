@@ -1,5 +1,6 @@
 """Secret Hitler (5-10 players)."""
 
+from ..base import Engine
 from ..spec import GameSpec, Traits
 
 SPEC = GameSpec(
@@ -16,7 +17,7 @@ SPEC = GameSpec(
 )
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Engine:
     """``ENGINE``, imported when first asked for (see ``spec``)."""
     if name == "ENGINE":
         return SPEC.engine

@@ -23,10 +23,13 @@ to be reshuffled, or ``over``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from ..base import (
     KEEPER,
+    Command,
+    Event,
     Fate,
     FrozenCommand,
     RuleError,
@@ -85,7 +88,7 @@ class SecretHitlerEngine:
     max_players = 10
 
     def __init__(self) -> None:
-        self._decide = {
+        self._decide: dict[str, Callable[[SecretHitlerState, Command], Event]] = {
             "confirm": self._decide_confirm,
             "nominate": self._decide_nominate,
             "ballot": self._decide_ballot,
@@ -102,7 +105,7 @@ class SecretHitlerEngine:
         }
         # Menus by situation (see legal_commands), shared by every table.
         self._legal: dict[tuple[Any, ...], tuple[FrozenCommand, ...]] = {}
-        self._apply = {
+        self._apply: dict[str, Callable[[SecretHitlerState, Event], None]] = {
             "started": self._apply_started,
             "confirm": self._apply_confirm,
             "nominate": self._apply_nominate,
@@ -265,14 +268,14 @@ class SecretHitlerEngine:
             raise RuleError("sh.unknown_policy", policy=str(policy)[:20])
         return policy
 
-    def _decide_confirm(self, s, command):
+    def _decide_confirm(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "night")
         seat = seat_of(command, s.players)
         if seat in s.confirmed:
             raise RuleError("sh.already_confirmed", player=seat)
         return {"type": "confirm", "seat": seat}
 
-    def _decide_nominate(self, s, command):
+    def _decide_nominate(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "nominate")
         seat = seat_of(command, s.players)
         if seat != s.candidate:
@@ -282,7 +285,7 @@ class SecretHitlerEngine:
             raise RuleError("sh.term_limited", player=target)
         return {"type": "nominate", "seat": seat, "target": target}
 
-    def _decide_ballot(self, s, command):
+    def _decide_ballot(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "election")
         votes = command.get("votes")
         if not isinstance(votes, list) or len(votes) != s.players:
@@ -300,9 +303,10 @@ class SecretHitlerEngine:
         in_public = command.get("in_public") is True
         return {"type": "ballot", "votes": list(votes), "in_public": in_public}
 
-    def _decide_reveal(self, s, command):
+    def _decide_reveal(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "hitler_reveal", "execution_reveal")
         seat = seat_of(command, s.players)
+        assert s.reveal is not None  # someone reveals in this phase
         if seat != s.reveal[0]:
             raise RuleError("sh.not_revealing", player=seat)
         hitler = command.get("hitler")
@@ -312,7 +316,7 @@ class SecretHitlerEngine:
             raise RuleError("sh.already_not_hitler", player=seat)
         return {"type": "reveal", "seat": seat, "hitler": hitler}
 
-    def _decide_discard(self, s, command):
+    def _decide_discard(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "president_discard")
         seat = self._president(s, command)
         policy = self._policy(command)
@@ -320,7 +324,7 @@ class SecretHitlerEngine:
             raise RuleError("sh.tile_not_held", policy=policy)
         return {"type": "discard", "seat": seat, "policy": policy}
 
-    def _decide_enact(self, s, command):
+    def _decide_enact(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "chancellor_enact", "legislative")
         seat = self._chancellor(s, command)
         policy = self._policy(command)
@@ -328,7 +332,7 @@ class SecretHitlerEngine:
             raise RuleError("sh.tile_not_held", policy=policy)
         return {"type": "enact", "seat": seat, "policy": policy}
 
-    def _decide_veto(self, s, command):
+    def _decide_veto(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "chancellor_enact", "legislative")
         seat = self._chancellor(s, command)
         refusal = self._veto_refusal(s)
@@ -336,7 +340,7 @@ class SecretHitlerEngine:
             raise refusal
         return {"type": "veto", "seat": seat}
 
-    def _decide_veto_response(self, s, command):
+    def _decide_veto_response(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "veto")
         seat = self._president(s, command)
         agree = command.get("agree")
@@ -344,13 +348,13 @@ class SecretHitlerEngine:
             raise RuleError("command.bad_field", field="agree")
         return {"type": "veto_response", "seat": seat, "agree": agree}
 
-    def _decide_chaos(self, s, command):
+    def _decide_chaos(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "chaos")
         if s.keeper:
             raise RuleError("sh.app_turns_tile")
         return {"type": "chaos", "policy": self._policy(command)}
 
-    def _decide_investigate(self, s, command):
+    def _decide_investigate(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, INVESTIGATE)
         seat = self._president(s, command)
         target = self._target(s, command, seat)
@@ -358,16 +362,16 @@ class SecretHitlerEngine:
             raise RuleError("sh.already_investigated", player=target)
         return {"type": INVESTIGATE, "seat": seat, "target": target}
 
-    def _decide_special_election(self, s, command):
+    def _decide_special_election(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, SPECIAL_ELECTION)
         seat = self._president(s, command)
         return {"type": SPECIAL_ELECTION, "seat": seat, "target": self._target(s, command, seat)}
 
-    def _decide_peek(self, s, command):
+    def _decide_peek(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, PEEK)
         return {"type": PEEK, "seat": self._president(s, command)}
 
-    def _decide_execute(self, s, command):
+    def _decide_execute(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, EXECUTE)
         seat = self._president(s, command)
         return {"type": EXECUTE, "seat": seat, "target": self._target(s, command, seat)}
@@ -381,7 +385,7 @@ class SecretHitlerEngine:
             elif s.phase == "session":
                 self._begin_session(s)
 
-    def _apply_started(self, s, e):
+    def _apply_started(self, s: SecretHitlerState, e: Event) -> None:
         if s.keeper:
             s.roles = list(e["roles"])
             s.deck = list(e["deck"])
@@ -391,17 +395,17 @@ class SecretHitlerEngine:
         s.round = 1
         s.phase = "night" if s.keeper else "nominate"
 
-    def _apply_confirm(self, s, e):
+    def _apply_confirm(self, s: SecretHitlerState, e: Event) -> None:
         s.confirmed.add(e["seat"])
         if len(s.confirmed) == s.players:
             s.phase = "nominate"
 
-    def _apply_nominate(self, s, e):
+    def _apply_nominate(self, s: SecretHitlerState, e: Event) -> None:
         s.nominee = e["target"]
         s.ballots += 1
         s.phase = "election"
 
-    def _apply_ballot(self, s, e):
+    def _apply_ballot(self, s: SecretHitlerState, e: Event) -> None:
         votes = e["votes"]
         elected = votes.count(JA) * 2 > len(s.living)  # a strict majority
         s.last_election = {
@@ -413,6 +417,7 @@ class SecretHitlerEngine:
             "tracker": s.tracker,
         }
         if elected:
+            assert s.candidate is not None and s.nominee is not None  # as voted on
             s.president, s.chancellor = s.candidate, s.nominee
             s.last_president, s.last_chancellor = s.president, s.chancellor
             s.nominee = None
@@ -435,7 +440,8 @@ class SecretHitlerEngine:
         s.tracker += 1
         s.phase = "chaos" if s.tracker >= CHAOS_AT else "new_round"
 
-    def _apply_reveal(self, s, e):
+    def _apply_reveal(self, s: SecretHitlerState, e: Event) -> None:
+        assert s.reveal is not None  # someone reveals in this phase
         seat, why = s.reveal
         s.reveal = None
         if why == "elected":
@@ -459,12 +465,12 @@ class SecretHitlerEngine:
         else:
             s.phase = "legislative"
 
-    def _apply_discard(self, s, e):
+    def _apply_discard(self, s: SecretHitlerState, e: Event) -> None:
         s.hand.remove(e["policy"])
         s.discard.append(e["policy"])
         s.phase = "chancellor_enact"
 
-    def _apply_enact(self, s, e):
+    def _apply_enact(self, s: SecretHitlerState, e: Event) -> None:
         policy = e["policy"]
         if s.keeper:
             s.hand.remove(policy)
@@ -475,11 +481,11 @@ class SecretHitlerEngine:
             s.discard.extend([None] * (HAND - 1))
         self._enacted(s, policy, by_government=True)
 
-    def _apply_veto(self, s, e):
+    def _apply_veto(self, s: SecretHitlerState, e: Event) -> None:
         s.veto_requested = True
         s.phase = "veto"
 
-    def _apply_veto_response(self, s, e):
+    def _apply_veto_response(self, s: SecretHitlerState, e: Event) -> None:
         s.veto_requested = False
         if not e["agree"]:
             s.veto_refused = True
@@ -495,7 +501,7 @@ class SecretHitlerEngine:
             s.reshuffle_due = True
         self._failed_government(s)
 
-    def _apply_chaos(self, s, e):
+    def _apply_chaos(self, s: SecretHitlerState, e: Event) -> None:
         if s.keeper:
             s.deck.pop(0)
         else:
@@ -527,7 +533,7 @@ class SecretHitlerEngine:
         s.power = power
         s.phase = power or "new_round"
 
-    def _apply_reshuffled(self, s, e):
+    def _apply_reshuffled(self, s: SecretHitlerState, e: Event) -> None:
         if s.keeper:
             s.deck = list(e["deck"])
         else:
@@ -535,29 +541,31 @@ class SecretHitlerEngine:
         s.discard = []
         s.reshuffle_due = False
 
-    def _apply_investigate(self, s, e):
+    def _apply_investigate(self, s: SecretHitlerState, e: Event) -> None:
         president, target = e["seat"], e["target"]
         s.investigations.append((president, target))
         if s.keeper:
+            role = s.roles[target]
+            assert role is not None  # keeper mode dealt the roles
             s.knowledge[president].append(
-                {"kind": INVESTIGATE, "target": target, "party": party_of(s.roles[target])}
+                {"kind": INVESTIGATE, "target": target, "party": party_of(role)}
             )
         s.power = None
         s.phase = "new_round"
 
-    def _apply_special_election(self, s, e):
+    def _apply_special_election(self, s: SecretHitlerState, e: Event) -> None:
         s.special_candidate = e["target"]
         s.special_caller = s.rotation_base = e["seat"]
         s.power = None
         s.phase = "new_round"
 
-    def _apply_peek(self, s, e):
+    def _apply_peek(self, s: SecretHitlerState, e: Event) -> None:
         if s.keeper:
             s.knowledge[e["seat"]].append({"kind": PEEK, "tiles": s.deck[:HAND]})
         s.power = None
         s.phase = "new_round"
 
-    def _apply_execute(self, s, e):
+    def _apply_execute(self, s: SecretHitlerState, e: Event) -> None:
         target = e["target"]
         s.alive[target] = False
         s.living = tuple([i for i in s.living if i != target])
