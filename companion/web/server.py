@@ -65,7 +65,7 @@ import math
 import re
 import time
 from collections import OrderedDict, defaultdict, deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -74,6 +74,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler, Middleware
 
 from ..games.base import RuleError
+from ..games.views import Timer
 from ..games.words import Words
 from ..i18n import LANGUAGES, Messages, catalog, direction, translate
 from ..secret_hash import same_secret
@@ -85,6 +86,7 @@ from .favicon import favicon_response
 from .gate import ConnectionLimits, GateRunner
 from .icons import game_icons
 from .links import LinkError, Phone, SeatLinks
+from .page_states import PhoneState, PublicBoard, TableState
 from .words import secret_lines
 
 log = logging.getLogger(__name__)
@@ -202,9 +204,9 @@ class TableServer:
         self._public_version = 0  # changes of the public view so far
         # By (seat, language): changes of what that seat's phones receive so
         # far, and the last state (without its version).
-        self._seat_versions: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
+        self._seat_versions: dict[tuple[int, str], tuple[int, PhoneState]] = {}
         self._table_text_cache: tuple[Any, dict[str, str]] = (None, {})
-        self._board_cache: tuple[Any, dict[str, dict[str, Any]]] = (None, {})
+        self._board_cache: tuple[Any, dict[str, PublicBoard]] = (None, {})
         self._shared_cache: tuple[Any, dict[str, tuple[frozenset[str], str]]] = (None, {})
         self._closing: set[asyncio.Future] = set()  # sockets being closed
         self._open_by_address: dict[str, int] = defaultdict(int)
@@ -433,7 +435,7 @@ class TableServer:
             texts[lang] = (frozenset(shared), _text(shared)[1:-1])
         return texts[lang]
 
-    def _seat_state(self, seat: int, lang: str, csrf: str | None = None) -> dict[str, Any]:
+    def _seat_state(self, seat: int, lang: str, csrf: str | None = None) -> PhoneState:
         """What the seat's phone shows: the public view, and the seat's own
         secrets and private actions, worded on the server in the phone's
         language."""
@@ -443,7 +445,7 @@ class TableServer:
         public = self._public()
         private = table.private_view(seat)
         mine = table.phone_commands(seat)
-        state = {
+        state: PhoneState = {
             "type": "state",
             "seat": seat,
             "game": table.setup.game,
@@ -501,7 +503,7 @@ class TableServer:
         self._public_cache = (key, public)
         self._public_version += 1
 
-    def _public_board(self, t: Messages) -> dict[str, Any]:
+    def _public_board(self, t: Messages) -> PublicBoard:
         """The public board in ``t``'s language (:func:`public_board`),
         worded once per state and language however many pages show it."""
         public = self._public()
@@ -655,7 +657,7 @@ class TableServer:
             game_icons(self.table.spec), headers={"Cache-Control": f"max-age={ICONS_MAX_AGE}"}
         )
 
-    def _table_state(self, lang: str) -> dict[str, Any]:
+    def _table_state(self, lang: str) -> TableState:
         """The public table, worded in the page's language: what it waits
         for, its figures, the cards it keeps in sight, and its log."""
         table, public = self.table, self._public()
@@ -869,7 +871,7 @@ def _can_open(socket: web.WebSocketResponse, request: web.Request) -> bool:
         return False
 
 
-def public_board(words: Words, public: dict[str, Any], t: Messages) -> dict[str, Any]:
+def public_board(words: Words, public: dict[str, Any], t: Messages) -> PublicBoard:
     """What the kiosk shows of the table, worded from the public view for a
     page: its figures, its board, the cards it keeps in sight, and the rules
     at hand (what is happening now and what each may do; the game's quick
@@ -893,17 +895,17 @@ def _settled(public: dict[str, Any]) -> dict[str, Any]:
     return {**public, "timer": {k: v for k, v in timer.items() if k != "remaining"}}
 
 
-def _counting_down(timer: Any) -> TypeGuard[dict[str, Any]]:
+def _counting_down(timer: Any) -> TypeGuard[Timer]:
     """Whether a public view's ``timer`` is running, its time left moving."""
     return isinstance(timer, dict) and bool(timer.get("running")) and "remaining" in timer
 
 
-def _seconds_left(timer: dict[str, Any]) -> int:
+def _seconds_left(timer: Timer) -> int:
     """A timer's whole seconds left, as a clock shows them (rounded up)."""
     return math.ceil(timer["remaining"])
 
 
-def _text(state: dict[str, Any]) -> str:
+def _text(state: Mapping[str, Any]) -> str:
     return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -41,6 +41,7 @@ from ..base import (
     first_seat,
     seat_of,
 )
+from ..views import BallotSpec, Timer
 from . import bribes, scoring
 from .rules import (
     ABSTAIN,
@@ -282,12 +283,12 @@ class Article27Engine:
         (the engine then judges whether a strike is allowed now)."""
         return None if s.sg is None else {"type": "gavel", "seat": s.sg}
 
-    def ballot(self, s: Article27State) -> dict[str, Any] | None:
+    def ballot(self, s: Article27State) -> BallotSpec | None:
         """The vote on the proposal: everyone, the SG included. In keeper mode
         a player with less than 5 influence behind the screen cannot veto."""
         if s.phase != "voting":
             return None
-        spec: dict[str, Any] = {
+        spec: BallotSpec = {
             "id": f"vote-{s.round}",
             "eligible": tuple(range(s.players)),
             "choices": VOTES,
@@ -304,7 +305,7 @@ class Article27Engine:
             return None
         return s.timer_started + s.options["timer_seconds"] + s.timer_paused_total
 
-    def timer(self, s: Article27State, now: float) -> dict[str, Any] | None:
+    def timer(self, s: Article27State, now: float) -> Timer | None:
         """The negotiation timer as the table shows it."""
         if s.phase not in ("ready", "negotiation"):
             return None

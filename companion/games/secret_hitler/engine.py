@@ -39,6 +39,7 @@ from ..base import (
     same_items,
     seat_of,
 )
+from ..views import BallotSpec
 from .rules import (
     BOARDS,
     CHAOS_AT,
@@ -652,7 +653,7 @@ class SecretHitlerEngine:
     def due(self, s: Any, now: float) -> None:
         return None
 
-    def ballot(self, s: SecretHitlerState) -> dict[str, Any] | None:
+    def ballot(self, s: SecretHitlerState) -> BallotSpec | None:
         """The government vote: every living player, Ja or Nein."""
         if s.phase != "election" or s.winner is not None:
             return None
