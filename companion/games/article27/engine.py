@@ -87,8 +87,8 @@ class Article27Engine:
 
     def __init__(self) -> None:
         # Negotiation menus shared by every table, built once per situation.
-        self._moves: dict[tuple, tuple[dict[str, Any], ...]] = {}
-        self._offers: dict[tuple, tuple[dict[str, Any], ...]] = {}
+        self._moves: dict[tuple, tuple[Command, ...]] = {}
+        self._offers: dict[tuple, tuple[Command, ...]] = {}
         self._decide: dict[str, Callable[[Article27State, Command], Event]] = {
             "unused": self._decide_unused,
             "reveal_disk": self._decide_reveal_disk,
@@ -165,7 +165,7 @@ class Article27Engine:
         return Article27State(setup.players, setup.mode == KEEPER, setup.options)
 
     # -- chance -------------------------------------------------------------------
-    def chance(self, s: Article27State, fate: Fate) -> dict[str, Any] | None:
+    def chance(self, s: Article27State, fate: Fate) -> Event | None:
         phase = s.phase
         if phase == "deal":
             return self._chance_round(s, fate)
@@ -173,9 +173,9 @@ class Article27Engine:
             return self._chance_start(s, fate)
         return None
 
-    def _chance_start(self, s: Article27State, fate: Fate) -> dict[str, Any]:
+    def _chance_start(self, s: Article27State, fate: Fate) -> Event:
         n = s.players
-        event: dict[str, Any] = {
+        event: Event = {
             "type": "started",
             "first": first_seat(s.options["first"], fate, n),
         }
@@ -193,7 +193,7 @@ class Article27Engine:
             event["agendas"] = list(agendas)
         return event
 
-    def _chance_round(self, s: Article27State, fate: Fate) -> dict[str, Any]:
+    def _chance_round(self, s: Article27State, fate: Fate) -> Event:
         """Keeper mode: every player draws 5 tokens from the bag into their
         slots (starting with the SG), then one disk is revealed per issue."""
         scripted = fate.next("slots")
@@ -244,7 +244,7 @@ class Article27Engine:
         return all(counts.count(other) >= SAME_AGENDA_LIMIT for other in pool)
 
     # -- the contract's small questions --------------------------------------------------
-    def reveals_hidden(self, s: Article27State, event: dict[str, Any]) -> bool:
+    def reveals_hidden(self, s: Article27State, event: Event) -> bool:
         """Whether undo must not take back this event of the latest entry: a
         closed ballot, and in keeper mode one that showed someone a slot, an
         agenda or a deal, and anything during negotiation, when the latest
@@ -256,7 +256,7 @@ class Article27Engine:
             s.keeper and (kind in _KEEPER_REVEALING or s.phase == "negotiation")
         )
 
-    def private_choice(self, s: Article27State, command: dict[str, Any]) -> bool:
+    def private_choice(self, s: Article27State, command: Command) -> bool:
         """Keeper mode: bribes, an OTHER bribe's word, a challenge and a veto
         depend on a player's influence or deals; made on the shared screen,
         a refusal would show them. They come from the player's own phone or
@@ -278,7 +278,7 @@ class Article27Engine:
     def next_game_options(self, s: Article27State) -> dict[str, Any]:
         return dict(s.options)
 
-    def gavel_command(self, s: Article27State) -> dict[str, Any] | None:
+    def gavel_command(self, s: Article27State) -> Command | None:
         """What the table's gavel input means: the Secretary-General strikes
         (the engine then judges whether a strike is allowed now)."""
         return None if s.sg is None else {"type": "gavel", "seat": s.sg}
@@ -323,7 +323,7 @@ class Article27Engine:
             "paused": s.timer_paused is not None,
         }
 
-    def due(self, s: Article27State, now: float) -> dict[str, Any] | None:
+    def due(self, s: Article27State, now: float) -> Command | None:
         if s.phase == "negotiation" and s.timer_paused is None:
             deadline = self.deadline(s)
             assert deadline is not None  # the gavel started the timer
@@ -332,7 +332,7 @@ class Article27Engine:
         return None
 
     # -- decide -------------------------------------------------------------------
-    def decide(self, s: Article27State, command: dict[str, Any]) -> list[dict[str, Any]]:
+    def decide(self, s: Article27State, command: Command) -> list[Event]:
         kind = command.get("type")
         handler = self._decide.get(kind) if type(kind) is str else None
         if handler is None:
@@ -350,14 +350,14 @@ class Article27Engine:
             raise RuleError("a27.not_now")
 
     @staticmethod
-    def _at(command: dict[str, Any]) -> float:
+    def _at(command: Command) -> float:
         at = command.get("at")
         if at is None or type(at) not in (int, float):
             raise RuleError("command.bad_field", field="at")
         return float(at)
 
     @staticmethod
-    def _sg(s: Article27State, command: dict[str, Any]) -> int:
+    def _sg(s: Article27State, command: Command) -> int:
         """The SG acts (from the kiosk, or from the SG's own phone)."""
         assert s.sg is not None  # the game has started
         if "seat" in command:
@@ -465,7 +465,7 @@ class Article27Engine:
             raise RuleError("a27.impossible_score", low=low, high=high)
         return {"type": "announce", "seat": seat, "score": score}
 
-    def _responder(self, s: Article27State, command: dict[str, Any]) -> int:
+    def _responder(self, s: Article27State, command: Command) -> int:
         seat = seat_of(command, s.players)
         if seat == s.announcer or seat in s.passed:
             raise RuleError("a27.cannot_answer", player=seat)
@@ -517,7 +517,7 @@ class Article27Engine:
         return {"type": "final_tally", "seat": seat, "influence": influence, "agenda": agenda}
 
     # -- apply -----------------------------------------------------------------------
-    def apply(self, s: Article27State, event: dict[str, Any]) -> None:
+    def apply(self, s: Article27State, event: Event) -> None:
         self._apply[event["type"]](s, event)
 
     def _apply_started(self, s: Article27State, e: Event) -> None:
@@ -747,7 +747,7 @@ class Article27Engine:
             return [i for i in range(s.players) if i not in s.tally]
         return []
 
-    def legal_commands(self, s: Article27State) -> Sequence[dict[str, Any]]:
+    def legal_commands(self, s: Article27State) -> Sequence[Command]:
         """The commands the engine accepts now. Bribes are listed for the
         smallest amount, 1 influence; any amount the briber can cover is
         accepted. Votes go through the table's ballot."""
@@ -773,7 +773,7 @@ class Article27Engine:
             if offers is None:
                 offers = self._offer_menu(s, able)
             return moves + offers + tuple(answers)
-        out: list[dict[str, Any]] = []
+        out: list[Command] = []
         if phase == "unused":
             count = len(AGENDAS) - s.players
             out = [{"type": "unused", "agendas": list(c)} for c in combinations(AGENDAS, count)]
@@ -823,7 +823,7 @@ class Article27Engine:
             ]
         return tuple(map(FrozenCommand, out))
 
-    def _sg_menu(self, s: Article27State) -> tuple[dict[str, Any], ...]:
+    def _sg_menu(self, s: Article27State) -> tuple[Command, ...]:
         """During negotiation: the SG's moves, "Vote!" once the floor holds an
         issue, and the operator's pause or resume."""
         key = (s.sg, s.floor, s.timer_paused is not None)
@@ -844,7 +844,7 @@ class Article27Engine:
             menu = self._moves[key] = tuple(map(FrozenCommand, out))
         return menu
 
-    def _offer_menu(self, s: Article27State, able: int) -> tuple[dict[str, Any], ...]:
+    def _offer_menu(self, s: Article27State, able: int) -> tuple[Command, ...]:
         """Keeper mode: offers of 1 influence from every player who may make
         one (``able``, a bit per seat), to every other player, of every kind
         (the issue kinds only to the SG)."""
@@ -958,7 +958,7 @@ class Article27Engine:
         ]
         return view
 
-    def describe(self, event: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    def describe(self, event: Event) -> tuple[str, dict[str, Any]] | None:
         """A public log line: no slot, agenda holder, influence or open offer."""
         kind = event["type"]
         if kind == "started":

@@ -138,7 +138,7 @@ class SecretHitlerEngine:
         return SecretHitlerState(setup.players, setup.mode == KEEPER, setup.options)
 
     # -- chance ---------------------------------------------------------------
-    def chance(self, s: SecretHitlerState, fate: Fate) -> dict[str, Any] | None:
+    def chance(self, s: SecretHitlerState, fate: Fate) -> Event | None:
         if s.winner is not None:
             return None
         if s.phase == "setup":
@@ -158,9 +158,9 @@ class SecretHitlerEngine:
             return {"type": "chaos", "policy": s.deck[0]}
         return None
 
-    def _chance_start(self, s: SecretHitlerState, fate: Fate) -> dict[str, Any]:
+    def _chance_start(self, s: SecretHitlerState, fate: Fate) -> Event:
         n = s.players
-        event: dict[str, Any] = {
+        event: Event = {
             "type": "started",
             "first": first_seat(s.options["first"], fate, n),
         }
@@ -183,7 +183,7 @@ class SecretHitlerEngine:
             event["deck"] = list(deck)
         return event
 
-    def reveals_hidden(self, s: SecretHitlerState, event: dict[str, Any]) -> bool:
+    def reveals_hidden(self, s: SecretHitlerState, event: Event) -> bool:
         """Whether undoing this event would re-hide something someone has
         seen: a closed ballot's votes (keeper mode's ballot is secret; in
         physical mode, unless every vote was typed on the kiosk, in
@@ -198,14 +198,14 @@ class SecretHitlerEngine:
             return s.keeper or not event.get("in_public", False)
         return s.keeper and kind in _KEEPER_REVEALING
 
-    def private_choice(self, s: SecretHitlerState, command: dict[str, Any]) -> bool:
+    def private_choice(self, s: SecretHitlerState, command: Command) -> bool:
         """In keeper mode, which tiles may be discarded or enacted shows the
         hand: those choices belong on the office holder's phone."""
         kind = command.get("type")
         return s.keeper and type(kind) is str and kind in _PRIVATE_CHOICES
 
     # -- decide ---------------------------------------------------------------
-    def decide(self, s: SecretHitlerState, command: dict[str, Any]) -> list[dict[str, Any]]:
+    def decide(self, s: SecretHitlerState, command: Command) -> list[Event]:
         kind = command.get("type")
         handler = self._decide.get(kind) if type(kind) is str else None
         if handler is None:
@@ -229,7 +229,7 @@ class SecretHitlerEngine:
             return RuleError("sh.target_self")
         return None
 
-    def _target(self, s: SecretHitlerState, command: dict[str, Any], actor: int) -> int:
+    def _target(self, s: SecretHitlerState, command: Command, actor: int) -> int:
         target = seat_of(command, s.players, "target")
         refusal = self._target_refusal(s, actor, target)
         if refusal is not None:
@@ -249,21 +249,21 @@ class SecretHitlerEngine:
         return None
 
     @staticmethod
-    def _president(s: SecretHitlerState, command: dict[str, Any]) -> int:
+    def _president(s: SecretHitlerState, command: Command) -> int:
         seat = seat_of(command, s.players)
         if seat != s.president:
             raise RuleError("sh.not_president", player=seat)
         return seat
 
     @staticmethod
-    def _chancellor(s: SecretHitlerState, command: dict[str, Any]) -> int:
+    def _chancellor(s: SecretHitlerState, command: Command) -> int:
         seat = seat_of(command, s.players)
         if seat != s.chancellor:
             raise RuleError("sh.not_chancellor", player=seat)
         return seat
 
     @staticmethod
-    def _policy(command: dict[str, Any]) -> str:
+    def _policy(command: Command) -> str:
         policy = command.get("policy")
         if policy not in POLICIES:
             raise RuleError("sh.unknown_policy", policy=str(policy)[:20])
@@ -378,7 +378,7 @@ class SecretHitlerEngine:
         return {"type": EXECUTE, "seat": seat, "target": self._target(s, command, seat)}
 
     # -- apply ----------------------------------------------------------------
-    def apply(self, s: SecretHitlerState, event: dict[str, Any]) -> None:
+    def apply(self, s: SecretHitlerState, event: Event) -> None:
         self._apply[event["type"]](s, event)
         if s.winner is None and not s.reshuffle_due:
             if s.phase == "new_round":
@@ -679,7 +679,7 @@ class SecretHitlerEngine:
             return [s.chancellor]
         return []
 
-    def legal_commands(self, s: SecretHitlerState) -> tuple[dict[str, Any], ...]:
+    def legal_commands(self, s: SecretHitlerState) -> tuple[Command, ...]:
         """Every command the engine accepts now (votes go through the table's
         ballot and are not listed here).
 
@@ -737,7 +737,7 @@ class SecretHitlerEngine:
 
     def _commands(self, s: SecretHitlerState, phase: str) -> tuple[FrozenCommand, ...]:
         """The menu of ``phase`` as the rules build it now."""
-        out: list[dict[str, Any]] = []
+        out: list[Command] = []
         if phase == "night":
             out = [{"type": "confirm", "seat": i} for i in range(s.players) if i not in s.confirmed]
         elif phase == "nominate":
@@ -878,7 +878,7 @@ class SecretHitlerEngine:
             return []
         return [{"seat": i, "role": r} for i, r in enumerate(s.roles) if i != seat and r != LIBERAL]
 
-    def describe(self, event: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    def describe(self, event: Event) -> tuple[str, dict[str, Any]] | None:
         """A public log line: votes only once revealed, never a hidden tile,
         party or role."""
         kind = event["type"]
