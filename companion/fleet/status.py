@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from .. import __version__
-from ..games.views import Timer
+from ..games.views import Timer, View
 from ..i18n import LANGUAGES, Messages
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ def idle_status(table_name: str) -> Status:
 def game_status(
     table_name: str,
     table: Table,
-    view: dict[str, Any],
+    view: View,
     started_at: str | None,
     phones: list[int],
 ) -> Status:
@@ -121,7 +121,7 @@ def refreshed(status: Status, table: Table | None, phones: list[int]) -> Status:
     return {**status, "timer": public_timer(table.timer()), "health": {"phones": phones}}
 
 
-def status_lines(table: Table, view: dict[str, Any], names: list[str]) -> dict[str, str]:
+def status_lines(table: Table, view: View, names: list[str]) -> dict[str, str]:
     """The kiosk's status line for ``view`` in each language ("Anna, nominate
     a Chancellor."): the game's own words for where it is, made from the
     public view alone, so a console words a phase as the table does."""
@@ -134,7 +134,7 @@ def status_lines(table: Table, view: dict[str, Any], names: list[str]) -> dict[s
 COUNTS = ("round", "turn")
 
 
-def progress(view: dict[str, Any]) -> Progress:
+def progress(view: View) -> Progress:
     found: Progress = {}
     for key in PROGRESS:
         value = view.get(key)

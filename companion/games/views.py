@@ -13,6 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NotRequired, TypedDict
 
+# A game's public or private view: its keys are the game's (a public view
+# carries the table's facts beside them, see TableFacts).
+View = dict[str, Any]
+
 
 class BallotSpec(TypedDict):
     """The ballot an engine has open (``engine.ballot``): the table collects

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ..games import spec_for
 from ..games.base import KEEPER, Command, Engine, Event, Fate, RuleError, Setup
 from ..games.spec import GameSpec
-from ..games.views import BallotSpec, Claim, LogLine, TableFacts, Timer
+from ..games.views import BallotSpec, Claim, LogLine, TableFacts, Timer, View
 from .ballot import ABORT, CLOSE, VOTE, BallotBox
 from .game_clock import SAVE_EVERY, GameClock
 from .seats import clean_name, normalise_seats, seat_names
@@ -60,7 +60,7 @@ class Committed:
     table: Table
     source: str
     events: tuple[Event, ...]
-    view: dict[str, Any]
+    view: View
 
 
 Listener = Callable[[Committed], None]
@@ -200,7 +200,7 @@ class Table:
             if number not in self.undone and event["type"] != UNDO:
                 self._apply(event)
 
-    def public_history(self) -> list[dict[str, Any]]:
+    def public_history(self) -> list[View]:
         """The game's public view after each of its effective events, from the
         start: what a chart of the game is drawn from (at its end)."""
         state = self.engine.new_state(self.setup)
@@ -483,7 +483,7 @@ class Table:
     def is_over(self) -> bool:
         return self.engine.is_over(self.state)
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> View:
         """The game's public view, each player with their name, and the
         table's facts beside the game's own keys (views.TableFacts)."""
         view = self.engine.public_view(self.state)
@@ -502,7 +502,7 @@ class Table:
         view.update(facts)
         return view
 
-    def private_view(self, seat: int) -> dict[str, Any]:
+    def private_view(self, seat: int) -> View:
         if type(seat) is not int or not 0 <= seat < self.setup.players:
             raise RuleError("command.bad_seat", field="seat")
         view = self.engine.private_view(self.state, seat)

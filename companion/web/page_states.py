@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, NotRequired, TypedDict
 
 from ..games.board import Board
+from ..games.views import View
 
 
 class Rule(TypedDict):
@@ -37,8 +38,8 @@ class PhoneState(PublicBoard):
     dir: str  # "ltr" or "rtl"
     languages: list[dict[str, str]]
     names: list[str]
-    public: dict[str, Any]
-    private: dict[str, Any]
+    public: View
+    private: View
     secrets: list[str]
     actions: list[dict[str, Any]]
     offer: dict[str, Any] | None
@@ -59,6 +60,6 @@ class TableState(PublicBoard):
     version: int
     game: str
     names: list[str]
-    public: dict[str, Any]
+    public: View
     status: str
     log: list[str]

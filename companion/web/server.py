@@ -74,7 +74,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler, Middleware
 
 from ..games.base import RuleError
-from ..games.views import Timer
+from ..games.views import Timer, View
 from ..games.words import Words
 from ..i18n import LANGUAGES, Messages, catalog, direction, translate
 from ..secret_hash import same_secret
@@ -200,7 +200,7 @@ class TableServer:
         self._failures: dict[str, deque[float]] = defaultdict(deque)
         self.sent: list[tuple[str, str]] | None = None  # (audience, text), when recording
         self._links_changes = 0  # claims and re-pairs so far: the phones' status
-        self._public_cache: tuple[Any, dict[str, Any]] = (None, {})
+        self._public_cache: tuple[Any, View] = (None, {})
         self._public_version = 0  # changes of the public view so far
         # By (seat, language): changes of what that seat's phones receive so
         # far, and the last state (without its version).
@@ -478,7 +478,7 @@ class TableServer:
             state["csrf"] = csrf
         return state
 
-    def _public(self) -> dict[str, Any]:
+    def _public(self) -> View:
         """The public view with the phones' status: computed once per state
         (and per second, for a running timer) however many sockets take it."""
         key = self._public_key()
@@ -486,9 +486,7 @@ class TableServer:
             self._keep_public(key, self._with_phones(self.table.public_view()))
         return self._public_cache[1]
 
-    def _keep_public(
-        self, key: tuple[Any, ...], public: dict[str, Any], timer_moved: bool = False
-    ) -> None:
+    def _keep_public(self, key: tuple[Any, ...], public: View, timer_moved: bool = False) -> None:
         """Keep ``public`` as the table's public state. If it is the same as
         the one before, that one stays (the same object, the same texts and
         version, so nothing is sent again); else the version goes up. A
@@ -555,7 +553,7 @@ class TableServer:
         table = self.table
         return (table.game_id, len(table.log), self._links_changes, int(table.clock()))
 
-    def _with_phones(self, view: dict[str, Any]) -> dict[str, Any]:
+    def _with_phones(self, view: View) -> View:
         """The public view with the phones' status (a copy: the view a
         commit hands its listeners is theirs to share)."""
         table = self.table
@@ -871,7 +869,7 @@ def _can_open(socket: web.WebSocketResponse, request: web.Request) -> bool:
         return False
 
 
-def public_board(words: Words, public: dict[str, Any], t: Messages) -> PublicBoard:
+def public_board(words: Words, public: View, t: Messages) -> PublicBoard:
     """What the kiosk shows of the table, worded from the public view for a
     page: its figures, its board, the cards it keeps in sight, and the rules
     at hand (what is happening now and what each may do; the game's quick
@@ -885,7 +883,7 @@ def public_board(words: Words, public: dict[str, Any], t: Messages) -> PublicBoa
     }
 
 
-def _settled(public: dict[str, Any]) -> dict[str, Any]:
+def _settled(public: View) -> View:
     """The public view without what moves with time alone: a running
     timer's time left (``remaining``, in every game's timer; see
     :meth:`Table.public_view`)."""

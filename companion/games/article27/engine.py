@@ -41,7 +41,7 @@ from ..base import (
     first_seat,
     seat_of,
 )
-from ..views import BallotSpec, Timer
+from ..views import BallotSpec, Timer, View
 from . import bribes, scoring
 from .rules import (
     ABSTAIN,
@@ -879,7 +879,7 @@ class Article27Engine:
         return menu
 
     # -- views ------------------------------------------------------------------------
-    def public_view(self, s: Article27State) -> dict[str, Any]:
+    def public_view(self, s: Article27State) -> View:
         over = s.phase == "over"
         return {
             "game": self.name,
@@ -928,10 +928,10 @@ class Article27Engine:
             "results": [dict(r) for r in s.results] if s.results else None,
         }
 
-    def private_view(self, s: Article27State, seat: int) -> dict[str, Any]:
+    def private_view(self, s: Article27State, seat: int) -> View:
         """Keeper mode: the seat's agenda and its row's value, its slots with
         what the current proposal would pay, its influence and its bribes."""
-        view: dict[str, Any] = {"seat": seat}
+        view: View = {"seat": seat}
         if not s.keeper:
             return view
         agenda = s.agendas[seat]

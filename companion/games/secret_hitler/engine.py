@@ -39,7 +39,7 @@ from ..base import (
     same_items,
     seat_of,
 )
-from ..views import BallotSpec
+from ..views import BallotSpec, View
 from .rules import (
     BOARDS,
     CHAOS_AT,
@@ -787,7 +787,7 @@ class SecretHitlerEngine:
         return tuple(map(FrozenCommand, out))
 
     # -- views ---------------------------------------------------------------------
-    def public_view(self, s: SecretHitlerState) -> dict[str, Any]:
+    def public_view(self, s: SecretHitlerState) -> View:
         phase = self.public_phase(s)
         limited = self.term_limited(s)
         over = phase == "over"
@@ -849,11 +849,11 @@ class SecretHitlerEngine:
             "reason": s.win_reason,
         }
 
-    def private_view(self, s: SecretHitlerState, seat: int) -> dict[str, Any]:
+    def private_view(self, s: SecretHitlerState, seat: int) -> View:
         """What only ``seat`` may know: in keeper mode its role, party and
         teammates, the tiles in its hand while it holds office, the top tiles
         during its peek, and what its investigations and peeks showed it."""
-        view: dict[str, Any] = {"seat": seat}
+        view: View = {"seat": seat}
         if not s.keeper:
             return view
         role = s.roles[seat]
