@@ -3,8 +3,6 @@ socket or ``/api/seat``, and the public table's on ``/table``. Each is JSON;
 these shapes say which members a page may rely on. The public view inside is
 the table's (games/views.py declares what the table adds to a game's own)."""
 
-from __future__ import annotations
-
 from typing import Any, NotRequired, TypedDict
 
 from ..games.board import Board
