@@ -35,6 +35,7 @@ from ..base import (
     Event,
     Fate,
     FrozenCommand,
+    GavelEngine,
     RuleError,
     Setup,
     checked_options,
@@ -1015,4 +1016,5 @@ def _valid_slots(slots: Any, players: int) -> bool:
     )
 
 
-ENGINE = Article27Engine()
+# Typed as the contract, so mypy checks the engine keeps it.
+ENGINE: GavelEngine = Article27Engine()

@@ -29,6 +29,7 @@ from typing import Any, cast
 from ..base import (
     KEEPER,
     Command,
+    Engine,
     Event,
     Fate,
     FrozenCommand,
@@ -909,4 +910,5 @@ class SecretHitlerEngine:
         return None
 
 
-ENGINE = SecretHitlerEngine()
+# Typed as the contract, so mypy checks the engine keeps it.
+ENGINE: Engine = SecretHitlerEngine()
