@@ -1,6 +1,5 @@
 """Article 27: The UN Security Council Game (3-6 players)."""
 
-from ..base import Engine
 from ..spec import GameSpec, Traits
 from .rules import TIMER_SECONDS
 
@@ -25,7 +24,7 @@ SPEC = GameSpec(
 )
 
 
-def __getattr__(name: str) -> Engine:
+def __getattr__(name: str):
     """``ENGINE``, imported when first asked for (see ``spec``)."""
     if name == "ENGINE":
         return SPEC.engine

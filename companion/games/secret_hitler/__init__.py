@@ -1,6 +1,5 @@
 """Secret Hitler (5-10 players)."""
 
-from ..base import Engine
 from ..spec import GameSpec, Traits
 
 SPEC = GameSpec(
@@ -17,7 +16,7 @@ SPEC = GameSpec(
 )
 
 
-def __getattr__(name: str) -> Engine:
+def __getattr__(name: str):
     """``ENGINE``, imported when first asked for (see ``spec``)."""
     if name == "ENGINE":
         return SPEC.engine
