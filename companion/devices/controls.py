@@ -39,7 +39,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..games.base import RuleError
+from ..games.base import Command, Event, RuleError
+from ..games.views import BallotSpec, Claim
 from ..table import CLOCK, OPERATOR, Committed, Table, seat_source
 from ..table.store import StoreError
 from .press import GAVEL, Press, SeatFeedback
@@ -115,7 +116,7 @@ class Controls:
             return
         self._refuse(press.seat, RuleError("device.nothing_to_press"))
 
-    def _vote(self, press: Press, spec: dict[str, Any]) -> None:
+    def _vote(self, press: Press, spec: BallotSpec) -> None:
         assert press.seat is not None  # a seat's press: handle() took the table's
         choices = spec["choices"]
         if not isinstance(press.button, int) or not 0 <= press.button < len(choices):
@@ -129,7 +130,7 @@ class Controls:
             return
         self._send(command, press.seat, seat_source(press.seat, press.device))
 
-    def _send(self, command: dict[str, Any], seat: int | None, source: str) -> bool:
+    def _send(self, command: Command, seat: int | None, source: str) -> bool:
         try:
             self.table.execute(command, source=source)
         except RuleError as exc:
@@ -159,11 +160,11 @@ class Controls:
             self._sound("gavel")
 
     # -- the challenge buzzer ----------------------------------------------------------
-    def _open_claim(self) -> dict[str, Any] | None:
+    def _open_claim(self) -> Claim | None:
         """The claim waiting for a challenge now (see ``Table.open_claim``), or None."""
         return self.table.open_claim()
 
-    def _buzz(self, press: Press, claim: dict[str, Any]) -> None:
+    def _buzz(self, press: Press, claim: Claim) -> None:
         if self._race and self._race_claim == claim["key"]:
             self._race.append(press)
             return
@@ -192,7 +193,12 @@ class Controls:
             return
         claimant, step = claim["claimant"], claim["step"]
         players = self.table.setup.players
-        order = sorted(presses, key=lambda p: (p.at, ((p.seat - claimant) * step) % players))
+
+        def in_order(p: Press) -> tuple[float, int]:
+            assert p.seat is not None  # only seats' presses race (handle, _buzz)
+            return (p.at, ((p.seat - claimant) * step) % players)
+
+        order = sorted(presses, key=in_order)
         winner = None
         for press in order:
             assert press.seat is not None  # only seats' presses race (handle, _buzz)
@@ -212,7 +218,7 @@ class Controls:
             if committed.source == CLOCK:  # the table's time ran out
                 self._sound("expiry")
 
-    def _follow(self, events: Sequence[dict[str, Any]]) -> None:
+    def _follow(self, events: Sequence[Event]) -> None:
         """Act on the events just committed: the LEDs and what presses now
         answer."""
         self._aborts += sum(1 for event in events if event["type"] == "ballot_abort")

@@ -43,6 +43,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 from . import protocol
 from .broker import Broker
 from .discovery import DEFAULT_PREFIX, discovery_configs
+from .status import Status
 from .topics import Topics
 
 log = logging.getLogger(__name__)
@@ -90,7 +91,7 @@ class StatusPublisher:
         self._keepalive = keepalive
         self._wake = threading.Condition()
         # All below are guarded by _wake.
-        self._latest: dict[str, Any] | None = None  # the newest status offered
+        self._latest: Status | None = None  # the newest status offered
         self._unsent = False  # the newest has not gone out yet
         self._connected = False
         self._in_flight: int | None = None  # the status paho holds until its PUBACK
@@ -132,7 +133,7 @@ class StatusPublisher:
         self._sender.start()
         log.info("fleet: publishing table %s to %s", self.topics.table, self.broker.url)
 
-    def offer(self, status: dict[str, Any]) -> None:
+    def offer(self, status: Status) -> None:
         """The newest status, from the loop. It must not be changed after."""
         with self._wake:
             self._latest = status

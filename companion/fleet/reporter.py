@@ -16,14 +16,14 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..table import Committed, Table
-from .status import game_status, idle_status, refreshed, started_at, timer_running
+from .status import Status, game_status, idle_status, refreshed, started_at, timer_running
 
 TIMER_REFRESH = 1.0  # seconds between statuses while a timer runs
 QUIET_REFRESH = 10.0  # seconds between looks at what no commit announces
 
 
 class Publisher(Protocol):
-    def offer(self, status: dict[str, Any]) -> None: ...
+    def offer(self, status: Status) -> None: ...
 
 
 def no_phones() -> list[int]:
@@ -95,7 +95,7 @@ class TableReporter:
         ):
             self._offer(refreshed(self._status, self.table, self.phones()))
 
-    def _offer(self, status: dict[str, Any]) -> None:
+    def _offer(self, status: Status) -> None:
         status = {**status, "screen": self.screen, "health": {**status["health"], **self.health()}}
         self._status = status
         self._offered_at = self.clock()

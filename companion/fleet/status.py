@@ -10,9 +10,10 @@ once made: the publisher's thread reads it while the loop makes the next.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from .. import __version__
+from ..games.views import Timer, View
 from ..i18n import LANGUAGES, Messages
 
 if TYPE_CHECKING:
@@ -22,10 +23,51 @@ PLAYING, FINISHED, IDLE = "playing", "finished", "idle"
 # How far a game has come, in the words its public view uses: each key is
 # published when the view has it as a number or a word (a game that counts
 # turns has "turn", one that counts rounds "round" and perhaps "rounds").
-PROGRESS = ("phase", "round", "rounds", "turn")
+ProgressKey = Literal["phase", "round", "rounds", "turn"]
+PROGRESS: tuple[ProgressKey, ...] = ("phase", "round", "rounds", "turn")
 
 
-def idle_status(table_name: str) -> dict[str, Any]:
+class PublicTimer(TypedDict):
+    running: bool
+    paused: bool
+    remaining: float
+
+
+class Players(TypedDict):
+    count: int
+    names: list[str]
+
+
+class Progress(TypedDict, total=False):
+    """The progress keys a game's public view has (see ``PROGRESS``)."""
+
+    phase: int | str
+    round: int | str
+    rounds: int | str
+    turn: int | str
+
+
+class Status(Progress):
+    """A table's status as published (docs/cafe.md describes each field)."""
+
+    table: str
+    version: str
+    state: str  # PLAYING, FINISHED or IDLE
+    game: str | None
+    mode: str | None
+    game_id: int | None
+    started_at: str | None
+    players: Players
+    line: dict[str, str] | None  # the status line, by language
+    timer: PublicTimer | None
+    # The seats with a phone connected ("phones"), and the machine's health
+    # (added by the reporter and the publisher).
+    health: dict[str, Any]
+    # Whether the table has a screen for the staff's messages (the reporter's).
+    screen: NotRequired[bool]
+
+
+def idle_status(table_name: str) -> Status:
     """No game at the table: the kiosk is at home, or the game was ended."""
     return {
         "table": table_name,
@@ -45,10 +87,10 @@ def idle_status(table_name: str) -> dict[str, Any]:
 def game_status(
     table_name: str,
     table: Table,
-    view: dict[str, Any],
+    view: View,
     started_at: str | None,
     phones: list[int],
-) -> dict[str, Any]:
+) -> Status:
     """The status after a commit: ``view`` is the public view it carries;
     ``phones``, the seats with a phone connected. The publisher adds the
     machine's health to ``health``."""
@@ -71,7 +113,7 @@ def game_status(
     }
 
 
-def refreshed(status: dict[str, Any], table: Table | None, phones: list[int]) -> dict[str, Any]:
+def refreshed(status: Status, table: Table | None, phones: list[int]) -> Status:
     """``status`` with what changes between commits: the time left, the
     phones connected, a game the operator ended."""
     if table is None or table.ended:
@@ -79,7 +121,7 @@ def refreshed(status: dict[str, Any], table: Table | None, phones: list[int]) ->
     return {**status, "timer": public_timer(table.timer()), "health": {"phones": phones}}
 
 
-def status_lines(table: Table, view: dict[str, Any], names: list[str]) -> dict[str, str]:
+def status_lines(table: Table, view: View, names: list[str]) -> dict[str, str]:
     """The kiosk's status line for ``view`` in each language ("Anna, nominate
     a Chancellor."): the game's own words for where it is, made from the
     public view alone, so a console words a phase as the table does."""
@@ -92,17 +134,20 @@ def status_lines(table: Table, view: dict[str, Any], names: list[str]) -> dict[s
 COUNTS = ("round", "turn")
 
 
-def progress(view: dict[str, Any]) -> dict[str, Any]:
-    return {
-        key: value
-        for key in PROGRESS
-        if isinstance(value := view.get(key), int | str)
-        and not isinstance(value, bool)
-        and not (key in COUNTS and value == 0)
-    }
+def progress(view: View) -> Progress:
+    found: Progress = {}
+    for key in PROGRESS:
+        value = view.get(key)
+        if (
+            isinstance(value, int | str)
+            and not isinstance(value, bool)
+            and not (key in COUNTS and value == 0)
+        ):
+            found[key] = value
+    return found
 
 
-def public_timer(timer: dict[str, Any] | None) -> dict[str, Any] | None:
+def public_timer(timer: Timer | None) -> PublicTimer | None:
     """The game's timer as the table shows it: running or not, seconds left,
     and whether it was paused after it ran (a timer that is not running and
     not paused has not started: Article 27's before the gavel)."""
@@ -115,7 +160,7 @@ def public_timer(timer: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
-def timer_running(status: dict[str, Any]) -> bool:
+def timer_running(status: Status) -> bool:
     timer = status.get("timer")
     return bool(timer and timer["running"])
 

@@ -11,13 +11,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import board as parts
+from .base import Command
 from .board import Board, Part, Seat
+from .views import View
 
 if TYPE_CHECKING:
     from ..i18n import Messages
-
-View = dict[str, Any]
-Command = dict[str, Any]
 
 
 @dataclass

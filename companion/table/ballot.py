@@ -25,9 +25,8 @@ correct a vote entered on the shared screen, say); the log says so.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..games.base import RuleError, seat_of
+from ..games.base import Command, Event, RuleError, seat_of
+from ..games.views import BallotSpec, PublicBallot
 
 # Table events (never passed to the engine) and the engine command the table
 # alone may give.
@@ -43,7 +42,7 @@ class BallotBox:
         self.votes: dict[int, str] = {}
         self.channels: dict[int, str] = {}  # the source that cast each vote
 
-    def record(self, event: dict[str, Any]) -> None:
+    def record(self, event: Event) -> None:
         if event["type"] == ABORT:
             self.votes, self.channels = {}, {}
             return
@@ -52,7 +51,7 @@ class BallotBox:
         self.votes[event["seat"]] = event["choice"]
         self.channels[event["seat"]] = event["by"]
 
-    def cast(self, spec: dict[str, Any] | None) -> dict[int, str]:
+    def cast(self, spec: BallotSpec | None) -> dict[int, str]:
         """The votes of the open ballot ``spec`` (none once it has closed)."""
         if spec is None or spec["id"] != self.ballot_id:
             return {}
@@ -60,12 +59,12 @@ class BallotBox:
 
     def vote_event(
         self,
-        spec: dict[str, Any] | None,
-        command: dict[str, Any],
+        spec: BallotSpec | None,
+        command: Command,
         players: int,
         source: str,
         shared: bool,
-    ) -> dict[str, Any]:
+    ) -> Event:
         """Validate a vote from ``source`` (``shared``: the shared screen)
         against the open ballot; return its event."""
         if spec is None:
@@ -78,7 +77,8 @@ class BallotBox:
             # The same answer whatever the choice: nothing about the vote.
             raise RuleError("ballot.already_voted", player=seat)
         choice = command.get("choice")
-        if choice not in spec["choices"]:
+        # (Every choice is a string: the check says so to the type checker.)
+        if not isinstance(choice, str) or choice not in spec["choices"]:
             raise RuleError("ballot.bad_choice", choice=str(choice)[:20])
         if choice not in spec.get("allowed", {}).get(seat, spec["choices"]):
             # Said only to the voter: it may reflect what only they know. The
@@ -89,7 +89,7 @@ class BallotBox:
         # seat's buttons can tell a repeat from a change.
         return {"type": VOTE, "ballot": spec["id"], "seat": seat, "choice": choice, "by": source}
 
-    def changes(self, spec: dict[str, Any] | None, seat: int, source: str) -> list[dict[str, Any]]:
+    def changes(self, spec: BallotSpec | None, seat: int, source: str) -> list[Command]:
         """The votes ``source`` may still send for ``seat``, which has voted
         from it: a vote for every choice open to the seat (the one it made
         too, as a repeat is taken like a change), while the ballot is open
@@ -100,14 +100,14 @@ class BallotBox:
         choices = spec.get("allowed", {}).get(seat, spec["choices"])
         return [{"type": VOTE, "seat": seat, "choice": choice} for choice in choices]
 
-    def abort_event(self, spec: dict[str, Any] | None) -> dict[str, Any]:
+    def abort_event(self, spec: BallotSpec | None) -> Event:
         if spec is None:
             raise RuleError("ballot.none_open")
         return {"type": ABORT, "ballot": spec["id"]}
 
     def closing_command(
-        self, spec: dict[str, Any], players: int, shared_channel: str
-    ) -> dict[str, Any] | None:
+        self, spec: BallotSpec, players: int, shared_channel: str
+    ) -> Command | None:
         """The engine command that closes the ballot, once every eligible seat
         has voted: every vote at once, in seat order (None for a seat that
         does not vote), and whether every one was cast in public, from
@@ -122,7 +122,7 @@ class BallotBox:
             "in_public": all(self.channels[seat] == shared_channel for seat in votes),
         }
 
-    def public(self, spec: dict[str, Any] | None) -> dict[str, Any] | None:
+    def public(self, spec: BallotSpec | None) -> PublicBallot | None:
         """What everyone may see of an open ballot: who has voted, not what."""
         if spec is None:
             return None
@@ -133,9 +133,7 @@ class BallotBox:
             "voted": sorted(self.cast(spec)),
         }
 
-    def legal_votes(
-        self, spec: dict[str, Any] | None, shared: bool = False
-    ) -> list[dict[str, Any]]:
+    def legal_votes(self, spec: BallotSpec | None, shared: bool = False) -> list[Command]:
         """A vote for every choice open to every eligible seat that has not
         voted. For a shared screen (``shared``) every choice is listed, so the
         buttons do not tell the table which choices a seat may not make."""

@@ -25,7 +25,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
+
+from ..games.base import Command, Event
 
 # 3: a game's status may be 'damaged'. A table added alone (game_times,
 # provisional_claims, fleet_actions) leaves the number as it is: older code reads such a
@@ -199,6 +201,16 @@ def check_pages(path: str | Path) -> None:
         raise DamagedStoreError("; ".join(problems[:3]))
 
 
+class SeatLink(TypedDict):
+    """A seat's phone link: its join token, the phone that holds it (a hash
+    of the phone's secret; None until a claim is final) and how often the
+    seat was re-paired."""
+
+    token: str
+    device_hash: str | None
+    repairs: int
+
+
 @dataclass(frozen=True)
 class GameRecord:
     id: int
@@ -281,9 +293,9 @@ class EventStore:
     def create_game(
         self,
         setup: dict[str, Any],
-        command: dict[str, Any],
+        command: Command,
         source: str,
-        events: list[dict[str, Any]],
+        events: list[Event],
         at: float,
     ) -> int:
         """Record a new game with its first command and events; any game still
@@ -331,9 +343,9 @@ class EventStore:
         game_id: int,
         number: int,
         first_seq: int,
-        command: dict[str, Any],
+        command: Command,
         source: str,
-        events: list[dict[str, Any]],
+        events: list[Event],
         at: float,
         status: str | None = None,
         result: Any = None,
@@ -363,7 +375,16 @@ class EventStore:
             if setup is not None:
                 self.db.execute("UPDATE games SET setup=? WHERE id=?", (_dumps(setup), game_id))
 
-    def _insert(self, game_id, number, first_seq, command, source, events, at):
+    def _insert(
+        self,
+        game_id: int,
+        number: int,
+        first_seq: int,
+        command: Command,
+        source: str,
+        events: list[Event],
+        at: float,
+    ) -> None:
         self.db.execute(
             "INSERT INTO commands VALUES (?, ?, ?, ?, ?)",
             (game_id, number, _dumps(command), source, at),
@@ -419,7 +440,7 @@ class EventStore:
             )
 
     # -- phones --------------------------------------------------------------
-    def seat_link(self, game_id: int, seat: int) -> dict[str, Any] | None:
+    def seat_link(self, game_id: int, seat: int) -> SeatLink | None:
         with self._lock:
             row = self.db.execute(
                 "SELECT token, device_hash, repairs FROM seat_links WHERE game_id=? AND seat=?",
@@ -427,7 +448,7 @@ class EventStore:
             ).fetchone()
         return None if row is None else {"token": row[0], "device_hash": row[1], "repairs": row[2]}
 
-    def seat_links(self, game_id: int) -> dict[int, dict[str, Any]]:
+    def seat_links(self, game_id: int) -> dict[int, SeatLink]:
         with self._lock:
             rows = self.db.execute(
                 "SELECT seat, token, device_hash, repairs FROM seat_links WHERE game_id=?",
@@ -515,7 +536,7 @@ class EventStore:
             return True
 
     # -- reading -------------------------------------------------------------
-    def _record(self, row) -> GameRecord:
+    def _record(self, row: tuple[Any, ...]) -> GameRecord:
         """A games row as a record; one whose set-up or result is not JSON
         (or whose set-up is not an object) has neither: ``setup`` is None."""
         try:
@@ -557,7 +578,7 @@ class EventStore:
             rows = self.db.execute("SELECT * FROM games ORDER BY id DESC").fetchall()
         return [self._record(r) for r in rows]
 
-    def events(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
+    def events(self, game_id: int) -> list[tuple[int, Event]]:
         """Every event of a game in order, with the number of its command;
         DamagedGame if one is not a JSON object."""
         with self._lock:
@@ -602,7 +623,7 @@ class EventStore:
             ).fetchone()
         return row is not None
 
-    def commands(self, game_id: int) -> list[dict[str, Any]]:
+    def commands(self, game_id: int) -> list[Command]:
         with self._lock:
             rows = self.db.execute(
                 "SELECT number, body, source, at FROM commands WHERE game_id=? ORDER BY number",

@@ -24,8 +24,9 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any, cast
 
 from ..games import spec_for
-from ..games.base import KEEPER, Engine, Fate, RuleError, Setup
+from ..games.base import KEEPER, Command, Engine, Event, Fate, RuleError, Setup
 from ..games.spec import GameSpec
+from ..games.views import BallotSpec, Claim, LogLine, TableFacts, Timer, View
 from .ballot import ABORT, CLOSE, VOTE, BallotBox
 from .game_clock import SAVE_EVERY, GameClock
 from .seats import clean_name, normalise_seats, seat_names
@@ -58,8 +59,8 @@ class Committed:
 
     table: Table
     source: str
-    events: tuple[dict[str, Any], ...]
-    view: dict[str, Any]
+    events: tuple[Event, ...]
+    view: View
 
 
 Listener = Callable[[Committed], None]
@@ -91,7 +92,7 @@ class Table:
         self.clock = clock
         self.wall = wall  # the store's timestamps, shown in the history
         self._saved_time = self.clock()
-        self.log: list[tuple[int, dict[str, Any]]] = []
+        self.log: list[tuple[int, Event]] = []
         self.undone: set[int] = set()
         self.next_command = 0
         self.state: Any = None
@@ -199,7 +200,7 @@ class Table:
             if number not in self.undone and event["type"] != UNDO:
                 self._apply(event)
 
-    def public_history(self) -> list[dict[str, Any]]:
+    def public_history(self) -> list[View]:
         """The game's public view after each of its effective events, from the
         start: what a chart of the game is drawn from (at its end)."""
         state = self.engine.new_state(self.setup)
@@ -214,7 +215,7 @@ class Table:
     def _new_box(self) -> BallotBox:
         return BallotBox(locked=self.setup.table.get("votes") == "locked")
 
-    def _apply(self, event: dict[str, Any]) -> None:
+    def _apply(self, event: Event) -> None:
         """Fold one event: ballot events into the ballot box, a new name into
         the seats, the rest into the game."""
         if event["type"] in (VOTE, ABORT):
@@ -225,7 +226,7 @@ class Table:
             self.engine.apply(self.state, event)
 
     # -- the command entry point ------------------------------------------------
-    def execute(self, command: dict[str, Any], source: str = LOCAL) -> list[dict[str, Any]]:
+    def execute(self, command: Command, source: str = LOCAL) -> list[Event]:
         """Validate and carry out one command; return the events it produced.
 
         Time acts first: whatever the game had due by now (a timer that ran
@@ -287,7 +288,7 @@ class Table:
             raise
         return events
 
-    def _undo(self, command: dict[str, Any], source: str) -> list[dict[str, Any]]:
+    def _undo(self, command: Command, source: str) -> list[Event]:
         target = self._last_effective_command()
         if target is None:
             raise RuleError("undo.nothing")
@@ -306,7 +307,7 @@ class Table:
             raise
         return [event]
 
-    def _rename(self, command: dict[str, Any], source: str) -> list[dict[str, Any]]:
+    def _rename(self, command: Command, source: str) -> list[Event]:
         """A player names themselves (from their phone) or the kiosk renames
         a seat. Names are public; the new one is kept in the game's set-up
         too (the history shows it), and Undo never takes it back."""
@@ -351,7 +352,7 @@ class Table:
                 return number
         return None
 
-    def _commit(self, command: dict[str, Any], source: str, events: list[dict[str, Any]]) -> None:
+    def _commit(self, command: Command, source: str, events: list[Event]) -> None:
         over = self.engine.is_over(self.state)
         renamed = any(e["type"] == RENAME for e in events)
         self.store.append(
@@ -373,7 +374,7 @@ class Table:
             for listener in list(self._listeners):
                 listener(committed)
 
-    def tick(self) -> list[dict[str, Any]]:
+    def tick(self) -> list[Event]:
         """Let time act: if the game has something due by now (a timer
         running out), carry it out. The kiosk calls this every second, every
         command calls it first; tests and replays call it after moving their
@@ -422,7 +423,7 @@ class Table:
         """What the game declares: its traits, words, variants and screen."""
         return spec_for(self.setup.game)
 
-    def ballot(self) -> dict[str, Any] | None:
+    def ballot(self) -> BallotSpec | None:
         """The ballot the game has open (its id, eligible seats, choices), or None."""
         return self.engine.ballot(self.state)
 
@@ -431,16 +432,16 @@ class Table:
         public = self.box.public(self.ballot())
         return public["voted"] if public else []
 
-    def timer(self) -> dict[str, Any] | None:
+    def timer(self) -> Timer | None:
         """The game's running timer as the table shows it, or None."""
         return self.engine.timer(self.state, self.clock())
 
-    def private_choice(self, command: dict[str, Any]) -> bool:
+    def private_choice(self, command: Command) -> bool:
         """Whether ``command`` is a choice only its seat may make, on its own
         channel (it depends on what only the seat knows)."""
         return self.engine.private_choice(self.state, command)
 
-    def phone_commands(self, seat: int) -> list[dict[str, Any]]:
+    def phone_commands(self, seat: int) -> list[Command]:
         """What the seat's phone offers: its votes (again, once it has voted
         from the phone, while it may change its vote), its private choices
         and the acknowledgements its game declares."""
@@ -452,7 +453,7 @@ class Table:
             and (c["type"] == VOTE or c["type"] in own or self.private_choice(c))
         ] + self.box.changes(self.engine.ballot(self.state), seat, seat_source(seat))
 
-    def open_claim(self) -> dict[str, Any] | None:
+    def open_claim(self) -> Claim | None:
         """The claim a challenge buzzer answers now (``key``, ``claimant``,
         ``step``: the way play passes), for a game with that trait; else None."""
         if not self.spec.traits.challenge_buzzer:
@@ -461,7 +462,7 @@ class Table:
         claim = cast("BuzzerEngine", self.engine).open_claim(self.state)
         return None if claim is None else {**claim, "key": (self.game_id, *claim["key"])}
 
-    def gavel_command(self) -> dict[str, Any] | None:
+    def gavel_command(self) -> Command | None:
         """The command the table's gavel input gives now, for a game with a
         gavel; else None (a knock on the table)."""
         if not self.spec.traits.gavel:
@@ -469,7 +470,7 @@ class Table:
         # The trait promises the engine answers it (spec.Traits).
         return cast("GavelEngine", self.engine).gavel_command(self.state)
 
-    def timer_command(self, resume: bool) -> dict[str, Any] | None:
+    def timer_command(self, resume: bool) -> Command | None:
         """The legal command that pauses (or, with ``resume``, resumes) the
         game's timer now, for a game with that trait; else None."""
         kinds = self.spec.traits.timer_pause
@@ -482,20 +483,26 @@ class Table:
     def is_over(self) -> bool:
         return self.engine.is_over(self.state)
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> View:
+        """The game's public view, each player with their name, and the
+        table's facts beside the game's own keys (views.TableFacts)."""
         view = self.engine.public_view(self.state)
-        view["game_id"] = self.game_id
         for player, seat in zip(view["players"], self.setup.seats):
             player["name"] = seat["name"]
-        view["ballot"] = self.box.public(self.engine.ballot(self.state))
-        view["timer"] = self.engine.timer(self.state, self.clock())
-        view["can_undo"] = self._can_undo()
-        view["log"] = [
+        log: list[LogLine] = [
             {"key": key, "args": args} for key, args in self.log_lines()[-PUBLIC_LOG_LINES:]
         ]
+        facts: TableFacts = {
+            "game_id": self.game_id,
+            "ballot": self.box.public(self.engine.ballot(self.state)),
+            "timer": self.engine.timer(self.state, self.clock()),
+            "can_undo": self._can_undo(),
+            "log": log,
+        }
+        view.update(facts)
         return view
 
-    def private_view(self, seat: int) -> dict[str, Any]:
+    def private_view(self, seat: int) -> View:
         if type(seat) is not int or not 0 <= seat < self.setup.players:
             raise RuleError("command.bad_seat", field="seat")
         view = self.engine.private_view(self.state, seat)
@@ -505,14 +512,14 @@ class Table:
             view["ballot_vote"] = mine
         return view
 
-    def legal_commands(self) -> Sequence[dict[str, Any]]:
+    def legal_commands(self) -> Sequence[Command]:
         """Every command the table accepts now, for every seat: the game's,
         and a vote for each seat that has not voted in an open ballot."""
         votes = self.box.legal_votes(self.engine.ballot(self.state))
         commands = self.engine.legal_commands(self.state)
         return tuple(commands) + tuple(votes) if votes else commands
 
-    def shared_commands(self) -> list[dict[str, Any]]:
+    def shared_commands(self) -> list[Command]:
         """The legal commands a shared screen may offer: none whose presence
         or absence would reveal something hidden (those go to the seat's
         phone), and every choice of an open ballot that is not private."""
@@ -610,9 +617,7 @@ def _bound_seat(source: str) -> int | None:
     return int(number)
 
 
-def _run_chance(
-    engine: Engine, state: Any, fate: Fate, events: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
+def _run_chance(engine: Engine, state: Any, fate: Fate, events: list[Event]) -> list[Event]:
     """Let the engine draw every random (or forced) outcome it now waits for."""
     for _ in range(_MAX_CHANCE_STEPS):
         event = engine.chance(state, fate)

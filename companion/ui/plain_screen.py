@@ -12,6 +12,7 @@ from typing import Any
 from kivy.lang import Builder
 from kivy.properties import StringProperty
 
+from ..games.views import PublicBallot
 from .ballot_view import BallotView  # noqa: F401 - the kv rule uses it
 from .buttons import CommandButton
 from .palette import CHOICES
@@ -39,7 +40,8 @@ class PlainTableScreen(TableScreen):
             box.add_widget(button)
 
     def _show_ballot(self, view: dict[str, Any]) -> None:
-        t, ballot, names = self.t, view["ballot"], self.table.names
+        t, names = self.t, self.table.names
+        ballot: PublicBallot | None = view["ballot"]
         words = self.table.spec.words
         if ballot is not None:
             voted = set(ballot["voted"])

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from aiohttp import web
+from aiohttp.typedefs import Handler, Middleware
 
 
 def own_hosts(home: str) -> frozenset[str]:
@@ -51,14 +52,14 @@ def host_name(header: str) -> str | None:
     return host.lower().rstrip(".")
 
 
-def captive_redirect(home: Callable[[], str]):
+def captive_redirect(home: Callable[[], str]) -> Middleware:
     """A middleware sending requests for other hosts to the root of the
     address ``home`` gives (asked each time: the port it names is known
     only once the server has opened one, see listen.py)."""
     hosts = own_hosts(home())
 
     @web.middleware
-    async def redirect_other_hosts(request: web.Request, handler):
+    async def redirect_other_hosts(request: web.Request, handler: Handler) -> web.StreamResponse:
         # The raw header: request.url raises on a malformed one (a 500).
         header = request.headers.get("Host", "")
         host = host_name(header)

@@ -65,14 +65,16 @@ import math
 import re
 import time
 from collections import OrderedDict, defaultdict, deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeGuard
 
 from aiohttp import hdrs, web
 from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.typedefs import Handler, Middleware
 
 from ..games.base import RuleError
+from ..games.views import Timer, View
 from ..games.words import Words
 from ..i18n import LANGUAGES, Messages, catalog, direction, translate
 from ..secret_hash import same_secret
@@ -84,6 +86,7 @@ from .favicon import favicon_response
 from .gate import ConnectionLimits, GateRunner
 from .icons import game_icons
 from .links import LinkError, Phone, SeatLinks
+from .page_states import PhoneState, PublicBoard, TableState
 from .words import secret_lines
 
 log = logging.getLogger(__name__)
@@ -197,13 +200,13 @@ class TableServer:
         self._failures: dict[str, deque[float]] = defaultdict(deque)
         self.sent: list[tuple[str, str]] | None = None  # (audience, text), when recording
         self._links_changes = 0  # claims and re-pairs so far: the phones' status
-        self._public_cache: tuple[Any, dict[str, Any]] = (None, {})
+        self._public_cache: tuple[Any, View] = (None, {})
         self._public_version = 0  # changes of the public view so far
         # By (seat, language): changes of what that seat's phones receive so
         # far, and the last state (without its version).
-        self._seat_versions: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
+        self._seat_versions: dict[tuple[int, str], tuple[int, PhoneState]] = {}
         self._table_text_cache: tuple[Any, dict[str, str]] = (None, {})
-        self._board_cache: tuple[Any, dict[str, dict[str, Any]]] = (None, {})
+        self._board_cache: tuple[Any, dict[str, PublicBoard]] = (None, {})
         self._shared_cache: tuple[Any, dict[str, tuple[frozenset[str], str]]] = (None, {})
         self._closing: set[asyncio.Future] = set()  # sockets being closed
         self._open_by_address: dict[str, int] = defaultdict(int)
@@ -245,7 +248,7 @@ class TableServer:
         return address in self._seated
 
     def app(self) -> web.Application:
-        middlewares = [security_headers, store_refusals]
+        middlewares: list[Middleware] = [security_headers, store_refusals]
         captive_home = self.captive_home
         if captive_home is not None:
             middlewares.append(captive_redirect(lambda: self.captive_home or captive_home))
@@ -432,7 +435,7 @@ class TableServer:
             texts[lang] = (frozenset(shared), _text(shared)[1:-1])
         return texts[lang]
 
-    def _seat_state(self, seat: int, lang: str, csrf: str | None = None) -> dict[str, Any]:
+    def _seat_state(self, seat: int, lang: str, csrf: str | None = None) -> PhoneState:
         """What the seat's phone shows: the public view, and the seat's own
         secrets and private actions, worded on the server in the phone's
         language."""
@@ -442,7 +445,7 @@ class TableServer:
         public = self._public()
         private = table.private_view(seat)
         mine = table.phone_commands(seat)
-        state = {
+        state: PhoneState = {
             "type": "state",
             "seat": seat,
             "game": table.setup.game,
@@ -475,7 +478,7 @@ class TableServer:
             state["csrf"] = csrf
         return state
 
-    def _public(self) -> dict[str, Any]:
+    def _public(self) -> View:
         """The public view with the phones' status: computed once per state
         (and per second, for a running timer) however many sockets take it."""
         key = self._public_key()
@@ -483,9 +486,7 @@ class TableServer:
             self._keep_public(key, self._with_phones(self.table.public_view()))
         return self._public_cache[1]
 
-    def _keep_public(
-        self, key: tuple[Any, ...], public: dict[str, Any], timer_moved: bool = False
-    ) -> None:
+    def _keep_public(self, key: tuple[Any, ...], public: View, timer_moved: bool = False) -> None:
         """Keep ``public`` as the table's public state. If it is the same as
         the one before, that one stays (the same object, the same texts and
         version, so nothing is sent again); else the version goes up. A
@@ -500,7 +501,7 @@ class TableServer:
         self._public_cache = (key, public)
         self._public_version += 1
 
-    def _public_board(self, t: Messages) -> dict[str, Any]:
+    def _public_board(self, t: Messages) -> PublicBoard:
         """The public board in ``t``'s language (:func:`public_board`),
         worded once per state and language however many pages show it."""
         public = self._public()
@@ -552,7 +553,7 @@ class TableServer:
         table = self.table
         return (table.game_id, len(table.log), self._links_changes, int(table.clock()))
 
-    def _with_phones(self, view: dict[str, Any]) -> dict[str, Any]:
+    def _with_phones(self, view: View) -> View:
         """The public view with the phones' status (a copy: the view a
         commit hands its listeners is theirs to share)."""
         table = self.table
@@ -654,7 +655,7 @@ class TableServer:
             game_icons(self.table.spec), headers={"Cache-Control": f"max-age={ICONS_MAX_AGE}"}
         )
 
-    def _table_state(self, lang: str) -> dict[str, Any]:
+    def _table_state(self, lang: str) -> TableState:
         """The public table, worded in the page's language: what it waits
         for, its figures, the cards it keeps in sight, and its log."""
         table, public = self.table, self._public()
@@ -816,7 +817,7 @@ class Refused(Exception):
 
 
 @web.middleware
-async def security_headers(request: web.Request, handler):
+async def security_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     response = await handler(request)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
@@ -829,7 +830,7 @@ async def security_headers(request: web.Request, handler):
 
 
 @web.middleware
-async def store_refusals(request: web.Request, handler):
+async def store_refusals(request: web.Request, handler: Handler) -> web.StreamResponse:
     """A write the store refused (a full or read-only disk) while a phone
     joins or first uses its cookie: 503, in the phone's words (a page, or
     JSON for ``/api/``), as for a refused command; nothing was claimed, and
@@ -868,7 +869,7 @@ def _can_open(socket: web.WebSocketResponse, request: web.Request) -> bool:
         return False
 
 
-def public_board(words: Words, public: dict[str, Any], t: Messages) -> dict[str, Any]:
+def public_board(words: Words, public: View, t: Messages) -> PublicBoard:
     """What the kiosk shows of the table, worded from the public view for a
     page: its figures, its board, the cards it keeps in sight, and the rules
     at hand (what is happening now and what each may do; the game's quick
@@ -882,7 +883,7 @@ def public_board(words: Words, public: dict[str, Any], t: Messages) -> dict[str,
     }
 
 
-def _settled(public: dict[str, Any]) -> dict[str, Any]:
+def _settled(public: View) -> View:
     """The public view without what moves with time alone: a running
     timer's time left (``remaining``, in every game's timer; see
     :meth:`Table.public_view`)."""
@@ -892,17 +893,17 @@ def _settled(public: dict[str, Any]) -> dict[str, Any]:
     return {**public, "timer": {k: v for k, v in timer.items() if k != "remaining"}}
 
 
-def _counting_down(timer: Any) -> TypeGuard[dict[str, Any]]:
+def _counting_down(timer: Any) -> TypeGuard[Timer]:
     """Whether a public view's ``timer`` is running, its time left moving."""
     return isinstance(timer, dict) and bool(timer.get("running")) and "remaining" in timer
 
 
-def _seconds_left(timer: dict[str, Any]) -> int:
+def _seconds_left(timer: Timer) -> int:
     """A timer's whole seconds left, as a clock shows them (rounded up)."""
     return math.ceil(timer["remaining"])
 
 
-def _text(state: dict[str, Any]) -> str:
+def _text(state: Mapping[str, Any]) -> str:
     return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -5,13 +5,12 @@ private view, in the phone's language."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..games.views import View
 from ..games.words import Words
 from ..i18n import Messages
 
 
-def secret_lines(words: Words, private: dict[str, Any], t: Messages) -> list[str]:
+def secret_lines(words: Words, private: View, t: Messages) -> list[str]:
     """The seat's private view in words (empty when the table plays with
     its own cards and tiles: then the app holds no secret)."""
     lines = words.secret_lines(private, t)

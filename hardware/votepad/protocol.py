@@ -106,7 +106,8 @@ class LineReader:
 
     def feed(self, data):
         """The frames completed by ``data``, in order."""
-        frames = []
+        # A type comment, not an annotation: the module keeps to what MicroPython has.
+        frames = []  # type: list
         index = 0
         end = len(data)
         while index < end:

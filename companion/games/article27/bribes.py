@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import FrozenCommand, RuleError, seat_of
+from ..base import Command, Event, FrozenCommand, RuleError, seat_of
 from .rules import BRIBE_KINDS, EXCLUDE, INCLUDE, ISSUES, OTHER, conflicts
-from .state import Article27State
+from .state import Article27State, Bribe
 
 OPEN = ("offered", "countered")
 MAX_TEXT = 200
@@ -39,7 +39,7 @@ def bribe_id(briber: int, recipient: int, count: int) -> int:
     return count * PAIRS + briber * 10 + recipient
 
 
-def find(s: Article27State, command: dict[str, Any], party: int | None = None) -> dict[str, Any]:
+def find(s: Article27State, command: Command, party: int | None = None) -> Bribe:
     """A live bribe (open or accepted) by its number. With ``party``: one of
     that seat's own; to anyone else a bribe between two others does not
     exist, so the refusal never tells a seat whether (or how many) deals it
@@ -51,7 +51,7 @@ def find(s: Article27State, command: dict[str, Any], party: int | None = None) -
     return bribe
 
 
-def _terms(s: Article27State, command: dict[str, Any], recipient: int) -> dict[str, Any]:
+def _terms(s: Article27State, command: Command, recipient: int) -> dict[str, Any]:
     """Validated terms of a bribe: amount, condition, and the issue or text."""
     amount = command.get("amount")
     if type(amount) is not int or amount < 1:
@@ -73,7 +73,7 @@ def _terms(s: Article27State, command: dict[str, Any], recipient: int) -> dict[s
     return {"amount": amount, "kind": kind, "issue": issue, "text": text}
 
 
-def covers(s: Article27State, seat: int, bribe: dict[str, Any], amount: int) -> bool:
+def covers(s: Article27State, seat: int, bribe: Bribe, amount: int) -> bool:
     """Whether ``seat`` may take ``amount`` on ``bribe``: its briber must
     cover it with the influence behind the screen and what the bribe holds
     in escrow already; its recipient pays nothing. (The one rule ``decide``
@@ -81,7 +81,7 @@ def covers(s: Article27State, seat: int, bribe: dict[str, Any], amount: int) -> 
     return seat != bribe["from"] or amount <= s.free(seat) + bribe["held"]
 
 
-def decide_offer(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+def decide_offer(s: Article27State, command: Command) -> Event:
     seat = seat_of(command, s.players)
     if seat in offering(s):
         # One offer at a time: withdraw the waiting one to make another.
@@ -97,7 +97,7 @@ def decide_offer(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
     return {"type": "offer", "bribe": number, "seat": seat, "to": recipient, **terms}
 
 
-def apply_offer(s: Article27State, e: dict[str, Any]) -> None:
+def apply_offer(s: Article27State, e: Event) -> None:
     assert s.influence is not None  # keeper mode: the app holds the influence
     s.influence[e["seat"]] -= e["amount"]
     s.bribes[e["bribe"]] = {
@@ -119,7 +119,7 @@ def apply_offer(s: Article27State, e: dict[str, Any]) -> None:
     s.offers_made[pair] = s.offers_made.get(pair, 0) + 1
 
 
-def _answering(s: Article27State, command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+def _answering(s: Article27State, command: Command) -> tuple[int, Bribe]:
     """The seat whose turn it is to answer an open bribe, and the bribe."""
     seat = seat_of(command, s.players)
     bribe = find(s, command, party=seat)
@@ -128,7 +128,7 @@ def _answering(s: Article27State, command: dict[str, Any]) -> tuple[int, dict[st
     return seat, bribe
 
 
-def decide_counter(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+def decide_counter(s: Article27State, command: Command) -> Event:
     seat, bribe = _answering(s, command)
     terms = _terms(s, command, bribe["to"])
     if not covers(s, seat, bribe, terms["amount"]):
@@ -136,7 +136,7 @@ def decide_counter(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
     return {"type": "counter", "bribe": bribe["id"], "seat": seat, **terms}
 
 
-def apply_counter(s: Article27State, e: dict[str, Any]) -> None:
+def apply_counter(s: Article27State, e: Event) -> None:
     bribe = s.bribes[e["bribe"]]  # decide found it
     for term in ("amount", "kind", "issue", "text"):
         bribe[term] = e[term]
@@ -147,21 +147,21 @@ def apply_counter(s: Article27State, e: dict[str, Any]) -> None:
         bribe["status"], bribe["awaiting"] = "countered", bribe["from"]
 
 
-def _escrow(s: Article27State, bribe: dict[str, Any], amount: int) -> None:
+def _escrow(s: Article27State, bribe: Bribe, amount: int) -> None:
     """Hold exactly ``amount`` of the briber's influence for this bribe."""
     assert s.influence is not None  # keeper mode: the app holds the influence
     s.influence[bribe["from"]] += bribe["held"] - amount
     bribe["held"] = amount
 
 
-def decide_accept(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+def decide_accept(s: Article27State, command: Command) -> Event:
     seat, bribe = _answering(s, command)
     if not covers(s, seat, bribe, bribe["amount"]):
         raise RuleError("a27.not_enough_influence", amount=bribe["amount"])
     return {"type": "accept", "bribe": bribe["id"], "seat": seat, "number": s.accepted + 1}
 
 
-def apply_accept(s: Article27State, e: dict[str, Any]) -> None:
+def apply_accept(s: Article27State, e: Event) -> None:
     bribe = s.bribes[e["bribe"]]  # decide found it
     _escrow(s, bribe, bribe["amount"])
     bribe["status"], bribe["awaiting"], bribe["number"] = "accepted", None, e["number"]
@@ -178,7 +178,7 @@ def _mark_conflicts(s: Article27State, recipient: int) -> None:
         # Plain loops: this runs at every acceptance and every deal undone.
         conflicted = False
         for later in held:
-            if later["number"] > bribe["number"] and conflicts(
+            if _number(later) > _number(bribe) and conflicts(
                 bribe["kind"], bribe["issue"], later["kind"], later["issue"]
             ):
                 conflicted = True
@@ -186,12 +186,19 @@ def _mark_conflicts(s: Article27State, recipient: int) -> None:
         bribe["conflicted"] = conflicted
 
 
-def decide_refuse(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+def _number(bribe: Bribe) -> int:
+    """An accepted bribe's public number (every accepted bribe has one)."""
+    number = bribe["number"]
+    assert number is not None
+    return number
+
+
+def decide_refuse(s: Article27State, command: Command) -> Event:
     seat, bribe = _answering(s, command)
     return {"type": "refuse", "bribe": bribe["id"], "seat": seat}
 
 
-def decide_withdraw(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+def decide_withdraw(s: Article27State, command: Command) -> Event:
     """The briber withdraws an open offer; the recipient backs out of an
     accepted one."""
     seat = seat_of(command, s.players)
@@ -204,7 +211,7 @@ def decide_withdraw(s: Article27State, command: dict[str, Any]) -> dict[str, Any
     raise RuleError("a27.cannot_withdraw")
 
 
-def decide_reclaim(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+def decide_reclaim(s: Article27State, command: Command) -> Event:
     seat = seat_of(command, s.players)
     bribe = find(s, command, party=seat)
     if bribe["status"] != "accepted" or seat != bribe["from"] or not bribe["conflicted"]:
@@ -212,20 +219,20 @@ def decide_reclaim(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
     return {"type": "reclaim", "bribe": bribe["id"], "seat": seat, "number": bribe["number"]}
 
 
-def give_back(s: Article27State, bribe: dict[str, Any], status: str) -> None:
+def give_back(s: Article27State, bribe: Bribe, status: str) -> None:
     assert s.influence is not None  # keeper mode: the app holds the influence
     payer = bribe["from"]
     s.influence[payer] += bribe["held"]
     _close(s, bribe, status)
 
 
-def pay_out(s: Article27State, bribe: dict[str, Any]) -> None:
+def pay_out(s: Article27State, bribe: Bribe) -> None:
     assert s.influence is not None  # keeper mode: the app holds the influence
     s.influence[bribe["to"]] += bribe["held"]
     _close(s, bribe, "paid")
 
 
-def _close(s: Article27State, bribe: dict[str, Any], status: str) -> None:
+def _close(s: Article27State, bribe: Bribe, status: str) -> None:
     was = bribe["status"]
     bribe["held"], bribe["status"], bribe["awaiting"] = 0, status, None
     del s.bribes[bribe["id"]]
@@ -239,7 +246,7 @@ def offering(s: Article27State) -> set[int]:
     return {b["from"] for b in s.bribes.values() if b["status"] in OPEN}
 
 
-def bribe_menus(s: Article27State) -> tuple[set[int], list[dict[str, Any]]]:
+def bribe_menus(s: Article27State) -> tuple[set[int], list[Command]]:
     """The players whose offer waits for an answer, and the commands the
     live bribes offer their parties now: the answering side accepts (if the
     briber can cover the terms), refuses or counters; the briber withdraws an
@@ -251,13 +258,14 @@ def bribe_menus(s: Article27State) -> tuple[set[int], list[dict[str, Any]]]:
     derived): the key holds everything the commands depend on (a bribe's
     number names its two players)."""
     waiting: set[int] = set()
-    commands: list[dict[str, Any]] = []
+    commands: list[Command] = []
     menus = _MENUS
     for bribe in s.bribes.values():
         if bribe["status"] == "accepted":
             key: tuple = (bribe["id"], bribe["conflicted"])
         else:
             who, amount = bribe["awaiting"], bribe["amount"]
+            assert who is not None  # an open bribe awaits an answer
             waiting.add(bribe["from"])
             key = (
                 bribe["id"],
@@ -276,10 +284,10 @@ def bribe_menus(s: Article27State) -> tuple[set[int], list[dict[str, Any]]]:
     return waiting, commands
 
 
-_MENUS: dict[tuple, tuple[dict[str, Any], ...]] = {}
+_MENUS: dict[tuple, tuple[Command, ...]] = {}
 
 
-def _menu(bribe: dict[str, Any], can_accept: bool) -> tuple[dict[str, Any], ...]:
+def _menu(bribe: Bribe, can_accept: bool) -> tuple[Command, ...]:
     number = bribe["id"]
     if bribe["status"] != "accepted":
         who = bribe["awaiting"]
@@ -305,7 +313,7 @@ def _menu(bribe: dict[str, Any], can_accept: bool) -> tuple[dict[str, Any], ...]
     return tuple(menu)
 
 
-def apply_closing(s: Article27State, e: dict[str, Any]) -> None:
+def apply_closing(s: Article27State, e: Event) -> None:
     """Refuse, withdraw or reclaim: the escrow goes back to the briber."""
     give_back(
         s,
@@ -314,7 +322,7 @@ def apply_closing(s: Article27State, e: dict[str, Any]) -> None:
     )
 
 
-def decide_confirm(s: Article27State, command: dict[str, Any]) -> dict[str, Any]:
+def decide_confirm(s: Article27State, command: Command) -> Event:
     """Both parties of an OTHER bribe say whether its terms were kept."""
     seat = seat_of(command, s.players)
     bribe = find(s, command)
@@ -331,11 +339,11 @@ def decide_confirm(s: Article27State, command: dict[str, Any]) -> dict[str, Any]
     return {"type": "confirm_other", "bribe": bribe["id"], "seat": seat, "kept": kept}
 
 
-def apply_confirm(s: Article27State, e: dict[str, Any]) -> None:
+def apply_confirm(s: Article27State, e: Event) -> None:
     s.bribes[e["bribe"]]["confirmed"][e["seat"]] = e["kept"]  # decide found it
 
 
-def unconfirmed(s: Article27State) -> list[dict[str, Any]]:
+def unconfirmed(s: Article27State) -> list[Bribe]:
     """Accepted OTHER bribes still waiting for a party's word."""
     return [
         b
@@ -344,7 +352,7 @@ def unconfirmed(s: Article27State) -> list[dict[str, Any]]:
     ]
 
 
-def kept(s: Article27State, bribe: dict[str, Any]) -> bool:
+def kept(s: Article27State, bribe: Bribe) -> bool:
     """Whether an accepted bribe's condition was met (P1): a vote against the
     recipient's actual vote, an issue against the floor at the vote, OTHER by
     both parties' word."""
@@ -369,19 +377,19 @@ def settle(s: Article27State) -> None:
             give_back(s, bribe, "returned")
 
 
-def on_board(s: Article27State) -> list[dict[str, Any]]:
+def on_board(s: Article27State) -> list[Bribe]:
     """This round's bribes that were accepted, settled or not, by public
     number: they lie on the recipients' boards for all to see. An offer that
     was never accepted stays between its two players."""
-    return sorted((b for b in this_round(s) if b["number"] is not None), key=lambda b: b["number"])
+    return sorted((b for b in this_round(s) if b["number"] is not None), key=_number)
 
 
-def this_round(s: Article27State) -> list[dict[str, Any]]:
+def this_round(s: Article27State) -> list[Bribe]:
     """Every bribe of the round, settled or not, in the order offered."""
     return sorted([*s.closed.values(), *s.bribes.values()], key=lambda b: b["id"])
 
 
-def public(bribe: dict[str, Any]) -> dict[str, Any]:
+def public(bribe: Bribe) -> dict[str, Any]:
     """A bribe as the board shows it: by its public number (None for an
     offer never accepted, which only its two players see)."""
     return {

@@ -25,20 +25,24 @@ table's clock, so a restarted table knows how much time is left.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
 from ..base import (
     KEEPER,
+    Command,
+    Event,
     Fate,
     FrozenCommand,
+    GavelEngine,
     RuleError,
     Setup,
     checked_options,
     first_seat,
     seat_of,
 )
+from ..views import BallotSpec, Timer, View
 from . import bribes, scoring
 from .rules import (
     ABSTAIN,
@@ -84,9 +88,9 @@ class Article27Engine:
 
     def __init__(self) -> None:
         # Negotiation menus shared by every table, built once per situation.
-        self._moves: dict[tuple, tuple[dict[str, Any], ...]] = {}
-        self._offers: dict[tuple, tuple[dict[str, Any], ...]] = {}
-        self._decide = {
+        self._moves: dict[tuple, tuple[Command, ...]] = {}
+        self._offers: dict[tuple, tuple[Command, ...]] = {}
+        self._decide: dict[str, Callable[[Article27State, Command], Event]] = {
             "unused": self._decide_unused,
             "reveal_disk": self._decide_reveal_disk,
             "gavel": self._decide_gavel,
@@ -109,7 +113,7 @@ class Article27Engine:
             "final_tally": self._decide_final_tally,
             "next_round": self._decide_next_round,
         }
-        self._apply = {
+        self._apply: dict[str, Callable[[Article27State, Event], None]] = {
             "started": self._apply_started,
             "unused": self._apply_unused,
             "round_started": self._apply_round_started,
@@ -162,7 +166,7 @@ class Article27Engine:
         return Article27State(setup.players, setup.mode == KEEPER, setup.options)
 
     # -- chance -------------------------------------------------------------------
-    def chance(self, s: Article27State, fate: Fate) -> dict[str, Any] | None:
+    def chance(self, s: Article27State, fate: Fate) -> Event | None:
         phase = s.phase
         if phase == "deal":
             return self._chance_round(s, fate)
@@ -170,9 +174,9 @@ class Article27Engine:
             return self._chance_start(s, fate)
         return None
 
-    def _chance_start(self, s: Article27State, fate: Fate) -> dict[str, Any]:
+    def _chance_start(self, s: Article27State, fate: Fate) -> Event:
         n = s.players
-        event: dict[str, Any] = {
+        event: Event = {
             "type": "started",
             "first": first_seat(s.options["first"], fate, n),
         }
@@ -190,7 +194,7 @@ class Article27Engine:
             event["agendas"] = list(agendas)
         return event
 
-    def _chance_round(self, s: Article27State, fate: Fate) -> dict[str, Any]:
+    def _chance_round(self, s: Article27State, fate: Fate) -> Event:
         """Keeper mode: every player draws 5 tokens from the bag into their
         slots (starting with the SG), then one disk is revealed per issue."""
         scripted = fate.next("slots")
@@ -241,7 +245,7 @@ class Article27Engine:
         return all(counts.count(other) >= SAME_AGENDA_LIMIT for other in pool)
 
     # -- the contract's small questions --------------------------------------------------
-    def reveals_hidden(self, s: Article27State, event: dict[str, Any]) -> bool:
+    def reveals_hidden(self, s: Article27State, event: Event) -> bool:
         """Whether undo must not take back this event of the latest entry: a
         closed ballot, and in keeper mode one that showed someone a slot, an
         agenda or a deal, and anything during negotiation, when the latest
@@ -253,7 +257,7 @@ class Article27Engine:
             s.keeper and (kind in _KEEPER_REVEALING or s.phase == "negotiation")
         )
 
-    def private_choice(self, s: Article27State, command: dict[str, Any]) -> bool:
+    def private_choice(self, s: Article27State, command: Command) -> bool:
         """Keeper mode: bribes, an OTHER bribe's word, a challenge and a veto
         depend on a player's influence or deals; made on the shared screen,
         a refusal would show them. They come from the player's own phone or
@@ -275,17 +279,17 @@ class Article27Engine:
     def next_game_options(self, s: Article27State) -> dict[str, Any]:
         return dict(s.options)
 
-    def gavel_command(self, s: Article27State) -> dict[str, Any] | None:
+    def gavel_command(self, s: Article27State) -> Command | None:
         """What the table's gavel input means: the Secretary-General strikes
         (the engine then judges whether a strike is allowed now)."""
         return None if s.sg is None else {"type": "gavel", "seat": s.sg}
 
-    def ballot(self, s: Article27State) -> dict[str, Any] | None:
+    def ballot(self, s: Article27State) -> BallotSpec | None:
         """The vote on the proposal: everyone, the SG included. In keeper mode
         a player with less than 5 influence behind the screen cannot veto."""
         if s.phase != "voting":
             return None
-        spec: dict[str, Any] = {
+        spec: BallotSpec = {
             "id": f"vote-{s.round}",
             "eligible": tuple(range(s.players)),
             "choices": VOTES,
@@ -302,7 +306,7 @@ class Article27Engine:
             return None
         return s.timer_started + s.options["timer_seconds"] + s.timer_paused_total
 
-    def timer(self, s: Article27State, now: float) -> dict[str, Any] | None:
+    def timer(self, s: Article27State, now: float) -> Timer | None:
         """The negotiation timer as the table shows it."""
         if s.phase not in ("ready", "negotiation"):
             return None
@@ -320,7 +324,7 @@ class Article27Engine:
             "paused": s.timer_paused is not None,
         }
 
-    def due(self, s: Article27State, now: float) -> dict[str, Any] | None:
+    def due(self, s: Article27State, now: float) -> Command | None:
         if s.phase == "negotiation" and s.timer_paused is None:
             deadline = self.deadline(s)
             assert deadline is not None  # the gavel started the timer
@@ -329,7 +333,7 @@ class Article27Engine:
         return None
 
     # -- decide -------------------------------------------------------------------
-    def decide(self, s: Article27State, command: dict[str, Any]) -> list[dict[str, Any]]:
+    def decide(self, s: Article27State, command: Command) -> list[Event]:
         kind = command.get("type")
         handler = self._decide.get(kind) if type(kind) is str else None
         if handler is None:
@@ -347,14 +351,14 @@ class Article27Engine:
             raise RuleError("a27.not_now")
 
     @staticmethod
-    def _at(command: dict[str, Any]) -> float:
+    def _at(command: Command) -> float:
         at = command.get("at")
         if at is None or type(at) not in (int, float):
             raise RuleError("command.bad_field", field="at")
         return float(at)
 
     @staticmethod
-    def _sg(s: Article27State, command: dict[str, Any]) -> int:
+    def _sg(s: Article27State, command: Command) -> int:
         """The SG acts (from the kiosk, or from the SG's own phone)."""
         assert s.sg is not None  # the game has started
         if "seat" in command:
@@ -363,7 +367,7 @@ class Article27Engine:
                 raise RuleError("a27.not_sg", player=seat)
         return s.sg
 
-    def _decide_unused(self, s, command):
+    def _decide_unused(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "unused")
         agendas = command.get("agendas")
         count = len(AGENDAS) - s.players
@@ -377,7 +381,7 @@ class Article27Engine:
             raise RuleError("a27.bad_unused", count=count)
         return {"type": "unused", "agendas": sorted(agendas)}
 
-    def _decide_reveal_disk(self, s, command):
+    def _decide_reveal_disk(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "reveal")
         issue = command.get("issue")
         if issue not in ISSUES or issue in s.revealed:
@@ -389,7 +393,7 @@ class Article27Engine:
             raise RuleError("a27.third_agenda", agenda=agenda)
         return {"type": "reveal_disk", "issue": issue, "agenda": agenda}
 
-    def _decide_gavel(self, s, command):
+    def _decide_gavel(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "ready", "negotiation")
         seat = self._sg(s, command)
         if s.phase == "ready":
@@ -398,7 +402,7 @@ class Article27Engine:
             raise RuleError("a27.empty_floor")
         return {"type": "vote_called", "seat": seat, "at": self._at(command)}
 
-    def _decide_move(self, s, command):
+    def _decide_move(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "negotiation", "place_one")
         seat = self._sg(s, command)
         issue = command.get("issue")
@@ -413,26 +417,28 @@ class Article27Engine:
             raise RuleError("a27.place_one")
         return {"type": "move", "seat": seat, "issue": issue, "to": to}
 
-    def _decide_pause(self, s, command):
+    def _decide_pause(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "negotiation")
         if s.timer_paused is not None:
             raise RuleError("a27.timer_paused")
         return {"type": "pause", "at": self._at(command)}
 
-    def _decide_resume(self, s, command):
+    def _decide_resume(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "negotiation")
         if s.timer_paused is None:
             raise RuleError("a27.timer_running")
         return {"type": "resume", "at": self._at(command)}
 
-    def _decide_timer_expired(self, s, command):
+    def _decide_timer_expired(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "negotiation")
         at = self._at(command)
-        if s.timer_paused is not None or at < self.deadline(s):
+        deadline = self.deadline(s)
+        assert deadline is not None  # the gavel started the timer
+        if s.timer_paused is not None or at < deadline:
             raise RuleError("a27.timer_running")
         return {"type": "timer_expired", "at": at}
 
-    def _decide_ballot(self, s, command):
+    def _decide_ballot(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "voting")
         votes = command.get("votes")
         if (
@@ -445,11 +451,11 @@ class Article27Engine:
             raise RuleError("a27.veto_needs", amount=VETO_COST)
         return {"type": "ballot", "votes": list(votes)}
 
-    def _decide_confirm_other(self, s, command):
+    def _decide_confirm_other(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "settle_other")
         return bribes.decide_confirm(s, command)
 
-    def _decide_announce(self, s, command):
+    def _decide_announce(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "announce")
         seat = seat_of(command, s.players)
         if seat != s.announcer:
@@ -460,15 +466,16 @@ class Article27Engine:
             raise RuleError("a27.impossible_score", low=low, high=high)
         return {"type": "announce", "seat": seat, "score": score}
 
-    def _responder(self, s: Article27State, command: dict[str, Any]) -> int:
+    def _responder(self, s: Article27State, command: Command) -> int:
         seat = seat_of(command, s.players)
         if seat == s.announcer or seat in s.passed:
             raise RuleError("a27.cannot_answer", player=seat)
         return seat
 
-    def _decide_challenge(self, s, command):
+    def _decide_challenge(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "challenge")
         seat = self._responder(s, command)
+        assert s.announcer is not None  # someone announces in this phase
         if not scoring.can_challenge(s, seat):
             raise RuleError("a27.challenge_needs", amount=3)
         announced = s.announcements[-1]["score"]
@@ -478,23 +485,25 @@ class Article27Engine:
             "result": scoring.challenge_result(s, s.announcer, announced, seat),
         }
 
-    def _decide_pass(self, s, command):
+    def _decide_pass(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "challenge")
         return {"type": "pass", "seat": self._responder(s, command)}
 
-    def _decide_proceed(self, s, command):
+    def _decide_proceed(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "challenge")
         return {"type": "proceed"}
 
-    def _decide_next_round(self, s, command):
+    def _decide_next_round(self, s: Article27State, command: Command) -> Event:
         """The gavel passes to the left: the new SG (or the kiosk) starts the
         next round once the table has taken in the result."""
         self._in_phase(s, "scored")
-        if "seat" in command and seat_of(command, s.players) != (s.sg + 1) % s.players:
+        assert s.sg is not None  # the game has started
+        following = (s.sg + 1) % s.players
+        if "seat" in command and seat_of(command, s.players) != following:
             raise RuleError("a27.not_sg", player=command["seat"])
-        return {"type": "next_round", "seat": (s.sg + 1) % s.players}
+        return {"type": "next_round", "seat": following}
 
-    def _decide_final_tally(self, s, command):
+    def _decide_final_tally(self, s: Article27State, command: Command) -> Event:
         self._in_phase(s, "final")
         seat = seat_of(command, s.players)
         if seat in s.tally:
@@ -509,10 +518,10 @@ class Article27Engine:
         return {"type": "final_tally", "seat": seat, "influence": influence, "agenda": agenda}
 
     # -- apply -----------------------------------------------------------------------
-    def apply(self, s: Article27State, event: dict[str, Any]) -> None:
+    def apply(self, s: Article27State, event: Event) -> None:
         self._apply[event["type"]](s, event)
 
-    def _apply_started(self, s, e):
+    def _apply_started(self, s: Article27State, e: Event) -> None:
         s.sg = e["first"]
         if s.keeper:
             s.agendas = list(e["agendas"])
@@ -533,7 +542,7 @@ class Article27Engine:
         for issue in ISSUES:
             s.areas[issue] = list(s.in_play)
 
-    def _apply_unused(self, s, e):
+    def _apply_unused(self, s: Article27State, e: Event) -> None:
         self._put_away(s, e["agendas"])
         self._begin_round(s)
 
@@ -558,7 +567,7 @@ class Article27Engine:
         s.timer_paused_total = 0.0
         s.phase = "deal" if s.keeper else "reveal"
 
-    def _apply_round_started(self, s, e):
+    def _apply_round_started(self, s: Article27State, e: Event) -> None:
         s.slots = [list(x) for x in e["slots"]]
         for issue, agenda in e["disks"].items():
             self._reveal(s, issue, agenda)
@@ -568,19 +577,19 @@ class Article27Engine:
         s.areas[issue].remove(agenda)
         s.revealed[issue] = agenda
 
-    def _apply_reveal_disk(self, s, e):
+    def _apply_reveal_disk(self, s: Article27State, e: Event) -> None:
         self._reveal(s, e["issue"], e["agenda"])
         if len(s.revealed) == len(ISSUES):
             s.phase = "ready"
 
-    def _apply_gavel(self, s, e):
+    def _apply_gavel(self, s: Article27State, e: Event) -> None:
         s.timer_started = e["at"]
         s.phase = "negotiation"
 
-    def _apply_vote_called(self, s, e):
+    def _apply_vote_called(self, s: Article27State, e: Event) -> None:
         s.phase = "voting"
 
-    def _apply_move(self, s, e):
+    def _apply_move(self, s: Article27State, e: Event) -> None:
         if e["to"] == "floor":
             s.floor += (e["issue"],)
         else:
@@ -588,14 +597,14 @@ class Article27Engine:
         if s.phase == "place_one":
             s.phase = "voting"
 
-    def _apply_pause(self, s, e):
+    def _apply_pause(self, s: Article27State, e: Event) -> None:
         s.timer_paused = e["at"]
 
-    def _apply_resume(self, s, e):
+    def _apply_resume(self, s: Article27State, e: Event) -> None:
         s.timer_paused_total += max(0.0, e["at"] - s.timer_paused)
         s.timer_paused = None
 
-    def _apply_timer_expired(self, s, e):
+    def _apply_timer_expired(self, s: Article27State, e: Event) -> None:
         if s.floor:
             s.phase = "voting"
         else:
@@ -605,13 +614,14 @@ class Article27Engine:
                 s.bank += PRIVILEGE
             s.phase = "place_one"
 
-    def _apply_ballot(self, s, e):
+    def _apply_ballot(self, s: Article27State, e: Event) -> None:
         votes = e["votes"]
         s.votes = list(votes)
         s.vetoers = [i for i, v in enumerate(votes) if v == VETO]
         if s.vetoers:
             s.outcome = VETOED
         elif votes.count(YES) >= YES_NEEDED[s.players]:
+            assert s.sg is not None  # the game has started
             s.outcome = PASSED
             s.passed_as_sg.add(s.sg)
         else:
@@ -623,7 +633,7 @@ class Article27Engine:
         else:
             self._after_vote(s)
 
-    def _apply_confirm_other(self, s, e):
+    def _apply_confirm_other(self, s: Article27State, e: Event) -> None:
         bribes.apply_confirm(s, e)
         if not bribes.unconfirmed(s):
             self._after_vote(s)
@@ -641,25 +651,26 @@ class Article27Engine:
             scoring.pay_issue_points(s)
         self._finish_round(s)
 
-    def _apply_announce(self, s, e):
+    def _apply_announce(self, s: Article27State, e: Event) -> None:
         s.announcements.append(
             {"seat": e["seat"], "score": e["score"], "challenger": None, "result": None}
         )
         s.passed = set()
         s.phase = "challenge"
 
-    def _apply_challenge(self, s, e):
+    def _apply_challenge(self, s: Article27State, e: Event) -> None:
         entry = s.announcements[-1]
         entry.update(challenger=e["seat"], result=dict(e["result"]))
+        assert s.announcer is not None  # someone announced what was challenged
         scoring.apply_challenge(s, s.announcer, e["seat"], e["result"])
         self._next_announcer(s)
 
-    def _apply_pass(self, s, e):
+    def _apply_pass(self, s: Article27State, e: Event) -> None:
         s.passed.add(e["seat"])
         if len(s.passed) == s.players - 1:
             self._unchallenged(s)
 
-    def _apply_proceed(self, s, e):
+    def _apply_proceed(self, s: Article27State, e: Event) -> None:
         self._unchallenged(s)
 
     def _unchallenged(self, s: Article27State) -> None:
@@ -699,10 +710,10 @@ class Article27Engine:
         else:
             s.phase = "final"
 
-    def _apply_next_round(self, s, e):
+    def _apply_next_round(self, s: Article27State, e: Event) -> None:
         self._begin_round(s)
 
-    def _apply_final_tally(self, s, e):
+    def _apply_final_tally(self, s: Article27State, e: Event) -> None:
         s.tally[e["seat"]] = {"influence": e["influence"], "agenda": e["agenda"]}
         if len(s.tally) == s.players:
             s.results = scoring.final_entries(s)
@@ -737,7 +748,7 @@ class Article27Engine:
             return [i for i in range(s.players) if i not in s.tally]
         return []
 
-    def legal_commands(self, s: Article27State) -> Sequence[dict[str, Any]]:
+    def legal_commands(self, s: Article27State) -> Sequence[Command]:
         """The commands the engine accepts now. Bribes are listed for the
         smallest amount, 1 influence; any amount the briber can cover is
         accepted. Votes go through the table's ballot."""
@@ -763,7 +774,7 @@ class Article27Engine:
             if offers is None:
                 offers = self._offer_menu(s, able)
             return moves + offers + tuple(answers)
-        out: list[dict[str, Any]] = []
+        out: list[Command] = []
         if phase == "unused":
             count = len(AGENDAS) - s.players
             out = [{"type": "unused", "agendas": list(c)} for c in combinations(AGENDAS, count)]
@@ -813,7 +824,7 @@ class Article27Engine:
             ]
         return tuple(map(FrozenCommand, out))
 
-    def _sg_menu(self, s: Article27State) -> tuple[dict[str, Any], ...]:
+    def _sg_menu(self, s: Article27State) -> tuple[Command, ...]:
         """During negotiation: the SG's moves, "Vote!" once the floor holds an
         issue, and the operator's pause or resume."""
         key = (s.sg, s.floor, s.timer_paused is not None)
@@ -834,7 +845,7 @@ class Article27Engine:
             menu = self._moves[key] = tuple(map(FrozenCommand, out))
         return menu
 
-    def _offer_menu(self, s: Article27State, able: int) -> tuple[dict[str, Any], ...]:
+    def _offer_menu(self, s: Article27State, able: int) -> tuple[Command, ...]:
         """Keeper mode: offers of 1 influence from every player who may make
         one (``able``, a bit per seat), to every other player, of every kind
         (the issue kinds only to the SG)."""
@@ -869,7 +880,7 @@ class Article27Engine:
         return menu
 
     # -- views ------------------------------------------------------------------------
-    def public_view(self, s: Article27State) -> dict[str, Any]:
+    def public_view(self, s: Article27State) -> View:
         over = s.phase == "over"
         return {
             "game": self.name,
@@ -918,10 +929,10 @@ class Article27Engine:
             "results": [dict(r) for r in s.results] if s.results else None,
         }
 
-    def private_view(self, s: Article27State, seat: int) -> dict[str, Any]:
+    def private_view(self, s: Article27State, seat: int) -> View:
         """Keeper mode: the seat's agenda and its row's value, its slots with
         what the current proposal would pay, its influence and its bribes."""
-        view: dict[str, Any] = {"seat": seat}
+        view: View = {"seat": seat}
         if not s.keeper:
             return view
         agenda = s.agendas[seat]
@@ -948,7 +959,7 @@ class Article27Engine:
         ]
         return view
 
-    def describe(self, event: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    def describe(self, event: Event) -> tuple[str, dict[str, Any]] | None:
         """A public log line: no slot, agenda holder, influence or open offer."""
         kind = event["type"]
         if kind == "started":
@@ -1005,4 +1016,5 @@ def _valid_slots(slots: Any, players: int) -> bool:
     )
 
 
-ENGINE = Article27Engine()
+# Typed as the contract, so mypy checks the engine keeps it.
+ENGINE: GavelEngine = Article27Engine()

@@ -144,7 +144,7 @@ def rank(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     player who passed a proposal as SG; otherwise the victory is shared. Each
     entry says which rule placed it against those with the same total."""
 
-    def key(e):
+    def key(e: dict[str, Any]) -> tuple[int, int, bool]:
         return (-e["total"], e["points"], not e["passed_as_sg"])
 
     ordered = sorted(entries, key=lambda e: (key(e), e["seat"]))

@@ -43,6 +43,7 @@ from ...ui.sounds import EXPIRY, GAVEL, WARNING, Sounds
 from ...ui.split_line import SplitLine
 from ...ui.table_screen import TableScreen
 from ..palette import hex_colour
+from ..views import PublicBallot
 from .palette import (
     DISK_DOWN,
     DISK_DOWN_SIGN,
@@ -326,11 +327,12 @@ class Article27TableScreen(TableScreen):
         it closes (shown still after a restart), with the outcome in words."""
         t, ballot = self.t, self.ids.ballot
         voted_text = t("ui.ballot.voted")
-        if view["ballot"] is not None:
-            voted = set(view["ballot"]["voted"])
+        open_ballot: PublicBallot | None = view["ballot"]
+        if open_ballot is not None:
+            voted = set(open_ballot["voted"])
             ballot.show_open(
                 t("a27.ui.ballot_title"),
-                [(t.names[s], s in voted) for s in view["ballot"]["eligible"]],
+                [(t.names[s], s in voted) for s in open_ballot["eligible"]],
                 voted_text,
                 t("ui.ballot.waiting"),
             )

@@ -8,9 +8,35 @@ keeps what is public on the board.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from .rules import AGENDAS, ISSUES, rounds_for, unused_agendas_removed
+
+# A bribe (keeper mode), from its offer until the round's end: its terms
+# (``amount``, ``kind``: a vote, include, exclude or other, with its
+# ``issue`` or ``text``), the influence it ``held`` in escrow, its ``status``
+# ("offered", "countered", "accepted", then "paid", "returned"...), the seat
+# whose answer it ``awaiting``, whether a later deal ``conflicted`` with it,
+# both parties' word on an OTHER deal (``confirmed``, by seat) and its public
+# ``number`` once accepted. ("from" is a keyword: hence the functional form.)
+Bribe = TypedDict(
+    "Bribe",
+    {
+        "id": int,
+        "from": int,
+        "to": int,
+        "amount": int,
+        "kind": str,
+        "issue": str | None,
+        "text": str | None,
+        "held": int,
+        "status": str,
+        "awaiting": int | None,
+        "conflicted": bool,
+        "confirmed": dict[int, bool],
+        "number": int | None,
+    },
+)
 
 
 class Article27State:
@@ -81,8 +107,8 @@ class Article27State:
         self.vetoers: list[int] = []
         # This round's bribes: live ones (open or accepted) and closed ones,
         # each by number.
-        self.bribes: dict[int, dict[str, Any]] = {}
-        self.closed: dict[int, dict[str, Any]] = {}
+        self.bribes: dict[int, Bribe] = {}
+        self.closed: dict[int, Bribe] = {}
         # Offers made so far this game, by (briber, recipient): a bribe's
         # number counts only its own pair's (see bribes.bribe_id).
         self.offers_made: dict[tuple[int, int], int] = {}

@@ -23,10 +23,14 @@ to be reshuffled, or ``over``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from ..base import (
     KEEPER,
+    Command,
+    Engine,
+    Event,
     Fate,
     FrozenCommand,
     RuleError,
@@ -36,6 +40,7 @@ from ..base import (
     same_items,
     seat_of,
 )
+from ..views import BallotSpec, View
 from .rules import (
     BOARDS,
     CHAOS_AT,
@@ -85,7 +90,7 @@ class SecretHitlerEngine:
     max_players = 10
 
     def __init__(self) -> None:
-        self._decide = {
+        self._decide: dict[str, Callable[[SecretHitlerState, Command], Event]] = {
             "confirm": self._decide_confirm,
             "nominate": self._decide_nominate,
             "ballot": self._decide_ballot,
@@ -102,7 +107,7 @@ class SecretHitlerEngine:
         }
         # Menus by situation (see legal_commands), shared by every table.
         self._legal: dict[tuple[Any, ...], tuple[FrozenCommand, ...]] = {}
-        self._apply = {
+        self._apply: dict[str, Callable[[SecretHitlerState, Event], None]] = {
             "started": self._apply_started,
             "confirm": self._apply_confirm,
             "nominate": self._apply_nominate,
@@ -134,7 +139,7 @@ class SecretHitlerEngine:
         return SecretHitlerState(setup.players, setup.mode == KEEPER, setup.options)
 
     # -- chance ---------------------------------------------------------------
-    def chance(self, s: SecretHitlerState, fate: Fate) -> dict[str, Any] | None:
+    def chance(self, s: SecretHitlerState, fate: Fate) -> Event | None:
         if s.winner is not None:
             return None
         if s.phase == "setup":
@@ -154,9 +159,9 @@ class SecretHitlerEngine:
             return {"type": "chaos", "policy": s.deck[0]}
         return None
 
-    def _chance_start(self, s: SecretHitlerState, fate: Fate) -> dict[str, Any]:
+    def _chance_start(self, s: SecretHitlerState, fate: Fate) -> Event:
         n = s.players
-        event: dict[str, Any] = {
+        event: Event = {
             "type": "started",
             "first": first_seat(s.options["first"], fate, n),
         }
@@ -179,7 +184,7 @@ class SecretHitlerEngine:
             event["deck"] = list(deck)
         return event
 
-    def reveals_hidden(self, s: SecretHitlerState, event: dict[str, Any]) -> bool:
+    def reveals_hidden(self, s: SecretHitlerState, event: Event) -> bool:
         """Whether undoing this event would re-hide something someone has
         seen: a closed ballot's votes (keeper mode's ballot is secret; in
         physical mode, unless every vote was typed on the kiosk, in
@@ -194,14 +199,14 @@ class SecretHitlerEngine:
             return s.keeper or not event.get("in_public", False)
         return s.keeper and kind in _KEEPER_REVEALING
 
-    def private_choice(self, s: SecretHitlerState, command: dict[str, Any]) -> bool:
+    def private_choice(self, s: SecretHitlerState, command: Command) -> bool:
         """In keeper mode, which tiles may be discarded or enacted shows the
         hand: those choices belong on the office holder's phone."""
         kind = command.get("type")
         return s.keeper and type(kind) is str and kind in _PRIVATE_CHOICES
 
     # -- decide ---------------------------------------------------------------
-    def decide(self, s: SecretHitlerState, command: dict[str, Any]) -> list[dict[str, Any]]:
+    def decide(self, s: SecretHitlerState, command: Command) -> list[Event]:
         kind = command.get("type")
         handler = self._decide.get(kind) if type(kind) is str else None
         if handler is None:
@@ -225,7 +230,7 @@ class SecretHitlerEngine:
             return RuleError("sh.target_self")
         return None
 
-    def _target(self, s: SecretHitlerState, command: dict[str, Any], actor: int) -> int:
+    def _target(self, s: SecretHitlerState, command: Command, actor: int) -> int:
         target = seat_of(command, s.players, "target")
         refusal = self._target_refusal(s, actor, target)
         if refusal is not None:
@@ -245,34 +250,34 @@ class SecretHitlerEngine:
         return None
 
     @staticmethod
-    def _president(s: SecretHitlerState, command: dict[str, Any]) -> int:
+    def _president(s: SecretHitlerState, command: Command) -> int:
         seat = seat_of(command, s.players)
         if seat != s.president:
             raise RuleError("sh.not_president", player=seat)
         return seat
 
     @staticmethod
-    def _chancellor(s: SecretHitlerState, command: dict[str, Any]) -> int:
+    def _chancellor(s: SecretHitlerState, command: Command) -> int:
         seat = seat_of(command, s.players)
         if seat != s.chancellor:
             raise RuleError("sh.not_chancellor", player=seat)
         return seat
 
     @staticmethod
-    def _policy(command: dict[str, Any]) -> str:
+    def _policy(command: Command) -> str:
         policy = command.get("policy")
         if policy not in POLICIES:
             raise RuleError("sh.unknown_policy", policy=str(policy)[:20])
         return policy
 
-    def _decide_confirm(self, s, command):
+    def _decide_confirm(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "night")
         seat = seat_of(command, s.players)
         if seat in s.confirmed:
             raise RuleError("sh.already_confirmed", player=seat)
         return {"type": "confirm", "seat": seat}
 
-    def _decide_nominate(self, s, command):
+    def _decide_nominate(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "nominate")
         seat = seat_of(command, s.players)
         if seat != s.candidate:
@@ -282,7 +287,7 @@ class SecretHitlerEngine:
             raise RuleError("sh.term_limited", player=target)
         return {"type": "nominate", "seat": seat, "target": target}
 
-    def _decide_ballot(self, s, command):
+    def _decide_ballot(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "election")
         votes = command.get("votes")
         if not isinstance(votes, list) or len(votes) != s.players:
@@ -300,9 +305,10 @@ class SecretHitlerEngine:
         in_public = command.get("in_public") is True
         return {"type": "ballot", "votes": list(votes), "in_public": in_public}
 
-    def _decide_reveal(self, s, command):
+    def _decide_reveal(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "hitler_reveal", "execution_reveal")
         seat = seat_of(command, s.players)
+        assert s.reveal is not None  # someone reveals in this phase
         if seat != s.reveal[0]:
             raise RuleError("sh.not_revealing", player=seat)
         hitler = command.get("hitler")
@@ -312,7 +318,7 @@ class SecretHitlerEngine:
             raise RuleError("sh.already_not_hitler", player=seat)
         return {"type": "reveal", "seat": seat, "hitler": hitler}
 
-    def _decide_discard(self, s, command):
+    def _decide_discard(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "president_discard")
         seat = self._president(s, command)
         policy = self._policy(command)
@@ -320,7 +326,7 @@ class SecretHitlerEngine:
             raise RuleError("sh.tile_not_held", policy=policy)
         return {"type": "discard", "seat": seat, "policy": policy}
 
-    def _decide_enact(self, s, command):
+    def _decide_enact(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "chancellor_enact", "legislative")
         seat = self._chancellor(s, command)
         policy = self._policy(command)
@@ -328,7 +334,7 @@ class SecretHitlerEngine:
             raise RuleError("sh.tile_not_held", policy=policy)
         return {"type": "enact", "seat": seat, "policy": policy}
 
-    def _decide_veto(self, s, command):
+    def _decide_veto(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "chancellor_enact", "legislative")
         seat = self._chancellor(s, command)
         refusal = self._veto_refusal(s)
@@ -336,7 +342,7 @@ class SecretHitlerEngine:
             raise refusal
         return {"type": "veto", "seat": seat}
 
-    def _decide_veto_response(self, s, command):
+    def _decide_veto_response(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "veto")
         seat = self._president(s, command)
         agree = command.get("agree")
@@ -344,13 +350,13 @@ class SecretHitlerEngine:
             raise RuleError("command.bad_field", field="agree")
         return {"type": "veto_response", "seat": seat, "agree": agree}
 
-    def _decide_chaos(self, s, command):
+    def _decide_chaos(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, "chaos")
         if s.keeper:
             raise RuleError("sh.app_turns_tile")
         return {"type": "chaos", "policy": self._policy(command)}
 
-    def _decide_investigate(self, s, command):
+    def _decide_investigate(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, INVESTIGATE)
         seat = self._president(s, command)
         target = self._target(s, command, seat)
@@ -358,22 +364,22 @@ class SecretHitlerEngine:
             raise RuleError("sh.already_investigated", player=target)
         return {"type": INVESTIGATE, "seat": seat, "target": target}
 
-    def _decide_special_election(self, s, command):
+    def _decide_special_election(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, SPECIAL_ELECTION)
         seat = self._president(s, command)
         return {"type": SPECIAL_ELECTION, "seat": seat, "target": self._target(s, command, seat)}
 
-    def _decide_peek(self, s, command):
+    def _decide_peek(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, PEEK)
         return {"type": PEEK, "seat": self._president(s, command)}
 
-    def _decide_execute(self, s, command):
+    def _decide_execute(self, s: SecretHitlerState, command: Command) -> Event:
         self._in_phase(s, EXECUTE)
         seat = self._president(s, command)
         return {"type": EXECUTE, "seat": seat, "target": self._target(s, command, seat)}
 
     # -- apply ----------------------------------------------------------------
-    def apply(self, s: SecretHitlerState, event: dict[str, Any]) -> None:
+    def apply(self, s: SecretHitlerState, event: Event) -> None:
         self._apply[event["type"]](s, event)
         if s.winner is None and not s.reshuffle_due:
             if s.phase == "new_round":
@@ -381,7 +387,7 @@ class SecretHitlerEngine:
             elif s.phase == "session":
                 self._begin_session(s)
 
-    def _apply_started(self, s, e):
+    def _apply_started(self, s: SecretHitlerState, e: Event) -> None:
         if s.keeper:
             s.roles = list(e["roles"])
             s.deck = list(e["deck"])
@@ -391,17 +397,17 @@ class SecretHitlerEngine:
         s.round = 1
         s.phase = "night" if s.keeper else "nominate"
 
-    def _apply_confirm(self, s, e):
+    def _apply_confirm(self, s: SecretHitlerState, e: Event) -> None:
         s.confirmed.add(e["seat"])
         if len(s.confirmed) == s.players:
             s.phase = "nominate"
 
-    def _apply_nominate(self, s, e):
+    def _apply_nominate(self, s: SecretHitlerState, e: Event) -> None:
         s.nominee = e["target"]
         s.ballots += 1
         s.phase = "election"
 
-    def _apply_ballot(self, s, e):
+    def _apply_ballot(self, s: SecretHitlerState, e: Event) -> None:
         votes = e["votes"]
         elected = votes.count(JA) * 2 > len(s.living)  # a strict majority
         s.last_election = {
@@ -413,6 +419,7 @@ class SecretHitlerEngine:
             "tracker": s.tracker,
         }
         if elected:
+            assert s.candidate is not None and s.nominee is not None  # as voted on
             s.president, s.chancellor = s.candidate, s.nominee
             s.last_president, s.last_chancellor = s.president, s.chancellor
             s.nominee = None
@@ -435,7 +442,8 @@ class SecretHitlerEngine:
         s.tracker += 1
         s.phase = "chaos" if s.tracker >= CHAOS_AT else "new_round"
 
-    def _apply_reveal(self, s, e):
+    def _apply_reveal(self, s: SecretHitlerState, e: Event) -> None:
+        assert s.reveal is not None  # someone reveals in this phase
         seat, why = s.reveal
         s.reveal = None
         if why == "elected":
@@ -459,12 +467,12 @@ class SecretHitlerEngine:
         else:
             s.phase = "legislative"
 
-    def _apply_discard(self, s, e):
+    def _apply_discard(self, s: SecretHitlerState, e: Event) -> None:
         s.hand.remove(e["policy"])
         s.discard.append(e["policy"])
         s.phase = "chancellor_enact"
 
-    def _apply_enact(self, s, e):
+    def _apply_enact(self, s: SecretHitlerState, e: Event) -> None:
         policy = e["policy"]
         if s.keeper:
             s.hand.remove(policy)
@@ -475,11 +483,11 @@ class SecretHitlerEngine:
             s.discard.extend([None] * (HAND - 1))
         self._enacted(s, policy, by_government=True)
 
-    def _apply_veto(self, s, e):
+    def _apply_veto(self, s: SecretHitlerState, e: Event) -> None:
         s.veto_requested = True
         s.phase = "veto"
 
-    def _apply_veto_response(self, s, e):
+    def _apply_veto_response(self, s: SecretHitlerState, e: Event) -> None:
         s.veto_requested = False
         if not e["agree"]:
             s.veto_refused = True
@@ -495,7 +503,7 @@ class SecretHitlerEngine:
             s.reshuffle_due = True
         self._failed_government(s)
 
-    def _apply_chaos(self, s, e):
+    def _apply_chaos(self, s: SecretHitlerState, e: Event) -> None:
         if s.keeper:
             s.deck.pop(0)
         else:
@@ -527,7 +535,7 @@ class SecretHitlerEngine:
         s.power = power
         s.phase = power or "new_round"
 
-    def _apply_reshuffled(self, s, e):
+    def _apply_reshuffled(self, s: SecretHitlerState, e: Event) -> None:
         if s.keeper:
             s.deck = list(e["deck"])
         else:
@@ -535,29 +543,31 @@ class SecretHitlerEngine:
         s.discard = []
         s.reshuffle_due = False
 
-    def _apply_investigate(self, s, e):
+    def _apply_investigate(self, s: SecretHitlerState, e: Event) -> None:
         president, target = e["seat"], e["target"]
         s.investigations.append((president, target))
         if s.keeper:
+            role = s.roles[target]
+            assert role is not None  # keeper mode dealt the roles
             s.knowledge[president].append(
-                {"kind": INVESTIGATE, "target": target, "party": party_of(s.roles[target])}
+                {"kind": INVESTIGATE, "target": target, "party": party_of(role)}
             )
         s.power = None
         s.phase = "new_round"
 
-    def _apply_special_election(self, s, e):
+    def _apply_special_election(self, s: SecretHitlerState, e: Event) -> None:
         s.special_candidate = e["target"]
         s.special_caller = s.rotation_base = e["seat"]
         s.power = None
         s.phase = "new_round"
 
-    def _apply_peek(self, s, e):
+    def _apply_peek(self, s: SecretHitlerState, e: Event) -> None:
         if s.keeper:
             s.knowledge[e["seat"]].append({"kind": PEEK, "tiles": s.deck[:HAND]})
         s.power = None
         s.phase = "new_round"
 
-    def _apply_execute(self, s, e):
+    def _apply_execute(self, s: SecretHitlerState, e: Event) -> None:
         target = e["target"]
         s.alive[target] = False
         s.living = tuple([i for i in s.living if i != target])
@@ -644,7 +654,7 @@ class SecretHitlerEngine:
     def due(self, s: Any, now: float) -> None:
         return None
 
-    def ballot(self, s: SecretHitlerState) -> dict[str, Any] | None:
+    def ballot(self, s: SecretHitlerState) -> BallotSpec | None:
         """The government vote: every living player, Ja or Nein."""
         if s.phase != "election" or s.winner is not None:
             return None
@@ -670,7 +680,7 @@ class SecretHitlerEngine:
             return [s.chancellor]
         return []
 
-    def legal_commands(self, s: SecretHitlerState) -> tuple[dict[str, Any], ...]:
+    def legal_commands(self, s: SecretHitlerState) -> tuple[Command, ...]:
         """Every command the engine accepts now (votes go through the table's
         ballot and are not listed here).
 
@@ -728,7 +738,7 @@ class SecretHitlerEngine:
 
     def _commands(self, s: SecretHitlerState, phase: str) -> tuple[FrozenCommand, ...]:
         """The menu of ``phase`` as the rules build it now."""
-        out: list[dict[str, Any]] = []
+        out: list[Command] = []
         if phase == "night":
             out = [{"type": "confirm", "seat": i} for i in range(s.players) if i not in s.confirmed]
         elif phase == "nominate":
@@ -778,7 +788,7 @@ class SecretHitlerEngine:
         return tuple(map(FrozenCommand, out))
 
     # -- views ---------------------------------------------------------------------
-    def public_view(self, s: SecretHitlerState) -> dict[str, Any]:
+    def public_view(self, s: SecretHitlerState) -> View:
         phase = self.public_phase(s)
         limited = self.term_limited(s)
         over = phase == "over"
@@ -840,11 +850,11 @@ class SecretHitlerEngine:
             "reason": s.win_reason,
         }
 
-    def private_view(self, s: SecretHitlerState, seat: int) -> dict[str, Any]:
+    def private_view(self, s: SecretHitlerState, seat: int) -> View:
         """What only ``seat`` may know: in keeper mode its role, party and
         teammates, the tiles in its hand while it holds office, the top tiles
         during its peek, and what its investigations and peeks showed it."""
-        view: dict[str, Any] = {"seat": seat}
+        view: View = {"seat": seat}
         if not s.keeper:
             return view
         role = s.roles[seat]
@@ -869,7 +879,7 @@ class SecretHitlerEngine:
             return []
         return [{"seat": i, "role": r} for i, r in enumerate(s.roles) if i != seat and r != LIBERAL]
 
-    def describe(self, event: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    def describe(self, event: Event) -> tuple[str, dict[str, Any]] | None:
         """A public log line: votes only once revealed, never a hidden tile,
         party or role."""
         kind = event["type"]
@@ -900,4 +910,5 @@ class SecretHitlerEngine:
         return None
 
 
-ENGINE = SecretHitlerEngine()
+# Typed as the contract, so mypy checks the engine keeps it.
+ENGINE: Engine = SecretHitlerEngine()

@@ -42,6 +42,7 @@ from ...ui.buttons import CommandButton
 from ...ui.fonts import MEASURES_KEPT, words_fit_size
 from ...ui.script_view import ScriptView
 from ...ui.table_screen import TableScreen
+from ..views import PublicBallot
 from .night import WRONG, night_script
 from .palette import FASCIST, JA, LIBERAL, NEIN, NIGHT, PILES, ROLE_TEXT
 from .words import (
@@ -252,7 +253,7 @@ class SecretHitlerTableScreen(TableScreen):
     def follow(self, table: Table) -> None:
         self._pick: tuple | None = None  # the two-tap command waiting for a seat
         self._entered: list[int] = []  # the votes this pick entered: their commands
-        self._open_ballot: dict[str, Any] | None = None  # the open ballot last shown
+        self._open_ballot: PublicBallot | None = None  # the open ballot last shown
         self._result_shown = False  # the last election's result is on screen
         super().follow(table)
 
@@ -439,7 +440,8 @@ class SecretHitlerTableScreen(TableScreen):
         """While the ballot is open: who has voted. When the last vote closes
         it: every vote turned at once, then the result. Otherwise the last
         election's result, still (after a restart, or an undone nomination)."""
-        t, ballot, names = self.t, view["ballot"], self.table.names
+        t, names = self.t, self.table.names
+        ballot: PublicBallot | None = view["ballot"]
         was_open, self._open_ballot = self._open_ballot, ballot
         if ballot is not None:
             voted = set(ballot["voted"])
