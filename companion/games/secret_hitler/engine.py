@@ -36,6 +36,7 @@ from ..base import (
     same_items,
     seat_of,
 )
+from . import SPEC
 from .rules import (
     BOARDS,
     CHAOS_AT,
@@ -81,8 +82,8 @@ _LEGAL_CACHE_LIMIT = 20000
 
 class SecretHitlerEngine:
     name = "secret_hitler"
-    min_players = 5
-    max_players = 10
+    min_players = SPEC.min_players
+    max_players = SPEC.max_players
 
     def __init__(self) -> None:
         self._decide = {
@@ -122,7 +123,7 @@ class SecretHitlerEngine:
 
     # -- setup ---------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
-        return {"first": "random"}
+        return SPEC.defaults()
 
     def check_setup(self, setup: Setup) -> None:
         setup.options = checked_options(
