@@ -163,6 +163,11 @@ def run(*argv: str) -> subprocess.CompletedProcess:
             {"option": "timer_seconds", "value": "soon"},
         ),
         (
+            ["--game", "coup", "--response-seconds", "nan"],
+            "setup.bad_option",
+            {"option": "response_seconds", "value": "nan"},
+        ),
+        (
             ["--game", "g54", "--communist", "anarchist"],
             "setup.bad_option",
             {"option": "communist", "value": "anarchist"},
