@@ -163,6 +163,11 @@ def run(*argv: str) -> subprocess.CompletedProcess:
             {"option": "timer_seconds", "value": "soon"},
         ),
         (
+            ["--game", "coup", "--response-seconds", "nan"],
+            "setup.bad_option",
+            {"option": "response_seconds", "value": "nan"},
+        ),
+        (
             ["--game", "g54", "--communist", "anarchist"],
             "setup.bad_option",
             {"option": "communist", "value": "anarchist"},
@@ -242,6 +247,14 @@ def test_the_player_counts_the_specs_declare():
         "g54": (2, 6),
     }
     assert (HANDS.min_players, HANDS.max_players) == (2, 6)
+
+
+def test_every_seat_of_every_game_can_have_buttons(every_game):
+    """The pin map and the button pad wire up to MAX_SEATS seats: no game
+    seats more."""
+    from companion.devices import pad, pinmap
+
+    assert max(spec.max_players for spec in every_game) <= min(pinmap.MAX_SEATS, pad.MAX_SEATS)
 
 
 def test_the_home_screens_variants_are_declared_options_the_engine_takes(every_game):

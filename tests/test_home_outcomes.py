@@ -114,4 +114,4 @@ def test_home_and_the_seat_buttons_name_no_game():
         text = ui_module(module)
         for word in [*(spec.name for spec in specs()), "ranking", "liberal", "fascist", "team."]:
             assert word not in text, (module, word)
-        assert '"challenge"' not in text and "phase" not in text, module
+        assert '"challenge"' not in text and '"phase"' not in text, module

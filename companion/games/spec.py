@@ -11,6 +11,7 @@ screen are named by module and imported when first needed.
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -30,9 +31,10 @@ if TYPE_CHECKING:
 Variant = tuple[str, tuple[Any, ...]]
 
 # How an option's value is written as text (the command line's ``--option
-# key=value``): "choice", one of ``choices``; "flag", true or false; "int", a
-# whole number; "number", any number; "seat", "random" or a seat's number
-# counted from 0; "names", one of ``choices`` or names separated by commas.
+# key=value``): "choice", one of ``choices`` (words); "flag", true or false;
+# "int", a whole number from 0; "number", any finite number; "seat", "random"
+# or a seat's number counted from 0; "names", one of ``choices`` or names
+# separated by commas (a list).
 OptionKind = Literal["choice", "flag", "int", "number", "seat", "names"]
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
@@ -97,11 +99,13 @@ FIRST = Option("first", "random", "option.first", kind="seat")
 
 
 def _number(word: str) -> float | None:
+    """A finite number, or None (a setup is stored as JSON, which has no
+    NaN or infinity)."""
     try:
         value = float(word)
     except ValueError:
         return None
-    return value if value == value and abs(value) != float("inf") else None
+    return value if math.isfinite(value) else None
 
 
 @dataclass(frozen=True)
