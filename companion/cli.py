@@ -10,7 +10,7 @@ import os
 import sqlite3
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .devices.pinmap import PINS_ENV
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 WIFI_PASSWORD_ENV = "COMPANION_WIFI_PASSWORD"
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(lang: str = "en") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion", description="Table Companion: a touchscreen referee beside a board game."
     )
@@ -53,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
         help="open the kiosk: the unfinished game, or the home "
         "screen to choose one (--game starts one directly)",
     )
-    _game_arguments(run, modes=["physical", "keeper"])
+    _game_arguments(run, modes=["physical", "keeper"], lang=lang)
     run.add_argument(
         "--pins",
         type=Path,
@@ -130,6 +130,7 @@ def _parser() -> argparse.ArgumentParser:
         "to --public-url (the Pi's own access point)",
     )
     _fleet_arguments(run)
+    _option_arguments(run, lang)
 
     serve = sub.add_parser(
         "serve",
@@ -137,7 +138,7 @@ def _parser() -> argparse.ArgumentParser:
         help="serve the phones and the table page, without "
         "the kiosk window (headless tables, tests)",
     )
-    _game_arguments(serve, modes=["physical", "keeper"])
+    _game_arguments(serve, modes=["physical", "keeper"], lang=lang)
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on")
     serve.add_argument("--port", type=int, default=8080)
     serve.add_argument(
@@ -154,6 +155,7 @@ def _parser() -> argparse.ArgumentParser:
         help="stop after this many seconds (a smoke test)",
     )
     _fleet_arguments(serve)
+    _option_arguments(serve, lang)
 
     status = sub.add_parser(
         "status",
@@ -284,7 +286,7 @@ def _console(args: argparse.Namespace) -> int:
         return 2
 
 
-def _game_arguments(parser: argparse.ArgumentParser, modes: list[str]) -> None:
+def _game_arguments(parser: argparse.ArgumentParser, modes: list[str], lang: str) -> None:
     """The arguments that open a table: the store, and a new game's set-up
     (any game the registry knows; none: the unfinished game)."""
     from .games import names
@@ -305,39 +307,11 @@ def _game_arguments(parser: argparse.ArgumentParser, modes: list[str]) -> None:
         help="physical: the table's own cards; keeper: the app holds them "
         "and each player sees theirs on a phone",
     )
-    # Game options: each goes to the game's engine, which refuses one it
-    # does not take (see docs/games/ for each game's options).
-    parser.add_argument(
-        "--direction",
-        default=None,
-        choices=["clockwise", "counterclockwise"],
-        help="the way play passes, in a game that offers both",
-    )
-    parser.add_argument(
-        "--set",
-        default=None,
-        dest="roles",
-        help='a game that deals a set of characters: "random" (default), '
-        '"starter", or its characters comma-separated, e.g. '
-        '"banker,director,guerrilla,politician,priest"',
-    )
-    parser.add_argument(
-        "--advanced",
-        action="store_true",
-        help="let a random set of characters draw the advanced ones too",
-    )
     parser.add_argument(
         "--votes",
         default=None,
         choices=["changeable", "locked"],
         help="a new game: may a seat change its vote until the last is in?",
-    )
-    parser.add_argument(
-        "--response-seconds",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="a new game with claims: a claim nobody challenges stands after this",
     )
     parser.add_argument(
         "--lang",
@@ -348,6 +322,63 @@ def _game_arguments(parser: argparse.ArgumentParser, modes: list[str]) -> None:
     parser.add_argument(
         "--new", action="store_true", help="start a new game even if one is unfinished"
     )
+
+
+def _option_arguments(parser: argparse.ArgumentParser, lang: str) -> None:
+    """A new game's options, as the games' specs declare them (added last:
+    the command's own arguments come first): ``--option key=value`` for any,
+    and ``--key value`` for each option name some game declares and no
+    other argument takes (a flag option: ``--key`` alone sets it). They are
+    read against the chosen game's spec in ``_options``."""
+    from .games import specs
+    from .games.spec import Option
+    from .i18n import Messages
+
+    t = Messages(lang)
+    known: dict[str, tuple[Option, list[str]]] = {}
+    for spec in specs():
+        for option in spec.options:
+            known.setdefault(option.name, (option, []))[1].append(spec.name)
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a new game's option (repeatable); the games' options: "
+        + "; ".join(f"{spec.name}: {', '.join(o.name for o in spec.options)}" for spec in specs()),
+    )
+    for name, (option, games) in known.items():
+        written: dict[str, Any] = (
+            {"action": "store_const", "const": "true"}
+            if option.kind == "flag"
+            else {"metavar": option.metavar()}
+        )
+        try:
+            parser.add_argument(
+                f"--{name.replace('_', '-')}",
+                dest=f"{OPTION_DEST}{name}",
+                default=None,
+                help=f"{t(option.help)} ({', '.join(games)})",
+                **written,
+            )
+        except argparse.ArgumentError:  # taken by another argument: --option sets it
+            continue
+
+
+# Where each game option's own flag leaves its text.
+OPTION_DEST = "game_option_"
+
+
+def _help_language(argv: list[str] | None) -> str:
+    """The language --lang names on this command line (the game options'
+    help is worded from the catalogs), else English. Read before parsing,
+    which prints the help."""
+    words = sys.argv[1:] if argv is None else argv
+    for word, following in zip(words, [*words[1:], ""]):
+        if word == "--lang" or word.startswith("--lang="):
+            lang = following if word == "--lang" else word.partition("=")[2]
+            return lang if lang in LANGUAGES else "en"
+    return "en"
 
 
 def _fleet_arguments(parser: argparse.ArgumentParser) -> None:
@@ -435,7 +466,7 @@ def _fleet(args: argparse.Namespace, store: EventStore) -> StatusPublisher | Non
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parser(_help_language(argv)).parse_args(argv)
     configure_logging(args.log_level or DEFAULT_LEVEL)
     if args.command == "replay":
         return _replay(args)
@@ -601,21 +632,24 @@ def _pad_opener(port: str | None):
 
 
 def _options(args: argparse.Namespace) -> dict:
-    """The game options the command line sets (the engine checks them)."""
-    options: dict = {}
-    if args.direction is not None:
-        options["direction"] = args.direction
-    if args.roles is not None:
-        options["set"] = (
-            args.roles
-            if args.roles in ("random", "starter")
-            else [r.strip() for r in args.roles.split(",") if r.strip()]
-        )
-    if args.advanced:
-        options["advanced"] = True
-    if args.response_seconds is not None:
-        options["response_seconds"] = args.response_seconds
-    return options
+    """The options the command line sets for a new game of ``args.game``,
+    read as its spec declares them: RuleError for a malformed ``--option``,
+    an option the game does not take or a value it cannot have (the engine
+    judges the rest)."""
+    from .games import spec_for
+    from .games.base import RuleError
+
+    written = [
+        (name[len(OPTION_DEST) :], text)
+        for name, text in vars(args).items()
+        if name.startswith(OPTION_DEST) and text is not None
+    ]
+    for pair in args.option:
+        name, equals, text = pair.partition("=")
+        if not (equals and name.strip()):
+            raise RuleError("cli.option_form", text=pair[:40])
+        written.append((name.strip(), text))
+    return spec_for(args.game).parse_options(written)
 
 
 def _table_settings(args: argparse.Namespace) -> dict:

@@ -577,7 +577,9 @@ def test_a_ruleset_that_charges_a_fee_has_it_refused_in_words():
             return 9 if character == "duke" else 0
 
     rules = replace(COUP, hooks=DukeFee())
-    engine = ClaimEngine("coup", rules, lambda options: rules, defaults={"first": 0})
+    engine = ClaimEngine(
+        "coup", rules, lambda options: rules, defaults={"first": 0}, players=(2, 6)
+    )
     setup = Setup(game="coup", seats=["A", "B"], mode="keeper", options={"first": 0})
     state = engine.new_state(setup)
     engine.apply(state, engine.chance(state, Fate(seed=1)))

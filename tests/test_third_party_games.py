@@ -51,7 +51,8 @@ def test_a_broken_installed_game_is_skipped_with_one_line_and_the_rest_play(tmp_
     (site / "not_a_spec.py").write_text("SPEC = {'name': 'not_a_spec'}\n")
     (site / "clash.py").write_text(
         "from companion.games.spec import GameSpec\n"
-        "SPEC = GameSpec(name='coup', order=0, engine_path='clash:E', words_path='clash:W')\n"
+        "SPEC = GameSpec(name='coup', order=0, engine_path='clash:E', words_path='clash:W',"
+        " min_players=2, max_players=6)\n"
     )
     _dist_info(
         site,

@@ -20,7 +20,7 @@ from typing import Any
 
 PINS_ENV = "COMPANION_PINS"
 DEFAULT_MAP = "pinmap.default.toml"
-MAX_SEATS = 10  # the largest table any game seats (Secret Hitler)
+MAX_SEATS = 10  # no game seats more (its spec's max_players; tests/test_game_options.py)
 MAX_BUTTONS = 3  # Yes / Veto / Abstain is the widest ballot
 
 # BCM GPIO number -> physical pin on the 40-pin header (the same on every

@@ -11,10 +11,14 @@ screen are named by module and imported when first needed.
 from __future__ import annotations
 
 import importlib
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
+
+from .base import RuleError
 
 if TYPE_CHECKING:
     from .base import Engine
@@ -25,6 +29,83 @@ if TYPE_CHECKING:
 # A home-screen variant: an option and the values a tap steps through, the
 # engine's default first.
 Variant = tuple[str, tuple[Any, ...]]
+
+# How an option's value is written as text (the command line's ``--option
+# key=value``): "choice", one of ``choices`` (words); "flag", true or false;
+# "int", a whole number from 0; "number", any finite number; "seat", "random"
+# or a seat's number counted from 0; "names", one of ``choices`` or names
+# separated by commas (a list).
+OptionKind = Literal["choice", "flag", "int", "number", "seat", "names"]
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option a game's set-up takes (``Setup.options[name]``): its
+    default, how it is written as text, and ``help``, the catalog key that
+    says what it does (the command line's help). ``optional``: "none" is a
+    value too (None: the option is off). A value that parses may still be
+    refused by the engine, which judges ranges and combinations: its check
+    stays the authority."""
+
+    name: str
+    default: Any
+    help: str
+    kind: OptionKind = "choice"
+    choices: tuple[Any, ...] = ()
+    optional: bool = False
+
+    def parse(self, text: str) -> Any:
+        """The value ``text`` writes; RuleError ``setup.bad_option`` if it
+        writes none of this option's."""
+        word = text.strip()
+        if self.optional and word.lower() == "none":
+            return None
+        value: Any = None
+        if self.kind == "flag":
+            value = True if word.lower() in _TRUE else False if word.lower() in _FALSE else None
+        elif self.kind in ("choice", "names") and word in self.choices:
+            value = word
+        elif self.kind == "names":
+            value = [name.strip() for name in word.split(",") if name.strip()] or None
+        elif self.kind in ("int", "seat") and word.isascii() and word.isdigit():
+            value = int(word)
+        elif self.kind == "seat" and word == "random":
+            value = word
+        elif self.kind == "number":
+            value = _number(word)
+        if value is None:
+            raise RuleError("setup.bad_option", option=self.name, value=text[:40])
+        return value
+
+    def metavar(self) -> str:
+        """How the value is written, for the command line's help."""
+        words = {
+            "flag": "true|false",
+            "int": "N",
+            "number": "N",
+            "seat": "random|SEAT",
+            "names": "|".join([*map(str, self.choices), "NAME,NAME,..."]),
+        }
+        written = words.get(self.kind) or "|".join(map(str, self.choices))
+        return f"{written}|none" if self.optional else written
+
+
+# A flag option's values, the default first.
+BOOLEAN = (False, True)
+
+# Every game's ``first`` option (see ``base.checked_options``).
+FIRST = Option("first", "random", "option.first", kind="seat")
+
+
+def _number(word: str) -> float | None:
+    """A finite number, or None (a setup is stored as JSON, which has no
+    NaN or infinity)."""
+    try:
+        value = float(word)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 @dataclass(frozen=True)
@@ -65,6 +146,12 @@ class GameSpec:
     :data:`~.icons.Icons`, an icon for each of its pieces by the name the
     game gives it (None: the game draws none).
 
+    ``min_players`` and ``max_players``: the seats the game takes (the
+    engine's set-up check and the home screen read them here). ``options``:
+    every option its set-up takes, with its default (the engine fills in
+    these defaults; the command line sets any of them); ``variants`` are
+    those the home screen offers.
+
     ``private_bytes`` is the length a seat's own part of its phone's state
     (its secrets and its choices, worded) is padded to, so that every seat's
     state is as long as any other's whatever they hold: someone who sees the
@@ -80,13 +167,37 @@ class GameSpec:
     order: int
     engine_path: str
     words_path: str
+    min_players: int
+    max_players: int
     screen_path: str | None = None
     palette_path: str | None = None
     icons_path: str | None = None
+    options: tuple[Option, ...] = ()
     variants: tuple[Variant, ...] = ()
     traits: Traits = field(default_factory=Traits)
     catalogs: Path | None = None
     private_bytes: int = 2048
+
+    def defaults(self) -> dict[str, Any]:
+        """Every option's default, by name."""
+        return {option.name: option.default for option in self.options}
+
+    def option(self, name: str) -> Option:
+        """The option called ``name``; RuleError ``setup.no_such_option``
+        (naming the game's options) if the game takes none by that name."""
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise RuleError(
+            "setup.no_such_option",
+            game=self.name,
+            option=name[:40],
+            options=", ".join(option.name for option in self.options),
+        )
+
+    def parse_options(self, written: Iterable[tuple[str, str]]) -> dict[str, Any]:
+        """The options ``written`` as (name, text) pairs set, as values."""
+        return {name: self.option(name).parse(text) for name, text in written}
 
     @cached_property
     def engine(self) -> Engine:

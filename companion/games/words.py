@@ -267,6 +267,14 @@ class Words:
         """The chart of the finished game ``views`` went through."""
         return None
 
+    def outcome(self, result: dict[str, Any], names: Sequence[str], t: Messages) -> str:
+        """How a finished game ended, in a few words, for home's list of
+        past games: ``result`` is the engine's (``Engine.result``, as
+        stored), ``names`` the seats'. Said the plain way: the seat
+        ``winner`` names won, or the seats ``winners`` lists did."""
+        winners = result["winners"] if "winners" in result else [result["winner"]]
+        return t("home.outcome.winners", winners=t.join(names[seat] for seat in winners))
+
 
 def seat_names(seats: Iterable[int], t: Messages) -> str:
     """Seats' names as a list in the reader's language."""

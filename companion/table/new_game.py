@@ -32,8 +32,9 @@ def variants_of(game: str) -> tuple[Variant, ...]:
 
 
 def player_limits(game: str) -> tuple[int, int]:
-    engine = spec_for(game).engine
-    return engine.min_players, engine.max_players
+    """The fewest and most players the game seats (its spec's)."""
+    spec = spec_for(game)
+    return spec.min_players, spec.max_players
 
 
 @dataclass

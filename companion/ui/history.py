@@ -14,6 +14,7 @@ from kivy.properties import ListProperty, StringProperty
 from kivy.uix.button import Button
 from kivy.uix.modalview import ModalView
 
+from ..games import spec_for
 from ..i18n import Messages
 from ..table import EventStore, Table
 from ..table.seats import seat_names
@@ -171,10 +172,4 @@ def _outcome(record: GameRecord, names: list[str], t: Messages) -> str:
         return t("home.outcome.damaged")
     if record.status == "abandoned" or not result:
         return t("home.outcome.abandoned")
-    if "ranking" in result:  # Article 27: the best total wins
-        best = [names[r["seat"]] for r in result["ranking"] if r["rank"] == 1]
-        return t("home.outcome.winners", winners=t.join(best))
-    winner = result["winner"]
-    if isinstance(winner, int):
-        return t("home.outcome.winners", winners=names[winner])
-    return t(f"home.outcome.team.{winner}")
+    return spec_for(record.game).words.outcome(result, names, t)

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from ..spec import GameSpec, Traits
+from ..spec import BOOLEAN, FIRST, GameSpec, Option, Traits
 from .rules import TIMER_SECONDS
 
 SPEC = GameSpec(
@@ -14,6 +14,16 @@ SPEC = GameSpec(
     icons_path=f"{__name__}.icons:ICONS",
     palette_path=f"{__name__}.palette:PALETTE",
     screen_path=f"{__name__}.screen:Article27TableScreen",
+    min_players=3,
+    max_players=6,
+    options=(
+        FIRST,
+        Option("come_and_go", False, "a27.option.come_and_go", kind="flag", choices=BOOLEAN),
+        Option(
+            "lie_cheat_steal", False, "a27.option.lie_cheat_steal", kind="flag", choices=BOOLEAN
+        ),
+        Option("timer_seconds", TIMER_SECONDS, "a27.option.timer_seconds", kind="int"),
+    ),
     variants=(
         ("come_and_go", (False, True)),
         ("lie_cheat_steal", (False, True)),

@@ -43,7 +43,7 @@ from ..base import (
     seat_of,
 )
 from ..views import BallotSpec, Timer, View
-from . import bribes, scoring
+from . import SPEC, bribes, scoring
 from .rules import (
     ABSTAIN,
     AGENDAS,
@@ -60,7 +60,6 @@ from .rules import (
     SCORE_RANGE,
     SLOT_VALUES,
     START_INFLUENCE,
-    TIMER_SECONDS,
     TOKENS_PER_ISSUE,
     VETO,
     VETO_COST,
@@ -83,8 +82,8 @@ _KEEPER_REVEALING = frozenset(
 
 class Article27Engine:
     name = "article27"
-    min_players = 3
-    max_players = 6
+    min_players = SPEC.min_players
+    max_players = SPEC.max_players
 
     def __init__(self) -> None:
         # Negotiation menus shared by every table, built once per situation.
@@ -142,12 +141,7 @@ class Article27Engine:
 
     # -- setup ------------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
-        return {
-            "first": "random",
-            "come_and_go": False,
-            "lie_cheat_steal": False,
-            "timer_seconds": TIMER_SECONDS,
-        }
+        return SPEC.defaults()
 
     def check_setup(self, setup: Setup) -> None:
         options = checked_options(

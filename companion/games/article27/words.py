@@ -9,6 +9,7 @@ legal, this module words it.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -328,6 +329,11 @@ class Article27Words(Words):
             (t(f"reference.a27.{part}_title"), t(f"reference.a27.{part}", **args))
             for part, args in parts
         ]
+
+    def outcome(self, result: dict[str, Any], names: Sequence[str], t: Messages) -> str:
+        """The best total wins: every seat ranked first."""
+        best = [names[r["seat"]] for r in result["ranking"] if r["rank"] == 1]
+        return t("home.outcome.winners", winners=t.join(best))
 
     def variant_value(self, option: str, value: Any, t: Messages) -> str:
         if option == "timer_seconds":

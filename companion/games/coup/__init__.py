@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from ..spec import GameSpec, Traits
+from .options import claim_options
 
 SPEC = GameSpec(
     name="coup",
@@ -12,6 +13,11 @@ SPEC = GameSpec(
     words_path=f"{__name__}.words:WORDS",
     icons_path=f"{__name__}.icons:ICONS",
     screen_path=f"{__name__}.screen:CoupTableScreen",
+    min_players=2,
+    max_players=6,
+    # The Greek rulebook: play passes counter-clockwise, and a defender "may"
+    # return and redraw the shown card.
+    options=claim_options(direction="counterclockwise", redraw="optional"),
     variants=(
         ("direction", ("counterclockwise", "clockwise")),
         ("response_seconds", (None, 10, 20, 30)),

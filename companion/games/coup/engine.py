@@ -70,7 +70,7 @@ _CLAIM_PHASES = {"open": "challenge", "prove": "prove"}
 class ClaimEngine:
     """A Coup-family engine. ``ruleset_for`` gives a game's ruleset from its
     options (Coup: always the same; a game with sets of characters: the set
-    chosen)."""
+    chosen). ``players``: the fewest and most seats (the game's spec's)."""
 
     def __init__(
         self,
@@ -78,6 +78,7 @@ class ClaimEngine:
         catalog: Ruleset,
         ruleset_for: Callable[[dict[str, Any]], Ruleset | None],
         defaults: dict[str, Any],
+        players: tuple[int, int],
         check_options: Callable[[dict[str, Any], int], None] | None = None,
         choose_set: Callable[[CoupState, Fate], dict[str, Any]] | None = None,
     ) -> None:
@@ -90,17 +91,14 @@ class ClaimEngine:
         self.defaults = defaults
         self.check_options = check_options
         self.choose_set = choose_set
-        self.min_players = catalog.min_players
-        self.max_players = catalog.max_players
+        self.min_players, self.max_players = players
         # Legal commands by situation, and one action's commands by situation
         # (see legal_commands): shared by every game this engine runs.
         self._legal: dict[tuple, tuple[FrozenCommand, ...]] = {}
         self._menu_parts: dict[tuple, tuple[FrozenCommand, ...]] = {}
         # The one command of an action that names nobody, by action and seat.
         self._plain: dict[str, tuple[FrozenCommand, ...]] = {
-            name: tuple(
-                [FrozenCommand(type=name, seat=seat) for seat in range(catalog.max_players)]
-            )
+            name: tuple([FrozenCommand(type=name, seat=seat) for seat in range(self.max_players)])
             for name, action in catalog.actions.items()
             if action.plain
         }

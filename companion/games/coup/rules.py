@@ -149,8 +149,6 @@ class Ruleset:
     hand_size: int = 2
     forced_coup_at: int = 10  # at the start of a turn, with this many: Coup only
     coup_action: str = "coup"
-    min_players: int = 2
-    max_players: int = 6
     action_order: tuple[str, ...] = field(default=())
     # Characters claimed in reaction rather than as an action.
     reactions: dict[str, Reaction] = field(default_factory=dict)

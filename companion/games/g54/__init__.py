@@ -4,7 +4,8 @@ Coup's screen."""
 
 from pathlib import Path
 
-from ..spec import GameSpec, Traits
+from ..coup.options import claim_options
+from ..spec import BOOLEAN, GameSpec, Option, Traits
 
 SPEC = GameSpec(
     name="g54",
@@ -14,6 +15,25 @@ SPEC = GameSpec(
     words_path=f"{__name__}.words:WORDS",
     icons_path=f"{__name__}.icons:ICONS",
     screen_path="companion.games.coup.screen:CoupTableScreen",
+    min_players=2,
+    max_players=6,
+    # ``set``: "random" (drawn by category when the game starts; ``advanced``
+    # lets the advanced characters in), "starter" (the rulebook's first-game
+    # set), or five characters' names (see ``sets``).
+    options=(
+        *claim_options(direction="clockwise", redraw="mandatory"),
+        Option("set", "random", "g54.option.set", kind="names", choices=("random", "starter")),
+        Option("advanced", False, "g54.option.advanced", kind="flag", choices=BOOLEAN),
+        # The category the Communist is drawn from.
+        Option("communist", "special", "g54.option.communist", choices=("special", "force")),
+        Option(
+            "treaty_two_players",
+            "lifted",
+            "g54.option.treaty_two_players",
+            choices=("lifted", "binding"),
+        ),
+        Option("tax_on", "every_claim", "g54.option.tax_on", choices=("every_claim", "actions")),
+    ),
     variants=(
         ("set", ("random", "starter")),
         ("advanced", (False, True)),

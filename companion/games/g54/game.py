@@ -1,13 +1,15 @@
 """G54's engine: the claim machinery with the five characters of the game."""
 
 from ..coup.engine import ClaimEngine
-from .sets import DEFAULTS, catalog, check_options, choose_set, ruleset_for
+from . import SPEC
+from .sets import catalog, check_options, choose_set, ruleset_for
 
 ENGINE = ClaimEngine(
     "g54",
     catalog(),
     ruleset_for,
-    defaults=DEFAULTS,
+    defaults=SPEC.defaults(),
+    players=(SPEC.min_players, SPEC.max_players),
     check_options=check_options,
     choose_set=choose_set,
 )

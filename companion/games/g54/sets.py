@@ -14,29 +14,18 @@ from typing import Any
 from ..base import Fate, RuleError
 from ..coup.rules import COUP, Ruleset
 from ..coup.state import CoupState
+from . import SPEC
 from .roles import BY_NAME, CATEGORIES, COMMUNICATIONS, FINANCE, FORCE, ROLES, SPECIAL, STARTER_SET
 from .tokens import MERCENARY, TokenHooks
 
 SET_SIZE = 5
 # What a random set draws from each category (the rulebook's setup).
 DRAW = {FINANCE: 1, COMMUNICATIONS: 1, FORCE: 1, SPECIAL: 2}
+# The values of G54's own options, as its spec declares them ("set" may be
+# a list of five names too).
 CHOICES: dict[str, tuple[Any, ...]] = {
-    "set": ("random", "starter"),  # or a list of five names
-    "advanced": (False, True),
-    "communist": (SPECIAL, FORCE),  # the category the Communist is drawn from
-    "treaty_two_players": ("lifted", "binding"),
-    "tax_on": ("every_claim", "actions"),
-}
-DEFAULTS: dict[str, Any] = {
-    "direction": "clockwise",
-    "first": "random",
-    "redraw": "mandatory",
-    "set": "random",
-    "advanced": False,
-    "communist": SPECIAL,
-    "treaty_two_players": "lifted",
-    "tax_on": "every_claim",
-    "response_seconds": None,
+    name: SPEC.option(name).choices
+    for name in ("set", "advanced", "communist", "treaty_two_players", "tax_on")
 }
 _ORDER = {role.name: i for i, role in enumerate(ROLES)}
 _RULESETS: dict[tuple[str, ...], Ruleset] = {}

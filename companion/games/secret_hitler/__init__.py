@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from ..spec import GameSpec, Traits
+from ..spec import FIRST, GameSpec, Traits
 
 SPEC = GameSpec(
     name="secret_hitler",
@@ -13,6 +13,9 @@ SPEC = GameSpec(
     icons_path=f"{__name__}.icons:ICONS",
     palette_path=f"{__name__}.palette:PALETTE",
     screen_path=f"{__name__}.screen:SecretHitlerTableScreen",
+    min_players=5,
+    max_players=10,
+    options=(FIRST,),
     # "I have seen my role": not secret, but the seat's own to say, on its
     # phone (keeper mode's night).
     traits=Traits(acknowledgements=frozenset(("confirm",))),

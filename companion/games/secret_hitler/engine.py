@@ -41,6 +41,7 @@ from ..base import (
     seat_of,
 )
 from ..views import BallotSpec, View
+from . import SPEC
 from .rules import (
     BOARDS,
     CHAOS_AT,
@@ -86,8 +87,8 @@ _LEGAL_CACHE_LIMIT = 20000
 
 class SecretHitlerEngine:
     name = "secret_hitler"
-    min_players = 5
-    max_players = 10
+    min_players = SPEC.min_players
+    max_players = SPEC.max_players
 
     def __init__(self) -> None:
         self._decide: dict[str, Callable[[SecretHitlerState, Command], Event]] = {
@@ -127,7 +128,7 @@ class SecretHitlerEngine:
 
     # -- setup ---------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
-        return {"first": "random"}
+        return SPEC.defaults()
 
     def check_setup(self, setup: Setup) -> None:
         setup.options = checked_options(

@@ -6,6 +6,7 @@ says what is so, this module only words it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...i18n import Messages
@@ -280,6 +281,10 @@ class SecretHitlerWords(Words):
             "execute",
         )
     }
+
+    def outcome(self, result: dict[str, Any], names: Sequence[str], t: Messages) -> str:
+        """A team wins, not a seat."""
+        return t("sh.outcome.liberal") if result["winner"] == LIBERAL else t("sh.outcome.fascist")
 
     def spoken_lines(self, t: Messages) -> list[str]:
         """The ballot's cues, and the night's script in both versions (the

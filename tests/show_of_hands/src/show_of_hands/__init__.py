@@ -9,13 +9,16 @@ plays, so no other test sees a fifth game."""
 
 from pathlib import Path
 
-from companion.games.spec import GameSpec
+from companion.games.spec import FIRST, GameSpec, Option
 
 SPEC = GameSpec(
     name="show_of_hands",
     order=99,
     engine_path=f"{__name__}.engine:ENGINE",
     words_path=f"{__name__}.words:WORDS",
+    min_players=2,
+    max_players=6,
+    options=(Option("rounds", 3, "hands.option.rounds", kind="int"), FIRST),
     variants=(("rounds", (3, 1, 5)),),
     catalogs=Path(__file__).with_name("i18n"),
 )

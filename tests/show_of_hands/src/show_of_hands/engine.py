@@ -16,8 +16,10 @@ from typing import Any
 
 from companion.games.base import KEEPER, Fate, RuleError, Setup, checked_options, seat_of
 
+from . import SPEC
+
 YES, NO = "yes", "no"
-DEFAULTS = {"rounds": 3, "first": "random"}
+DEFAULTS = SPEC.defaults()
 
 
 @dataclass
@@ -36,7 +38,7 @@ class HandsState:
 
 class ShowOfHandsEngine:
     name = "show_of_hands"
-    min_players, max_players = 2, 6
+    min_players, max_players = SPEC.min_players, SPEC.max_players
 
     def check_setup(self, setup: Setup) -> None:
         options = checked_options(setup, self.name, self.min_players, self.max_players, DEFAULTS)
