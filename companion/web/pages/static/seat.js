@@ -284,8 +284,10 @@ function byIdIn(element, id) {
 
 // A choice field's radio buttons, one per choice listed now: a button kept
 // (with its focus, its check) as long as its choice is listed, reworded
-// where it stands; one is always checked (the first, unless one was).
+// where it stands; one is always checked (the first, unless one was), and
+// takes the focus if the focused one went.
 function listChoices(group, choices) {
+  const focused = group.contains(document.activeElement) ? document.activeElement : null;
   const kept = new Map([...group.children].map((label) => [label.firstChild.value, label]));
   const wanted = choices.map(([value, words]) => {
     const key = JSON.stringify(value);
@@ -309,6 +311,7 @@ function listChoices(group, choices) {
     if (there !== label) group.insertBefore(label, there);
   });
   if (wanted.length && !group.querySelector("input:checked")) wanted[0].firstChild.checked = true;
+  if (focused && !group.contains(focused)) group.querySelector("input:checked")?.focus();
 }
 
 // Whether the fields filled so far meet a `when` ({field: [values]}).
