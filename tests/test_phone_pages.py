@@ -263,8 +263,8 @@ def test_an_article_27_bribe_is_offered_from_the_phone(store, phones):
     with serve_in_thread(server.app()) as base:
         ben, _ = seated(phones, base, server, 1)
         expect(ben.locator("#offer-title")).to_have_text("Offer a bribe")
-        ben.locator("#offer-to").select_option(label="to A")
-        ben.locator("#offer-kind").select_option(label="to vote Yes")
+        ben.locator("#offer-to").get_by_role("radio", name="to A").check()
+        ben.locator("#offer-kind").get_by_role("radio", name="to vote Yes").check()
         ben.locator("#offer-amount").fill("3")
         expect(ben.locator("#offer-text-field")).to_be_hidden()
         shot(ben, "a27-offer")

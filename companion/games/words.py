@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from . import board as parts
 from .base import Command
 from .board import Board, Part, Seat
+from .forms import Form
 from .views import View
 
 if TYPE_CHECKING:
@@ -250,11 +251,15 @@ class Words:
             {"command": dict(c), "label": self.phone_label(c, view, t, private)} for c in commands
         ]
 
-    def offer_form(
-        self, commands: list[Command], private: View, t: Messages
-    ) -> dict[str, Any] | None:
-        """A form of open-ended offers on the seat's phone, or None."""
-        return None
+    def phone_forms(
+        self, commands: list[Command], view: View, t: Messages, private: View
+    ) -> list[Form]:
+        """The forms on the seat's phone for its commands with open-ended
+        terms (an amount, a condition, its own words), which no list of
+        buttons could hold (see :mod:`.forms`): none unless the game says.
+        Every command of ``commands`` that :meth:`phone_actions` leaves out
+        must be one a form here can send (tests/test_completeness.py)."""
+        return []
 
     def chart(self, views: list[View], names: list[str], t: Messages) -> Chart | None:
         """The chart of a finished game from the public views it went

@@ -6,6 +6,7 @@ the table's (games/views.py declares what the table adds to a game's own)."""
 from typing import Any, NotRequired, TypedDict
 
 from ..games.board import Board
+from ..games.forms import Form
 from ..games.views import View
 
 
@@ -40,7 +41,8 @@ class PhoneState(PublicBoard):
     private: View
     secrets: list[str]
     actions: list[dict[str, Any]]
-    offer: dict[str, Any] | None
+    # The seat's open-ended commands as forms its game declares (games/forms.py).
+    forms: list[Form]
     # The table's screen offers the seat a choice now: its phone says so.
     at_table: bool
     status: str

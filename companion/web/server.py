@@ -118,7 +118,7 @@ ALL_SOCKETS = 512
 SEATED_ADDRESSES = 64  # the newest addresses a seat's phone was seen at (see seated)
 # The fields of a seat's state that are the seat's own (its secrets and its
 # choices); the rest of it is public or the page's own.
-PRIVATE_FIELDS = ("private", "secrets", "actions", "offer", "notice", "at_table")
+PRIVATE_FIELDS = ("private", "secrets", "actions", "forms", "notice", "at_table")
 PAD = "pad"  # the spaces a message is padded with (a page ignores them)
 ANSWER_BYTES = 1024  # a command's answer, taken or refused (the longest: 0.4 kB)
 # A command's body, read no further: a command the table keeps, with room
@@ -457,7 +457,8 @@ class TableServer:
             "private": private,
             "secrets": secret_lines(words, private, t),
             "actions": words.phone_actions(mine, public, t, private),
-            "offer": words.offer_form(mine, private, t),
+            # Its commands with open-ended terms, as forms its words declare.
+            "forms": words.phone_forms(mine, public, t, private),
             # The table's screen offers the seat a choice now (a nomination,
             # a turn's action): its phone says so rather than "nothing".
             "at_table": any(c.get("seat") == seat for c in table.shared_commands()),

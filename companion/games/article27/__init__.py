@@ -31,9 +31,11 @@ SPEC = GameSpec(
     ),
     traits=Traits(gavel=True, timer_pause=("pause", "resume")),
     # A seat's secrets and choices take up to 1.9 kB, and each bribe of the
-    # round it is part of up to 0.9 kB more, its text included: this covers
-    # two bribes; a seat in more takes 8 kB (about ten), then 16 kB.
-    private_bytes=4096,
+    # round it is part of up to 0.9 kB more, its text included; with its
+    # bribe form (every recipient, condition and issue, worded) they took at
+    # most 4.1 kB in two bribes (tests/test_web_lengths.py): this covers two
+    # bribes; a seat in more takes 9 kB (about ten), then 18 kB.
+    private_bytes=4608,
 )
 
 

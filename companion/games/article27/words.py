@@ -15,12 +15,17 @@ from typing import Any
 
 from ...i18n import Messages
 from .. import board as parts
+from .. import forms
 from ..board import Part, Seat
+from ..forms import Form
 from ..words import CHOOSE, TURN, Chart, LastBallot, Words, ballot_lines, last_per, waiting_line
 from .palette import DISK_DOWN_SIGN, DISK_LEFT_SIGN, DISK_UP_SIGN
-from .rules import AGENDAS, PASSED, TIMER_SECONDS, TRACK_SLOTS, VETOED, VOTES, YES_NEEDED
+from .rules import AGENDAS, OTHER, PASSED, TIMER_SECONDS, TRACK_SLOTS, VETOED, VOTES, YES_NEEDED
 
 WARNING_SECONDS = 30  # the countdown's last stretch: a warning colour and a tick
+# The most characters a phone's bribe "for something else" says (the engine
+# takes more; a phone's command is padded to a length that holds these).
+OFFER_TEXT = 80
 
 # Commands the board itself offers: the gavel, the pause button, the issues
 # (a tap moves one), and the panels for the agendas put aside and the final
@@ -484,26 +489,69 @@ class Article27Words(Words):
         t: Messages,
         private: dict[str, Any],
     ) -> list[dict[str, Any]]:
-        """Bribe offers take a form of their own (amounts are open-ended)."""
+        """Bribe offers take a form of their own (:meth:`phone_forms`)."""
         return super().phone_actions(
             [c for c in commands if c["type"] != "offer"], view, t, private
         )
 
-    def offer_form(
-        self, commands: list[dict[str, Any]], private: dict[str, Any], t: Messages
-    ) -> dict[str, Any] | None:
-        """What the seat's bribe form offers, from the legal offers (to whom,
-        which kinds; any amount up to its free influence), or None."""
+    def phone_forms(
+        self,
+        commands: list[dict[str, Any]],
+        view: dict[str, Any],
+        t: Messages,
+        private: dict[str, Any],
+    ) -> list[Form]:
+        """The seat's bribe form, from its legal offers (listed for 1
+        influence): to whom, for what (a vote, an issue on or off the floor,
+        which only the Secretary-General is offered, or something else in
+        the players' own words) and any amount up to its free influence."""
         offers = [c for c in commands if c["type"] == "offer"]
         if not offers:
-            return None
-        to = sorted({c["to"] for c in offers})
-        kinds = list(dict.fromkeys(c["kind"] for c in offers if "issue" not in c))
-        return {
-            "to": [{"seat": seat, "label": t("phone.offer_to", player=seat)} for seat in to],
-            "kinds": [{"kind": kind, "label": t(f"phone.bribe_kind.{kind}")} for kind in kinds],
-            "max": private.get("influence", 1),
-        }
+            return []
+        recipients = sorted({c["to"] for c in offers})
+        takers: dict[str, set[int]] = {}  # each condition: to whom it may be offered
+        for c in offers:
+            takers.setdefault(c["kind"], set()).add(c["to"])
+        issues = list(dict.fromkeys(c["issue"] for c in offers if "issue" in c))
+        issue_kinds = [k for k in takers if any(c["kind"] == k and "issue" in c for c in offers)]
+        fields = [
+            forms.choice(
+                "to",
+                t("web.offer_to"),
+                ((seat, t("phone.offer_to", player=seat)) for seat in recipients),
+            ),
+            forms.choice(
+                "kind",
+                t("web.offer_kind"),
+                (
+                    (
+                        kind,
+                        t(f"phone.bribe_kind.{kind}"),
+                        None if to == set(recipients) else {"to": sorted(to)},
+                    )
+                    for kind, to in takers.items()
+                ),
+            ),
+        ]
+        if issues:
+            fields.append(
+                forms.choice(
+                    "issue",
+                    t("a27.form.issue"),
+                    ((issue, t(f"issue.{issue}")) for issue in issues),
+                    when={"kind": issue_kinds},
+                )
+            )
+        fields.append(forms.number("amount", t("web.offer_amount"), 1, private["influence"]))
+        if OTHER in takers:
+            fields.append(
+                forms.text("text", t("web.offer_text"), OFFER_TEXT, when={"kind": [OTHER]})
+            )
+        return [
+            forms.form(
+                "offer", t("web.offer_title"), t("web.offer_send"), {"type": "offer"}, fields
+            )
+        ]
 
     def game_chart(
         self, views: list[dict[str, Any]], names: list[str], t: Messages

@@ -9,7 +9,8 @@ const HOLD_MS = 400;
 const SECRET_SIZES_REM = [1.3, 1.15, 1.0, 0.9, 0.8];   // largest first
 // Every command this page sends takes this many bytes, so that its length
 // does not tell which it is ("ja" from "nein"): more than the longest, an
-// offer with its 80 characters of text (a longer one takes a multiple).
+// Article 27 offer with its 80 characters of text (a longer one takes a
+// multiple).
 const COMMAND_BYTES = 512;
 // What the phone buzzes (milliseconds on, off, on...) for each cue its state
 // carries: one pattern per kind of cue, the same for every seat. The cue comes
@@ -107,7 +108,7 @@ function render(state) {
   Companion.show(byId("status"), state.status);  // a live region: said again only when new
   renderSecrets(state.secrets);
   renderActions(state);
-  renderOffer(state.offer);
+  renderForms(state.forms);
   Board.show(byId("board"), state.board);
   Companion.show(byId("facts"), state.facts.join(" · "));
   Board.reference(state.reference);
@@ -170,30 +171,191 @@ function renderActions(state) {
   Companion.show(byId("actions-note"), news ? Companion.t("web.action_gone") : "");
 }
 
-function options(select, items, value, label) {
-  const chosen = select.value;
-  select.replaceChildren(...items.map((item) => new Option(item[label], item[value])));
-  if ([...select.options].some((option) => option.value === chosen)) select.value = chosen;
+// The forms the game declares for the seat's commands with open-ended terms
+// (companion/games/forms.py): each a card with a fieldset, its heading the
+// legend, a labelled control per field, its button. A form drawn before is
+// updated where it stands (its controls keep the focus and what was chosen
+// or typed); one that goes takes the focus, if it held it, to the actions'
+// heading. Ids start with the form's own: "offer-to", "offer-send"...
+function renderForms(forms) {
+  const box = byId("forms");
+  const focused = box.contains(document.activeElement) ? document.activeElement : null;
+  const wanted = forms.map(drawForm);
+  for (const old of [...box.children].filter((child) => !wanted.includes(child))) old.remove();
+  wanted.forEach((card, index) => {
+    const there = box.children[index] ?? null;
+    if (there !== card) box.insertBefore(card, there);
+  });
+  if (focused && !box.contains(focused)) byId("actions-title").focus();
 }
 
-function renderOffer(offer) {
-  byId("offer").hidden = !offer;
-  if (!offer) return;
-  options(byId("offer-to"), offer.to, "seat", "label");
-  options(byId("offer-kind"), offer.kinds, "kind", "label");
-  byId("offer-amount").max = offer.max;
-  byId("offer-text-field").hidden = byId("offer-kind").value !== "other";
+function drawForm(form) {
+  let card = byId(form.id);
+  if (!card || card.parentElement !== byId("forms")) card = newForm(form.id);
+  const drawn = JSON.stringify(form);
+  if (card.drawn === drawn) return card;
+  card.drawn = drawn;
+  card.declared = form;
+  // Found within the card: a new one is not in the page yet.
+  Companion.show(card.querySelector("h2"), form.title);
+  Companion.show(card.querySelector("button"), form.send);
+  const fields = card.querySelector(".fields");
+  const wanted = form.fields.map((field) => drawField(fields, form.id, field));
+  for (const old of [...fields.children].filter((child) => !wanted.includes(child))) old.remove();
+  wanted.forEach((row, index) => {
+    const there = fields.children[index] ?? null;
+    if (there !== row) fields.insertBefore(row, there);
+  });
+  settle(card);
+  return card;
 }
 
-function offerCommand() {
-  const command = {
-    type: "offer",
-    to: Number(byId("offer-to").value),
-    kind: byId("offer-kind").value,
-    amount: Number(byId("offer-amount").value),
-  };
-  if (command.kind === "other") command.text = byId("offer-text").value;
-  return command;
+function newForm(id) {
+  const card = document.createElement("section");
+  card.className = "card";
+  card.id = id;
+  card.setAttribute("aria-labelledby", `${id}-title`);
+  const form = document.createElement("form");
+  form.id = `${id}-form`;
+  form.className = "offer";
+  const set = form.appendChild(document.createElement("fieldset"));
+  const legend = set.appendChild(document.createElement("legend"));
+  legend.appendChild(document.createElement("h2")).id = `${id}-title`;
+  const fields = set.appendChild(document.createElement("div"));
+  fields.id = `${id}-fields`;
+  fields.className = "fields";
+  const button = set.appendChild(document.createElement("button"));
+  button.id = `${id}-send`;
+  button.type = "submit";
+  form.addEventListener("change", () => settle(card));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send(formCommand(card));
+  });
+  card.appendChild(form);
+  return card;
+}
+
+// A field's row, made once and updated: a choice is a group of radio
+// buttons (a fieldset, its legend the field's label; each choice's words
+// wrap, as a select's cannot), a number or text an input under its label.
+function drawField(fields, formId, field) {
+  const id = `${formId}-${field.name}`;
+  let row = [...fields.children].find((child) => child.id === `${id}-field`);
+  if (!row || row.dataset.kind !== field.kind) row = newField(id, field);
+  row.field = field;
+  Companion.show(row.querySelector("legend, label"), field.label);
+  const control = byIdIn(row, id);
+  if (field.kind === "number") {
+    control.min = field.min;
+    control.max = field.max;
+  } else if (field.kind === "text") {
+    control.maxLength = field.max_length;
+  }
+  return row;
+}
+
+function newField(id, field) {
+  const choice = field.kind === "choice";
+  const row = document.createElement(choice ? "fieldset" : "div");
+  row.id = `${id}-field`;
+  row.className = "field";
+  row.dataset.kind = field.kind;
+  const label = row.appendChild(document.createElement(choice ? "legend" : "label"));
+  const control = row.appendChild(document.createElement(choice ? "div" : "input"));
+  control.id = id;
+  if (choice) {
+    control.className = "choices";
+  } else {
+    label.htmlFor = id;
+    control.name = field.name;
+    if (field.kind === "number") {
+      Object.assign(control, { type: "number", inputMode: "numeric", step: "1", value: field.min });
+    } else {
+      control.dir = "auto";
+    }
+  }
+  return row;
+}
+
+function byIdIn(element, id) {
+  return [...element.children].find((child) => child.id === id);
+}
+
+// A choice field's radio buttons, one per choice listed now: a button kept
+// (with its focus, its check) as long as its choice is listed, reworded
+// where it stands; one is always checked (the first, unless one was), and
+// takes the focus if the focused one went.
+function listChoices(group, choices) {
+  const focused = group.contains(document.activeElement) ? document.activeElement : null;
+  const kept = new Map([...group.children].map((label) => [label.firstChild.value, label]));
+  const wanted = choices.map(([value, words]) => {
+    const key = JSON.stringify(value);
+    let label = kept.get(key);
+    if (!label) {
+      label = document.createElement("label");
+      label.className = "choice";
+      Object.assign(label.appendChild(document.createElement("input")), {
+        type: "radio",
+        name: group.id,
+        value: key,
+      });
+      label.appendChild(document.createElement("span"));
+    }
+    Companion.show(label.lastChild, words);
+    return label;
+  });
+  for (const old of [...group.children].filter((child) => !wanted.includes(child))) old.remove();
+  wanted.forEach((label, index) => {
+    const there = group.children[index] ?? null;
+    if (there !== label) group.insertBefore(label, there);
+  });
+  if (wanted.length && !group.querySelector("input:checked")) wanted[0].firstChild.checked = true;
+  if (focused && !group.contains(focused)) group.querySelector("input:checked")?.focus();
+}
+
+// Whether the fields filled so far meet a `when` ({field: [values]}).
+function holds(when, values) {
+  return Object.entries(when ?? {}).every(
+    ([name, allowed]) => name in values && allowed.some((value) => value === values[name]),
+  );
+}
+
+// Each field shown only when it holds, each choice listed only when it
+// does (a choice that depends on another field's changes with it); the
+// values so far, by field name, as the command takes them.
+function settle(card) {
+  const values = {};
+  for (const row of card.querySelectorAll(".field")) {
+    const { field } = row;
+    const control = byIdIn(row, `${card.id}-${field.name}`);
+    const shown = holds(field.when, values);
+    setHidden(row, !shown);
+    if (field.kind === "choice") {
+      // A choice is [value, label] or [value, label, when].
+      const choices = field.choices.filter((choice) => holds(choice[2], values));
+      const listed = JSON.stringify(choices);
+      if (control.listed !== listed) {
+        control.listed = listed;
+        listChoices(control, choices);
+      }
+    }
+    if (shown) values[field.name] = fieldValue(field, control);
+  }
+  return values;
+}
+
+function fieldValue(field, control) {
+  if (field.kind === "choice") {
+    const checked = control.querySelector("input:checked");
+    return checked ? JSON.parse(checked.value) : null;
+  }
+  if (field.kind === "number") return Number(control.value);
+  return control.value;
+}
+
+function formCommand(card) {
+  return { ...card.declared.command, ...settle(card) };
 }
 
 // The command as sent, padded with spaces the server drops.
@@ -285,19 +447,6 @@ async function start() {
   await Board.loadIcons();
   Companion.languageMenu(byId("language"), state.languages, state.lang);
   byId("actions-title").textContent = Companion.t("web.your_actions");
-  byId("offer-title").textContent = Companion.t("web.offer_title");
-  byId("offer-to").setAttribute("aria-label", Companion.t("web.offer_to"));
-  byId("offer-kind").setAttribute("aria-label", Companion.t("web.offer_kind"));
-  byId("offer-amount-label").textContent = Companion.t("web.offer_amount");
-  byId("offer-text-label").textContent = Companion.t("web.offer_text");
-  byId("offer-send").textContent = Companion.t("web.offer_send");
-  byId("offer-kind").addEventListener("change", () => {
-    byId("offer-text-field").hidden = byId("offer-kind").value !== "other";
-  });
-  byId("offer-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    send(offerCommand());
-  });
   // The player's own name, as the table shows it (the kiosk can change it too).
   byId("rename-title").textContent = Companion.t("web.rename");
   byId("rename-name").setAttribute("aria-label", Companion.t("web.rename"));
