@@ -197,6 +197,7 @@ class TableServer:
         self._failures: dict[str, deque[float]] = defaultdict(deque)
         self.sent: list[tuple[str, str]] | None = None  # (audience, text), when recording
         self._links_changes = 0  # claims and re-pairs so far: the phones' status
+        self._phones_cache: tuple[Any, list[dict[str, object]]] = (None, [])
         self._public_cache: tuple[Any, dict[str, Any]] = (None, {})
         self._public_version = 0  # changes of the public view so far
         # By (seat, language): changes of what that seat's phones receive so
@@ -588,8 +589,16 @@ class TableServer:
     def _with_phones(self, view: dict[str, Any]) -> dict[str, Any]:
         """The public view with the phones' status (a copy: the view a
         commit hands its listeners is theirs to share)."""
+        return {**view, "phones": self._phones()}
+
+    def _phones(self) -> list[dict[str, object]]:
+        """The seats' phones' status, read from the store once per claim or
+        re-pair (the only changes it has), not once per commit."""
         table = self.table
-        return {**view, "phones": self.links.status(table.game_id, table.setup.players)}
+        key = (table.game_id, table.setup.players, self._links_changes)
+        if self._phones_cache[0] != key:
+            self._phones_cache = (key, self.links.status(table.game_id, table.setup.players))
+        return self._phones_cache[1]
 
     async def command(self, request: web.Request) -> web.Response:
         phone = self._arrive(request)
