@@ -629,7 +629,8 @@ class Table:
         everything the app held (roles, agendas, hands)."""
         if self.setup.mode == KEEPER and self.engine.is_over(self.state):
             return True  # nothing follows the end: target ended the game
-        return any(self.engine.reveals_hidden(self.state, e) for e in self._events_of[target])
+        events = self._events_of.get(target, [])
+        return any(self.engine.reveals_hidden(self.state, e) for e in events)
 
     def log_lines(self) -> list[tuple[str, dict[str, Any]]]:
         """The public log: one translatable line per event, undone ones
