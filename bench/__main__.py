@@ -2,6 +2,7 @@
 
 from . import (
     article27_playouts,
+    commit_cost,
     coup_playouts,
     fleet_console,
     fleet_publish,
@@ -26,6 +27,7 @@ for bench in (
     press_latency,
     pad_link,
     phone_push,
+    commit_cost,
     fleet_publish,
     fleet_console,
     kiosk_start,

@@ -350,7 +350,7 @@ def test_the_phones_panel_shows_a_code_on_demand_and_hides_it_once_claimed(windo
     tapped = server.links.join(token, None)  # Stelios's phone taps "Take this seat"
     view._follow_claims(0)
     assert view.code_texture is not None and view.shown_seat == 1, "not final yet"
-    server.links.phone(tapped.cookie, table.game_id)  # its first request: the claim is final
+    server.links.arrive(tapped.cookie, table.game_id)  # its first request: the claim is final
     view._follow_claims(0)
     assert view.code_texture is None and view.shown_seat is None
     assert view.code_text == "Stelios's phone has joined. The code is hidden again."

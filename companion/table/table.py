@@ -8,6 +8,14 @@ the table, the events just stored and the public view after them, computed
 once for all of them), so no view ever shows an effect that a power cut could
 take back.
 
+What every listener asks after a commit (the public view, the open ballot,
+the legal commands, each seat's phone commands, and whatever a listener
+keeps with :meth:`Table.per_commit`: a language's status line) is worked out
+once per change of state, however many listeners ask: every fold of an
+event, a rebuild (Undo, a refused write) and the end of the game start
+afresh. The log's lines are built as events are logged, never again from
+the start (:class:`_LogLines`).
+
 Undo is an event too: ``{"type": "undo"}`` marks the latest effective command
 as undone, and state is the fold of every event outside undone commands. In
 keeper mode a command that showed someone a hidden card, or ended the game
@@ -27,6 +35,7 @@ from ..games import spec_for
 from ..games.base import KEEPER, Command, Engine, Event, Fate, RuleError, Setup
 from ..games.spec import GameSpec
 from ..games.views import BallotSpec, Claim, LogLine, TableFacts, Timer, View
+from ..i18n import Messages
 from .ballot import ABORT, CLOSE, VOTE, BallotBox
 from .game_clock import SAVE_EVERY, GameClock
 from .seats import clean_name, normalise_seats, seat_names
@@ -99,6 +108,16 @@ class Table:
         self.box = self._new_box()
         self._listeners: list[Listener] = []
         self.ended = False  # the operator ended it: it takes nothing more
+        self._revision = 0  # changes of state so far: what per_commit keys on
+        self._memo: dict[Any, Any] = {}
+        self._memo_revision = -1
+        self._lines = _LogLines(self)
+        # Command numbers by kind, kept as the log grows (no walk of the log
+        # per commit): the effective ones, oldest first (Undo takes back the
+        # last), and each command's events.
+        self._effective: list[int] = []
+        self._events_of: dict[int, list[dict[str, Any]]] = {}
+        self._renames: dict[int, int] = {}  # renames so far, by seat
 
     # -- creating and resuming ------------------------------------------------
     @classmethod
@@ -123,7 +142,7 @@ class Table:
         game_id = store.create_game(setup.to_json(), command, source, events, wall())
         table = cls(store, game_id, setup, engine, fate, GameClock(clock(), clock), wall)
         table.state = state
-        table.log = [(0, e) for e in events]
+        table._logged([(0, e) for e in events])
         table.next_command = 1
         return table
 
@@ -180,9 +199,13 @@ class Table:
             raise DamagedGame(record.id, f"its commands do not give its time ({exc})") from exc
         table = cls(store, record.id, setup, spec_for(setup.game).engine, fate, start, wall)
         try:
-            table.log = store.events(record.id)
+            logged = store.events(record.id)
+            table.undone = {e["command"] for _, e in logged if e["type"] == UNDO}
+            table._logged(logged)
             table.next_command = 1 + max((n for n, _ in table.log), default=0)
-            table.undone = {e["command"] for _, e in table.log if e["type"] == UNDO}
+            table._effective = [
+                n for n in range(1, table.next_command) if table._counts_for_undo(n)
+            ]
             table._rebuild()
             table.public_view()
             table.legal_commands()
@@ -192,8 +215,38 @@ class Table:
             raise DamagedGame(record.id, f"its events do not rebuild it ({exc!r})") from exc
         return table
 
+    def _logged(self, entries: list[tuple[int, dict[str, Any]]]) -> None:
+        """Events just stored join the log, and the indexes kept on it."""
+        self._state_changed()
+        for number, event in entries:
+            self.log.append((number, event))
+            self._events_of.setdefault(number, []).append(event)
+            if event["type"] == RENAME:
+                self._renames[event["seat"]] = self._renames.get(event["seat"], 0) + 1
+
+    def _counts_for_undo(self, number: int) -> bool:
+        """Whether Undo may take command ``number`` back: it is no undo and
+        no rename, and is not undone."""
+        events = self._events_of.get(number, [])
+        return number not in self.undone and all(e["type"] not in (UNDO, RENAME) for e in events)
+
+    def per_commit(self, key: Any, make: Callable[[], Any]) -> Any:
+        """What ``make`` gives, worked out once per change of the table's
+        state (a commit, an Undo, the end) however many ask for ``key``:
+        a listener's derived text, say. Never for what moves with time
+        alone (a timer's time left)."""
+        if self._memo_revision != self._revision:
+            self._memo, self._memo_revision = {}, self._revision
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
+
+    def _state_changed(self) -> None:
+        self._revision += 1
+
     def _rebuild(self) -> None:
         """State is the fold of every event outside undone commands."""
+        self._state_changed()
         self.state = self.engine.new_state(self.setup)
         self.box = self._new_box()
         for number, event in self.log:
@@ -218,6 +271,7 @@ class Table:
     def _apply(self, event: Event) -> None:
         """Fold one event: ballot events into the ballot box, a new name into
         the seats, the rest into the game."""
+        self._state_changed()
         if event["type"] in (VOTE, ABORT):
             self.box.record(event)
         elif event["type"] == RENAME:
@@ -255,7 +309,7 @@ class Table:
             self.tick()
         # Time comes from the table's clock, never from whoever sent the command.
         command = {**command, "at": self.clock()}
-        spec = self.engine.ballot(self.state)
+        spec = self.ballot()
         if kind == VOTE:
             events = [
                 self.box.vote_event(
@@ -298,11 +352,15 @@ class Table:
             raise RuleError("undo.would_rehide")
         event = {"type": UNDO, "command": target}
         self.undone.add(target)
+        self._effective.pop()
+        self._lines.take_back(target)
         try:
             self._rebuild()
             self._commit(command, source, [event])
         except BaseException:
             self.undone.discard(target)
+            self._effective.append(target)
+            self._lines.take_back(target)
             self._rebuild()
             raise
         return [event]
@@ -324,11 +382,7 @@ class Table:
             raise RuleError("setup.duplicate_name", name=name)
         if name == names[seat]:
             return []
-        if (
-            source != OPERATOR
-            and sum(1 for _, e in self.log if e["type"] == RENAME and e["seat"] == seat)
-            >= RENAMES_PER_SEAT
-        ):
+        if source != OPERATOR and self._renames.get(seat, 0) >= RENAMES_PER_SEAT:
             raise RuleError("rename.too_many", limit=RENAMES_PER_SEAT)
         event = {"type": RENAME, "seat": seat, "name": name, "was": names[seat]}
         self._apply(event)
@@ -336,6 +390,7 @@ class Table:
             self._commit(command, source, [event])
         except BaseException:
             self.setup.seats[seat]["name"] = event["was"]
+            self._state_changed()
             raise
         return [event]
 
@@ -345,12 +400,9 @@ class Table:
         return self._last_effective_command()
 
     def _last_effective_command(self) -> int | None:
-        """The command Undo would take back: not an undo, not a rename."""
-        skipped = {n for n, e in self.log if e["type"] in (UNDO, RENAME)}
-        for number in range(self.next_command - 1, 0, -1):
-            if number not in self.undone and number not in skipped:
-                return number
-        return None
+        """The command Undo would take back: not an undo, not a rename, not
+        undone (Undo takes back the latest, so the effective ones are a stack)."""
+        return self._effective[-1] if self._effective else None
 
     def _commit(self, command: Command, source: str, events: list[Event]) -> None:
         over = self.engine.is_over(self.state)
@@ -367,7 +419,9 @@ class Table:
             result=self.engine.result(self.state) if over else None,
             setup=self.setup.to_json() if renamed else None,
         )
-        self.log.extend((self.next_command, e) for e in events)
+        self._logged([(self.next_command, e) for e in events])
+        if self._counts_for_undo(self.next_command):
+            self._effective.append(self.next_command)
         self.next_command += 1
         if self._listeners:
             committed = Committed(self, source, tuple(events), self.public_view())
@@ -405,6 +459,7 @@ class Table:
         if not self.is_over:
             self.store.abandon(self.game_id, self.wall())
         self.ended = True
+        self._state_changed()
 
     # -- what leaves the table --------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
@@ -425,7 +480,10 @@ class Table:
 
     def ballot(self) -> BallotSpec | None:
         """The ballot the game has open (its id, eligible seats, choices), or None."""
-        return self.engine.ballot(self.state)
+        return cast(
+            "BallotSpec | None",
+            self.per_commit("ballot", lambda: self.engine.ballot(self.state)),
+        )
 
     def voted(self) -> list[int]:
         """The seats that have voted in the open ballot (never what)."""
@@ -445,13 +503,19 @@ class Table:
         """What the seat's phone offers: its votes (again, once it has voted
         from the phone, while it may change its vote), its private choices
         and the acknowledgements its game declares."""
+        return cast(
+            "list[dict[str, Any]]",
+            self.per_commit(("phone_commands", seat), lambda: self._phone_commands(seat)),
+        )
+
+    def _phone_commands(self, seat: int) -> list[dict[str, Any]]:
         own = self.spec.traits.acknowledgements
         return [
             c
             for c in self.legal_commands()
             if c.get("seat") == seat
             and (c["type"] == VOTE or c["type"] in own or self.private_choice(c))
-        ] + self.box.changes(self.engine.ballot(self.state), seat, seat_source(seat))
+        ] + self.box.changes(self.ballot(), seat, seat_source(seat))
 
     def open_claim(self) -> Claim | None:
         """The claim a challenge buzzer answers now (``key``, ``claimant``,
@@ -484,30 +548,49 @@ class Table:
         return self.engine.is_over(self.state)
 
     def public_view(self) -> View:
-        """The game's public view, each player with their name, and the
-        table's facts beside the game's own keys (views.TableFacts)."""
+        """What everyone at the table may see now: the game's public view,
+        each player with their name, and the table's facts beside the game's
+        own keys (views.TableFacts). Worked out once per change of state (see
+        :meth:`per_commit`), but for the timer, read now: each call gives a
+        dict of its own, whose members are shared."""
+        view = cast(View, self.per_commit("public_view", self._public_view))
+        return {**view, "timer": self.engine.timer(self.state, self.clock())}
+
+    def _public_view(self) -> View:
         view = self.engine.public_view(self.state)
         for player, seat in zip(view["players"], self.setup.seats):
             player["name"] = seat["name"]
         log: list[LogLine] = [
-            {"key": key, "args": args} for key, args in self.log_lines()[-PUBLIC_LOG_LINES:]
+            {"key": key, "args": args} for key, args in self._lines.latest(PUBLIC_LOG_LINES)
         ]
         facts: TableFacts = {
             "game_id": self.game_id,
-            "ballot": self.box.public(self.engine.ballot(self.state)),
-            "timer": self.engine.timer(self.state, self.clock()),
+            "ballot": self.box.public(self.ballot()),
+            "timer": None,  # read at each call: see public_view
             "can_undo": self._can_undo(),
             "log": log,
         }
         view.update(facts)
         return view
 
+    def status_line(self, lang: str) -> str:
+        """The game's status line in ``lang`` (what the table waits for),
+        worded once per change of state however many pages and screens show
+        it: it reads no time left."""
+        return cast(
+            str,
+            self.per_commit(
+                ("status_line", lang),
+                lambda: self.spec.words.status_line(self.public_view(), Messages(lang, self.names)),
+            ),
+        )
+
     def private_view(self, seat: int) -> View:
         if type(seat) is not int or not 0 <= seat < self.setup.players:
             raise RuleError("command.bad_seat", field="seat")
         view = self.engine.private_view(self.state, seat)
         view["name"] = self.setup.seats[seat]["name"]
-        mine = self.box.cast(self.engine.ballot(self.state)).get(seat)
+        mine = self.box.cast(self.ballot()).get(seat)
         if mine is not None:
             view["ballot_vote"] = mine
         return view
@@ -515,18 +598,30 @@ class Table:
     def legal_commands(self) -> Sequence[Command]:
         """Every command the table accepts now, for every seat: the game's,
         and a vote for each seat that has not voted in an open ballot."""
-        votes = self.box.legal_votes(self.engine.ballot(self.state))
-        commands = self.engine.legal_commands(self.state)
-        return tuple(commands) + tuple(votes) if votes else commands
+        return cast("Sequence[Command]", self.per_commit("legal", self._legal_commands))
+
+    def _legal_commands(self) -> Sequence[Command]:
+        votes = self.box.legal_votes(self.ballot())
+        return tuple(self._engine_commands()) + tuple(votes)
+
+    def _engine_commands(self) -> Sequence[Command]:
+        """The game's own legal commands now (the engine asked once per change)."""
+        return cast(
+            "Sequence[Command]",
+            self.per_commit("engine_legal", lambda: self.engine.legal_commands(self.state)),
+        )
 
     def shared_commands(self) -> list[Command]:
         """The legal commands a shared screen may offer: none whose presence
         or absence would reveal something hidden (those go to the seat's
         phone), and every choice of an open ballot that is not private."""
-        votes = self.box.legal_votes(self.engine.ballot(self.state), shared=True)
+        return cast("list[dict[str, Any]]", self.per_commit("shared", self._shared_commands))
+
+    def _shared_commands(self) -> list[dict[str, Any]]:
+        votes = self.box.legal_votes(self.ballot(), shared=True)
         return [
             c
-            for c in chain(self.engine.legal_commands(self.state), votes)
+            for c in chain(self._engine_commands(), votes)
             if not self.engine.private_choice(self.state, c)
         ]
 
@@ -541,39 +636,83 @@ class Table:
         everything the app held (roles, agendas, hands)."""
         if self.setup.mode == KEEPER and self.engine.is_over(self.state):
             return True  # nothing follows the end: target ended the game
-        return any(self.engine.reveals_hidden(self.state, e) for n, e in self.log if n == target)
+        events = self._events_of.get(target, [])
+        return any(self.engine.reveals_hidden(self.state, e) for e in events)
 
     def log_lines(self) -> list[tuple[str, dict[str, Any]]]:
         """The public log: one translatable line per event, undone ones
         marked. A seat's vote makes one line per ballot: a changed vote makes
         none, so the log never tells the table that someone changed theirs."""
-        lines: list[tuple[str, dict[str, Any]]] = []
-        voted: set[int] = set()  # seats with a vote standing in the open ballot
-        for number, event in self.log:
-            if event["type"] == UNDO:
-                lines.append(("log.undo", {}))
-                continue
-            line: tuple[str, dict[str, Any]] | None
-            if event["type"] == VOTE:  # who voted, never what
-                seat = event["seat"]
-                line = None if seat in voted else ("log.vote", {"player": seat})
-                if number not in self.undone:
-                    voted.add(seat)
-            elif event["type"] in (ABORT, CLOSE):
-                voted.clear()
-                line = (
-                    ("log.ballot_abort", {})
-                    if event["type"] == ABORT
-                    else self.engine.describe(event)
-                )
-            elif event["type"] == RENAME:
-                line = ("log.rename", {"was": event["was"], "name": event["name"]})
-            else:
-                line = self.engine.describe(event)
+        return self._lines.all()
+
+
+class _LogLines:
+    """The public log's lines, built as events are logged: each event is
+    described once. An Undo marks the lines of the command it takes back
+    (always the latest effective one), so the lines from that command on
+    are built again from the ballot as it stood there; nothing before it
+    changes."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.lines: list[tuple[str, dict[str, Any]]] = []
+        self.folded = 0  # log entries folded into lines so far
+        self.voted: set[int] = set()  # seats with a vote standing in the open ballot
+        # Where each command's entries begin: (log index, lines so far, voted then).
+        self.starts: dict[int, tuple[int, int, frozenset[int]]] = {}
+
+    def all(self) -> list[tuple[str, dict[str, Any]]]:
+        self._catch_up()
+        return list(self.lines)
+
+    def latest(self, count: int) -> list[tuple[str, dict[str, Any]]]:
+        self._catch_up()
+        return self.lines[-count:]
+
+    def take_back(self, number: int) -> None:
+        """Command ``number`` was marked undone (or unmarked, a refused Undo):
+        its lines and all after them are built again, at the next look."""
+        start = self.starts.get(number)
+        if start is None:  # not folded yet
+            return
+        self.folded, kept, voted = start
+        del self.lines[kept:]
+        self.voted = set(voted)
+        while self.starts and next(reversed(self.starts)) >= number:
+            self.starts.popitem()
+
+    def _catch_up(self) -> None:
+        table = self.table
+        for number, event in table.log[self.folded :]:
+            if number not in self.starts:
+                self.starts[number] = (self.folded, len(self.lines), frozenset(self.voted))
+            self.folded += 1
+            line = self._line(number, event)
             if line is not None:
-                key, args = line
-                lines.append((key, {**args, "undone": number in self.undone}))
-        return lines
+                self.lines.append(line)
+
+    def _line(self, number: int, event: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        undone = number in self.table.undone
+        kind = event["type"]
+        if kind == UNDO:
+            return ("log.undo", {})
+        line: tuple[str, dict[str, Any]] | None
+        if kind == VOTE:  # who voted, never what
+            seat = event["seat"]
+            line = None if seat in self.voted else ("log.vote", {"player": seat})
+            if not undone:
+                self.voted.add(seat)
+        elif kind in (ABORT, CLOSE):
+            self.voted.clear()
+            line = ("log.ballot_abort", {}) if kind == ABORT else self.table.engine.describe(event)
+        elif kind == RENAME:
+            line = ("log.rename", {"was": event["was"], "name": event["name"]})
+        else:
+            line = self.table.engine.describe(event)
+        if line is None:
+            return None
+        key, args = line
+        return (key, {**args, "undone": undone})
 
 
 def stored_setup(record: GameRecord) -> Setup:

@@ -31,8 +31,10 @@ import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..table import EventStore
+from ..table.store import SeatLink
 
 TOKEN_BYTES = 24  # 192 bits, at least the 128 the design asks for
 # A cookie as this server makes them: game and seat in ASCII digits (no
@@ -117,7 +119,7 @@ class SeatLinks:
         provisional claim and the cookie for it, or the phone that already
         holds the seat. Raises LinkError."""
         game_id, seat = self.seat(token)
-        holder = self.phone(cookie, game_id)
+        holder = self.arrive(cookie, game_id)
         if holder is not None and holder.seat == seat:
             return holder  # the same phone again
         phone = Phone(game_id, seat, secrets.token_urlsafe(TOKEN_BYTES))
@@ -126,20 +128,36 @@ class SeatLinks:
             raise LinkError("claimed")
         return phone
 
-    def phone(self, cookie: str | None, game_id: int) -> Phone | None:
-        """The seat of game ``game_id`` that a cookie holds, if it still does.
-        The first use of a provisional claim's cookie makes the claim final,
-        unless another phone's claim was made final first."""
+    def arrive(self, cookie: str | None, game_id: int) -> Phone | None:
+        """A phone's request with its cookie, where its join ends: the first
+        use of a provisional claim's cookie makes the claim final (the one
+        write), unless another phone's claim was made final first. Returns
+        the seat of game ``game_id`` the cookie then holds, if any."""
+        found = self._link(cookie, game_id)
+        if found is None:
+            return None
+        phone, link = found
+        if link["device_hash"] is None:
+            return phone if self._confirm(phone, _hash(phone.secret)) else None
+        return phone if hmac.compare_digest(link["device_hash"], _hash(phone.secret)) else None
+
+    def holder(self, cookie: str | None, game_id: int) -> Phone | None:
+        """The seat of game ``game_id`` that a cookie holds (its claim is
+        final), if it still does. It only reads: a provisional claim is
+        made final by :meth:`arrive`, never here."""
+        found = self._link(cookie, game_id)
+        if found is None or found[1]["device_hash"] is None:
+            return None
+        phone, link = found
+        return phone if hmac.compare_digest(link["device_hash"], _hash(phone.secret)) else None
+
+    def _link(self, cookie: str | None, game_id: int) -> tuple[Phone, SeatLink] | None:
+        """The phone a cookie names in game ``game_id``, and its seat's link."""
         phone = _from_cookie(cookie)
         if phone is None or phone.game_id != game_id:
             return None
         link = self.store.seat_link(game_id, phone.seat)
-        if link is None:
-            return None
-        digest = _hash(phone.secret)
-        if link["device_hash"] is None:
-            return phone if self._confirm(phone, digest) else None
-        return phone if hmac.compare_digest(link["device_hash"], digest) else None
+        return None if link is None else (phone, link)
 
     def _confirm(self, phone: Phone, digest: str) -> bool:
         if not self.store.is_provisional_claim(phone.game_id, phone.seat, digest):

@@ -200,6 +200,7 @@ class TableServer:
         self._failures: dict[str, deque[float]] = defaultdict(deque)
         self.sent: list[tuple[str, str]] | None = None  # (audience, text), when recording
         self._links_changes = 0  # claims and re-pairs so far: the phones' status
+        self._phones_cache: tuple[Any, list[dict[str, object]]] = (None, [])
         self._public_cache: tuple[Any, View] = (None, {})
         self._public_version = 0  # changes of the public view so far
         # By (seat, language): changes of what that seat's phones receive so
@@ -282,7 +283,7 @@ class TableServer:
 
     # -- joining ----------------------------------------------------------------------
     async def index(self, request: web.Request) -> web.StreamResponse:
-        raise web.HTTPSeeOther("/seat" if self._phone(request) else "/table")
+        raise web.HTTPSeeOther("/seat" if self._arrive(request) else "/table")
 
     async def join_page(self, request: web.Request) -> web.StreamResponse:
         """A join link opened (or looked at by a link preview): the seat's
@@ -290,7 +291,7 @@ class TableServer:
         holds the seat, the seat itself. Nothing is claimed here."""
         try:
             seat = self._link_seat(request)
-            holder = self._phone(request)
+            holder = self._arrive(request)
             if holder is not None and holder.seat == seat:
                 raise web.HTTPSeeOther("/seat")
             if self.links.claimed(self.table.game_id, seat):
@@ -361,16 +362,49 @@ class TableServer:
             failures.popleft()
         return len(failures) >= FAILED_JOINS
 
+    def _arrive(self, request: web.Request) -> Phone | None:
+        """A request of a page that may hold a seat, where a join ends: the
+        cookie's first use makes its provisional claim final (the store's
+        write, see :meth:`SeatLinks.arrive`). The seat it holds then, in the
+        current game, if any."""
+        phone = self.links.arrive(request.cookies.get(COOKIE), self.table.game_id)
+        self._note_seated(request, phone)
+        return phone
+
     def _phone(self, request: web.Request) -> Phone | None:
-        """The seat this request's cookie holds in the current game. The
-        cookie's first use makes its provisional claim final."""
-        phone = self.links.phone(request.cookies.get(COOKIE), self.table.game_id)
+        """The seat this request's cookie holds in the current game. A
+        getter: it reads the store and never writes to it."""
+        phone = self.links.holder(request.cookies.get(COOKIE), self.table.game_id)
+        self._note_seated(request, phone)
+        return phone
+
+    def _note_seated(self, request: web.Request, phone: Phone | None) -> None:
+        """A phone holding a seat was seen at the request's address."""
         if phone is not None and request.remote:
             self._seated[request.remote] = None
             self._seated.move_to_end(request.remote)
             while len(self._seated) > SEATED_ADDRESSES:
                 self._seated.popitem(last=False)
-        return phone
+
+    def _still_held(self, request: web.Request, phone: Phone) -> Callable[[], bool]:
+        """Whether a socket's phone still holds its seat, asked at every
+        change: the store is asked again only when a claim or a re-pair
+        changed the seats' links, or the table moved to another game (the
+        only ways a seat changes hands), so a commit costs no look-up per
+        socket."""
+        looked = (self.table.game_id, self._links_changes)
+        held = True
+
+        def still() -> bool:
+            nonlocal looked, held
+            now = (self.table.game_id, self._links_changes)
+            if now != looked:
+                looked, held = now, self._phone(request) == phone
+            elif held:
+                self._note_seated(request, phone)
+            return held
+
+        return still
 
     def _seatless(self, request: web.Request) -> Refused:
         """Why a request holds no seat: another phone was first to use its
@@ -381,13 +415,13 @@ class TableServer:
 
     # -- a seat's phone -------------------------------------------------------------------
     async def seat_page(self, request: web.Request) -> web.StreamResponse:
-        if self._phone(request) is None:
+        if self._arrive(request) is None:
             seatless = self._seatless(request)
             return _refusal(request, seatless.key, seatless.status)
         return web.FileResponse(PAGES / "seat.html")
 
     async def seat_state(self, request: web.Request) -> web.Response:
-        phone = self._phone(request)
+        phone = self._arrive(request)
         if phone is None:
             seatless = self._seatless(request)
             return _error(seatless.status, seatless.key, request)
@@ -462,7 +496,7 @@ class TableServer:
             # The table's screen offers the seat a choice now (a nomination,
             # a turn's action): its phone says so rather than "nothing".
             "at_table": any(c.get("seat") == seat for c in table.shared_commands()),
-            "status": words.status_line(public, t),
+            "status": table.status_line(t.lang),
             # From the public view alone: the same for every seat's secrets.
             **self._public_board(t),
             "cue": words.phone_cue(public, seat),
@@ -557,11 +591,19 @@ class TableServer:
     def _with_phones(self, view: View) -> View:
         """The public view with the phones' status (a copy: the view a
         commit hands its listeners is theirs to share)."""
+        return {**view, "phones": self._phones()}
+
+    def _phones(self) -> list[dict[str, object]]:
+        """The seats' phones' status, read from the store once per claim or
+        re-pair (the only changes it has), not once per commit."""
         table = self.table
-        return {**view, "phones": self.links.status(table.game_id, table.setup.players)}
+        key = (table.game_id, table.setup.players, self._links_changes)
+        if self._phones_cache[0] != key:
+            self._phones_cache = (key, self.links.status(table.game_id, table.setup.players))
+        return self._phones_cache[1]
 
     async def command(self, request: web.Request) -> web.Response:
-        phone = self._phone(request)
+        phone = self._arrive(request)
         if phone is None:
             seatless = self._seatless(request)
             return _error(seatless.status, seatless.key, request)
@@ -596,7 +638,7 @@ class TableServer:
         return answer({"ok": True, "events": len(events)})
 
     async def seat_socket(self, request: web.Request) -> web.StreamResponse:
-        phone = self._phone(request)
+        phone = self._arrive(request)
         if phone is None or not _same_origin(request):
             raise web.HTTPUnauthorized()
         if self._full(request):
@@ -615,7 +657,7 @@ class TableServer:
                 socket,
                 lambda: self.seat_text(phone.seat, lang),
                 f"seat:{phone.seat}",
-                lambda: self._phone(request) is not None,
+                self._still_held(request, phone),
                 request,
             )
         finally:
@@ -660,14 +702,14 @@ class TableServer:
         """The public table, worded in the page's language: what it waits
         for, its figures, the cards it keeps in sight, and its log."""
         table, public = self.table, self._public()
-        t, words = Messages(lang, table.names), table.spec.words
+        t = Messages(lang, table.names)
         return {
             "type": "state",
             "version": self._public_version,
             "game": table.setup.game,
             "names": table.names,
             "public": public,
-            "status": words.status_line(public, t),
+            "status": table.status_line(t.lang),
             **self._public_board(t),
             "log": [t.log_line(line["key"], line["args"]) for line in public["log"]],
         }
