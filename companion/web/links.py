@@ -31,7 +31,6 @@ import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from ..table import EventStore
 from ..table.store import SeatLink
