@@ -145,10 +145,13 @@ class SeatLinks:
         final), if it still does. It only reads: a provisional claim is
         made final by :meth:`arrive`, never here."""
         found = self._link(cookie, game_id)
-        if found is None or found[1]["device_hash"] is None:
+        if found is None:
             return None
         phone, link = found
-        return phone if hmac.compare_digest(link["device_hash"], _hash(phone.secret)) else None
+        held = link["device_hash"]
+        if held is None:
+            return None
+        return phone if hmac.compare_digest(held, _hash(phone.secret)) else None
 
     def _link(self, cookie: str | None, game_id: int) -> tuple[Phone, SeatLink] | None:
         """The phone a cookie names in game ``game_id``, and its seat's link."""
