@@ -29,7 +29,7 @@ from companion.fleet.actions import KEEP
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
 from companion.table.damage import resume_active
-from companion.web.serve import serve
+from companion.host.serve import serve
 
 KEY = b"a-cafe-action-key-0123456789abcdef"
 NAME = "t1"

@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..games.base import RuleError
-from ..table import CLOCK, OPERATOR, Committed, Table, seat_source
+from ..table import CLOCK, OPERATOR, Session, Table, Update, seat_source
 from ..table.store import StoreError
 from .press import GAVEL, Press, SeatFeedback
 
@@ -55,7 +55,7 @@ Refusal = Callable[[int | None, RuleError], None]
 class Controls:
     def __init__(
         self,
-        table: Table,
+        table: Session | Table,
         outputs: Sequence[SeatFeedback] = (),
         loop: asyncio.AbstractEventLoop | None = None,
         tie_window: float = TIE_WINDOW,
@@ -67,14 +67,24 @@ class Controls:
         self.tie_window = tie_window
         self.on_refusal = on_refusal
         self.clock = clock  # the clock presses are timed on
-        self.table: Table = table
+        # The table's games in turn (a Table alone: a session of that game).
+        self.session = table if isinstance(table, Session) else Session.around(table)
         self._race: list[Press] = []
         self._race_claim: tuple | None = None
         self._race_timer: asyncio.TimerHandle | None = None
         self._voted: dict[int, bool] = {}
         self._opened: tuple[Any, float] = (None, 0.0)  # what presses answer, since when
         self._last_gavel = float("-inf")
-        self.attach(table)
+        self._aborts = 0
+        self.session.subscribe(self._updated)
+        self._follow_game()
+
+    @property
+    def table(self) -> Table:
+        """The game the presses act on (the session's; it has one by the
+        time devices are opened)."""
+        assert self.session.table is not None
+        return self.session.table
 
     def add_output(self, output: SeatFeedback) -> None:
         """Another device to show the seats and sound the buzzer; it is shown
@@ -83,14 +93,14 @@ class Controls:
         for seat, voted in self._voted.items():
             self._output(output.show_voted, seat, voted)
 
-    def attach(self, table: Table) -> None:
-        """Follow ``table`` (a new game at the kiosk is a new table)."""
+    def _follow_game(self) -> None:
+        """Follow the session's game afresh (a new game is a new table)."""
         self._end_race("device.window_closed")
-        self.table = table
         self._aborts = 0
         self._voted = {}
-        table.subscribe(self._changed)
-        self._follow(())
+        table = self.table
+        ballot = table.ballot()
+        self._follow((), table, ballot, table.voted() if ballot else (), table.open_claim())
 
     # -- presses ------------------------------------------------------------------
     def handle(self, press: Press) -> None:
@@ -206,25 +216,33 @@ class Controls:
                 self._refuse(press.seat, RuleError("device.challenged_first", player=winner))
 
     # -- following the table --------------------------------------------------------------
-    def _changed(self, committed: Committed) -> None:
-        if committed.table is self.table:  # not an earlier game at this kiosk
-            self._follow(committed.events)
-            if committed.source == CLOCK:  # the table's time ran out
-                self._sound("expiry")
+    def _updated(self, update: Update) -> None:
+        if update.switched:
+            self._follow_game()
+            return
+        self._follow(update.events, update.table, update.ballot, update.voted, update.claim)
+        if update.source == CLOCK:  # the table's time ran out
+            self._sound("expiry")
 
-    def _follow(self, events: Sequence[dict[str, Any]]) -> None:
+    def _follow(
+        self,
+        events: Sequence[dict[str, Any]],
+        table: Table,
+        ballot: dict[str, Any] | None,
+        voted: Sequence[int],
+        claim: dict[str, Any] | None,
+    ) -> None:
         """Act on the events just committed: the LEDs and what presses now
         answer."""
         self._aborts += sum(1 for event in events if event["type"] == "ballot_abort")
-        self._show_votes()
-        self._note_opening()
+        self._show_votes(table, set(voted))
+        self._note_opening(table, ballot, claim)
 
-    def _note_opening(self) -> None:
+    def _note_opening(
+        self, table: Table, ballot: dict[str, Any] | None, claim: dict[str, Any] | None
+    ) -> None:
         """Remember when the ballot or claim presses answer opened (as far
         as this kiosk knows: after a restart, when it was seen again)."""
-        table = self.table
-        ballot = table.ballot()
-        claim = self._open_claim()
         # An aborted ballot runs again: a new opening.
         now = (
             ("ballot", table.game_id, ballot["id"], self._aborts)
@@ -236,9 +254,7 @@ class Controls:
         if now != self._opened[0]:
             self._opened = (now, self.clock() if now is not None else 0.0)
 
-    def _show_votes(self) -> None:
-        table = self.table
-        voted = set(table.voted())
+    def _show_votes(self, table: Table, voted: set[int]) -> None:
         for seat in range(table.setup.players):
             now = seat in voted
             if self._voted.get(seat) != now:
