@@ -142,10 +142,10 @@ class Session:
         table = Table.resume(self.store, game_id)
         return None if table is None else self.switch(table)
 
-    def next_game(self, source: str = LOCAL) -> Table:
+    def next_game(self, source: str = LOCAL, fate: Fate | None = None) -> Table:
         """The next game at this table (same seats and mode), followed."""
         assert self.table is not None, "no game to follow on from"
-        return self.switch(self.table.next_game(source=source), source)
+        return self.switch(self.table.next_game(fate=fate, source=source), source)
 
     def end(self) -> None:
         """The operator ends the game unfinished (it takes nothing more)."""
