@@ -24,6 +24,7 @@ from companion.table import OPERATOR, EventStore, Session, Table
 from companion.web.server import COOKIE, CSRF_HEADER, csrf_token
 
 pytest.importorskip("kivy.base")
+from kiosk_helpers import window_shot  # noqa: E402
 from ui_helpers import frames, show  # noqa: E402
 
 from companion.ui.front import KioskScreen  # noqa: E402
@@ -192,6 +193,8 @@ def test_the_kiosk_and_a_headless_table_tell_the_fleet_and_phones_the_same(
         != (tables[0].game_id)
     )
     assert kiosk.table is kiosk.session.table is not tables[0]
+    assert kiosk.table_screen.table is kiosk.table  # the screen followed the next game
+    window_shot(window, "host-kiosk-next-game")
     assert any(p["private"].get("hand") for p in with_kiosk[SEATS + SEATS]["phones"])
     # What differs is the machine: the kiosk has a screen for the staff's
     # messages, the headless table none.

@@ -76,8 +76,14 @@ class Controls:
         self._opened: tuple[Any, float] = (None, 0.0)  # what presses answer, since when
         self._last_gavel = float("-inf")
         self._aborts = 0
+        # What a press answers now (the open ballot, else the open claim),
+        # as the session's latest update says.
+        self._answers: tuple[dict[str, Any] | None, dict[str, Any] | None] = (None, None)
         self.session.subscribe(self._updated)
         self._follow_game()
+        table = self.table
+        ballot = table.ballot()
+        self._follow((), table, ballot, table.voted() if ballot else (), table.open_claim())
 
     @property
     def table(self) -> Table:
@@ -98,9 +104,6 @@ class Controls:
         self._end_race("device.window_closed")
         self._aborts = 0
         self._voted = {}
-        table = self.table
-        ballot = table.ballot()
-        self._follow((), table, ballot, table.voted() if ballot else (), table.open_claim())
 
     # -- presses ------------------------------------------------------------------
     def handle(self, press: Press) -> None:
@@ -115,11 +118,10 @@ class Controls:
         if press.at < self._opened[1]:
             self._refuse(press.seat, RuleError("device.stale_press"))
             return
-        ballot = table.ballot()
+        ballot, claim = self._answers
         if ballot is not None:
             self._vote(press, ballot)
             return
-        claim = self._open_claim()
         if claim is not None:
             self._buzz(press, claim)
             return
@@ -169,10 +171,6 @@ class Controls:
             self._sound("gavel")
 
     # -- the challenge buzzer ----------------------------------------------------------
-    def _open_claim(self) -> dict[str, Any] | None:
-        """The claim waiting for a challenge now (see ``Table.open_claim``), or None."""
-        return self.table.open_claim()
-
     def _buzz(self, press: Press, claim: dict[str, Any]) -> None:
         if self._race and self._race_claim == claim["key"]:
             self._race.append(press)
@@ -195,7 +193,7 @@ class Controls:
         (the claim has been challenged)."""
         presses, key = self._race, self._race_claim
         self._race, self._race_claim, self._race_timer = [], None, None
-        claim = self._open_claim()
+        claim = self._answers[1]
         if key is None or claim is None or claim["key"] != key:
             for press in presses:
                 self._refuse(press.seat, RuleError("device.window_closed"))
@@ -219,7 +217,6 @@ class Controls:
     def _updated(self, update: Update) -> None:
         if update.switched:
             self._follow_game()
-            return
         self._follow(update.events, update.table, update.ballot, update.voted, update.claim)
         if update.source == CLOCK:  # the table's time ran out
             self._sound("expiry")
@@ -235,6 +232,7 @@ class Controls:
         """Act on the events just committed: the LEDs and what presses now
         answer."""
         self._aborts += sum(1 for event in events if event["type"] == "ballot_abort")
+        self._answers = (ballot, claim)
         self._show_votes(table, set(voted))
         self._note_opening(table, ballot, claim)
 

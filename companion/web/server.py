@@ -772,8 +772,8 @@ class TableServer:
             self._wake.pop(socket, None)
 
     def _changed(self, update: Update) -> None:
-        if not update.switched:  # a new game's view is worked out when asked
-            self._keep_public(self._public_key(), self._with_phones(update.view))
+        """A commit, or another game (its phones of the old one are done)."""
+        self._keep_public(self._public_key(), self._with_phones(update.view))
         self._wake_phones()
 
     def _wake_phones(self) -> None:
