@@ -87,7 +87,7 @@ async def gpio_latencies(directory: Path) -> list[float]:
             if not _open_ballot(table):
                 table = _new_table(store)  # the game ended: the next one
                 table.subscribe(committed)
-                controls.attach(table)
+                controls.session.switch(table)
                 continue
             for seat in range(SEATS - 1):
                 pins[seat].drive_low()
@@ -138,7 +138,7 @@ async def pad_latencies(directory: Path) -> list[float]:
             if not _open_ballot(table):
                 table = _new_table(store)
                 table.subscribe(committed)
-                controls.attach(table)
+                controls.session.switch(table)
                 continue
             start = sim.now_ms + 5
             for seat in range(SEATS - 1):

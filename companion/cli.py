@@ -741,7 +741,8 @@ def _run(args: argparse.Namespace) -> int:
     except BrokerError as exc:
         print(f"companion run: {exc}", file=sys.stderr)
         return 2
-    from .ui.app import WebConfig, run_kiosk
+    from .host import WebConfig
+    from .ui.app import run_kiosk
 
     web = None
     if args.web_port:
@@ -791,7 +792,7 @@ def _serve(args: argparse.Namespace) -> int:
         print("companion serve: no unfinished game; name one with --game", file=sys.stderr)
         return 2
     from .fleet import BrokerError
-    from .web.serve import serve
+    from .host.serve import serve
 
     try:
         fleet = _fleet(args, opened[0])

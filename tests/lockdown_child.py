@@ -54,11 +54,11 @@ def main(kind: str, names: list[str]) -> None:
     from kivy.uix.label import Label
     from kivy.uix.settings import Settings
 
-    from companion.table import EventStore
+    from companion.table import EventStore, Session
     from companion.ui.app import kiosk_app
 
     if kind == "kiosk":
-        app = kiosk_app(EventStore(os.path.join(tempfile.mkdtemp(), "g.sqlite3")), None)
+        app = kiosk_app(Session(EventStore(os.path.join(tempfile.mkdtemp(), "g.sqlite3"))))
     else:
 
         class Plain(App):

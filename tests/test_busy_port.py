@@ -18,7 +18,7 @@ from contextlib import ExitStack
 import pytest
 from ports import free_port
 
-from companion.ui.app import WebConfig
+from companion.host import WebConfig
 from companion.web.listen import TRIES
 
 
@@ -205,26 +205,27 @@ def test_the_phones_panel_codes_carry_the_port_served(window, coup_kiosk):
     """The QR codes send phones to the port the server took, not the busy one."""
     from ui_helpers import frames, show
 
-    from companion.ui.app import _offer_phones, _start_phones
+    from companion.host.phones import serve_phones
+    from companion.ui.front import KioskScreen
 
     kiosk = show(window, coup_kiosk("en"), (800, 480))
 
     async def start(web: WebConfig):
-        started = await _start_phones(kiosk.table, web)
-        assert started is not None
-        assert await asyncio.to_thread(api_table, started[2].port) is not None  # served there
-        await started[1].cleanup()
-        return started
+        phones = await serve_phones(kiosk.session, web)
+        assert await asyncio.to_thread(api_table, phones.web.port) is not None  # served there
+        await phones.runner.cleanup()
+        return phones
 
     with ExitStack() as ports:
         port = hold(ports, 1)
-        server, _runner, served = asyncio.run(
-            start(WebConfig("127.0.0.1", port, f"http://companion.local:{port}/"))
-        )
-    assert served.port == port + 1
-    phones_view = _offer_phones(kiosk, server, served)
+        phones = asyncio.run(start(WebConfig("127.0.0.1", port, f"http://companion.local:{port}/")))
+    assert phones.web.port == port + 1
+    screen = KioskScreen(kiosk)
+    screen.offer_phones(phones.server, phones.web)
     frames(2)
     assert kiosk.table_screen.ids.bar.ids.phones.opacity == 1
+    assert screen.phones_view is not None
+    phones_view = screen.phones_view
     panel = phones_view()
     panel.open(animation=False)
     frames(2)
@@ -242,20 +243,29 @@ def test_the_screen_says_the_phones_are_off_in_one_line(window, coup_kiosk, lang
     from kiosk_helpers import window_shot
     from ui_helpers import fits_in_window, frames, show
 
+    from companion.host import Host
     from companion.i18n import Messages
-    from companion.ui.app import _start_phones, _watch
+    from companion.ui.front import KioskScreen
 
     kiosk = show(window, coup_kiosk(lang), size)
     t = Messages(lang)
 
+    class Shown(KioskScreen):
+        """The kiosk in front of a host that runs for a moment."""
+
+        async def run(self) -> None:
+            await asyncio.sleep(0.3)
+
+        async def ready(self) -> None:
+            pass
+
+        def stop(self) -> None:
+            pass
+
     async def try_and_watch(web: WebConfig) -> None:
-        started = await _start_phones(kiosk.table, web)
-        assert started is None
-        ui = asyncio.get_running_loop().create_future()
-        watching = asyncio.ensure_future(_watch(kiosk, [], ui, phones_off=web.port))
-        await asyncio.sleep(0.05)
-        ui.set_result(None)
-        await watching
+        host = Host(kiosk.session, web)
+        assert await host.run(Shown(kiosk)) == 0
+        assert host.phones is None and host.phones_off == web.port
 
     with ExitStack() as ports:
         port = hold(ports, TRIES, free_after=False)

@@ -444,7 +444,7 @@ def test_a_device_that_cannot_be_opened_leaves_the_table_playing(store, caplog):
 
     from companion.devices.gpio import GpioTable
     from companion.devices.pinmap import parse_pinmap
-    from companion.ui.app import open_devices
+    from companion.host.host import open_devices
 
     async def scenario():
         factory = MockFactory()

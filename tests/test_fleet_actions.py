@@ -27,9 +27,9 @@ from companion.fleet import Broker, StatusPublisher
 from companion.fleet import protocol as p
 from companion.fleet.actions import KEEP
 from companion.games.base import Fate, Setup
+from companion.host.serve import serve
 from companion.table import EventStore, Table
 from companion.table.damage import resume_active
-from companion.web.serve import serve
 
 KEY = b"a-cafe-action-key-0123456789abcdef"
 NAME = "t1"

@@ -25,20 +25,20 @@ KEY = b"a-cafe-action-key-0123456789abcdef"
 @pytest.fixture
 def kiosk_desk(window, tmp_path):
     from companion.fleet.actions import ActionDesk
-    from companion.i18n import Messages
-    from companion.ui.fleet_station import KioskStation
+    from companion.host import WebConfig
+    from companion.host.station import Station
+    from companion.ui.front import KioskScreen
     from companion.ui.kiosk import Kiosk
-    from companion.ui.phones import PhonesView
     from companion.web.server import TableServer
 
     setup = Setup(game="coup", seats=["Anna", "Ben", "Chloé"], options={"first": 0})
     table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=3))
     kiosk = show(window, Kiosk(table.store, table), (1280, 720))
-    server = TableServer(table)
-    station = KioskStation(
-        kiosk,
-        lambda: PhonesView(server, "http://companion.local:8080", Messages("en", table.names)),
-    )
+    server = TableServer(kiosk.session)
+    screen = KioskScreen(kiosk)
+    screen.offer_phones(server, WebConfig(public_url="http://companion.local:8080"))
+    station = Station(kiosk.session, screen)
+    station.phones = server
     replies: list[dict] = []
     desk = ActionDesk(KEY, "t1", table.store, station, send=replies.append)
 

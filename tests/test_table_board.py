@@ -93,7 +93,7 @@ def test_every_text_the_kiosk_shows_is_on_the_table_page(window, phones, tmp_pat
     with serve_in_thread(server.app()) as base:
         while True:
             served = resumed(table, clock)
-            base.on_loop(lambda served=served: server.set_table(served))
+            base.on_loop(lambda served=served: server.session.switch(served))
             for lang, page in pages.items():
                 # Shown only when looked at: the playouts run faster unwatched.
                 if lang in screens:
@@ -209,7 +209,7 @@ def test_each_piece_s_icon_is_drawn_beside_its_words_on_the_table_page(phones, t
     with serve_in_thread(server.app()) as base:
         while True:
             served = resumed(table, clock)
-            base.on_loop(lambda served=served: server.set_table(served))
+            base.on_loop(lambda served=served: server.session.switch(served))
             page.goto(f"{base}/table")
             expect(page.locator("#status")).not_to_be_empty()
             state = page.evaluate("fetch('/api/table').then((response) => response.json())")

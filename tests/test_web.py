@@ -256,7 +256,7 @@ def test_a_new_game_at_the_kiosk_retires_the_old_games_phones(store):
             await join(ann, server.links.token(table.game_id, 0))
             table.execute({"type": "income", "seat": 0})
             new = table.next_game(fate=Fate(seed=4), source=OPERATOR)
-            server.set_table(new)
+            server.session.switch(new)
             assert (await ann.get("/api/seat")).status == 401
             assert (await ann.get("/seat")).status == 401
 
@@ -535,7 +535,7 @@ def test_companion_serve_lets_time_act(store):
     """A headless table: a claim nobody challenges stands when its countdown
     ends, with no kiosk to tick, and the next player may act."""
 
-    from companion.web.serve import serve
+    from companion.host.serve import serve
 
     setup = Setup(
         game="coup",

@@ -194,7 +194,7 @@ def test_a_cookie_opens_only_the_seat_whose_secret_it_holds(game, position, data
         async with served(mid_game(store, game, extra, seed, 0)) as (server, phone):
             old = (await seated(server, phone, 0)).cookie  # an earlier game's
             table = mid_game(store, game, extra, seed, steps)
-            server.set_table(table)
+            server.session.switch(table)
             players = table.setup.players
             seats = [await seated(server, phone, seat) for seat in range(min(players, 3))]
             stranger = await phone()

@@ -41,7 +41,7 @@ from typing import Any
 
 from ..games.base import Command, Event, RuleError
 from ..games.views import BallotSpec, Claim
-from ..table import CLOCK, OPERATOR, Committed, Table, seat_source
+from ..table import CLOCK, OPERATOR, Session, Table, Update, seat_source
 from ..table.store import StoreError
 from .press import GAVEL, Press, SeatFeedback
 
@@ -56,7 +56,7 @@ Refusal = Callable[[int | None, RuleError], None]
 class Controls:
     def __init__(
         self,
-        table: Table,
+        table: Session | Table,
         outputs: Sequence[SeatFeedback] = (),
         loop: asyncio.AbstractEventLoop | None = None,
         tie_window: float = TIE_WINDOW,
@@ -68,14 +68,30 @@ class Controls:
         self.tie_window = tie_window
         self.on_refusal = on_refusal
         self.clock = clock  # the clock presses are timed on
-        self.table: Table = table
+        # The table's games in turn (a Table alone: a session of that game).
+        self.session = table if isinstance(table, Session) else Session.around(table)
         self._race: list[Press] = []
         self._race_claim: tuple | None = None
         self._race_timer: asyncio.TimerHandle | None = None
         self._voted: dict[int, bool] = {}
         self._opened: tuple[Any, float] = (None, 0.0)  # what presses answer, since when
         self._last_gavel = float("-inf")
-        self.attach(table)
+        self._aborts = 0
+        # What a press answers now (the open ballot, else the open claim),
+        # as the session's latest update says.
+        self._answers: tuple[BallotSpec | None, Claim | None] = (None, None)
+        self.session.subscribe(self._updated)
+        self._follow_game()
+        table = self.table
+        ballot = table.ballot()
+        self._follow((), table, ballot, table.voted() if ballot else (), table.open_claim())
+
+    @property
+    def table(self) -> Table:
+        """The game the presses act on (the session's; it has one by the
+        time devices are opened)."""
+        assert self.session.table is not None
+        return self.session.table
 
     def add_output(self, output: SeatFeedback) -> None:
         """Another device to show the seats and sound the buzzer; it is shown
@@ -84,14 +100,11 @@ class Controls:
         for seat, voted in self._voted.items():
             self._output(output.show_voted, seat, voted)
 
-    def attach(self, table: Table) -> None:
-        """Follow ``table`` (a new game at the kiosk is a new table)."""
+    def _follow_game(self) -> None:
+        """Follow the session's game afresh (a new game is a new table)."""
         self._end_race("device.window_closed")
-        self.table = table
         self._aborts = 0
         self._voted = {}
-        table.subscribe(self._changed)
-        self._follow(())
 
     # -- presses ------------------------------------------------------------------
     def handle(self, press: Press) -> None:
@@ -106,11 +119,10 @@ class Controls:
         if press.at < self._opened[1]:
             self._refuse(press.seat, RuleError("device.stale_press"))
             return
-        ballot = table.ballot()
+        ballot, claim = self._answers
         if ballot is not None:
             self._vote(press, ballot)
             return
-        claim = self._open_claim()
         if claim is not None:
             self._buzz(press, claim)
             return
@@ -160,10 +172,6 @@ class Controls:
             self._sound("gavel")
 
     # -- the challenge buzzer ----------------------------------------------------------
-    def _open_claim(self) -> Claim | None:
-        """The claim waiting for a challenge now (see ``Table.open_claim``), or None."""
-        return self.table.open_claim()
-
     def _buzz(self, press: Press, claim: Claim) -> None:
         if self._race and self._race_claim == claim["key"]:
             self._race.append(press)
@@ -186,7 +194,7 @@ class Controls:
         (the claim has been challenged)."""
         presses, key = self._race, self._race_claim
         self._race, self._race_claim, self._race_timer = [], None, None
-        claim = self._open_claim()
+        claim = self._answers[1]
         if key is None or claim is None or claim["key"] != key:
             for press in presses:
                 self._refuse(press.seat, RuleError("device.window_closed"))
@@ -212,25 +220,31 @@ class Controls:
                 self._refuse(press.seat, RuleError("device.challenged_first", player=winner))
 
     # -- following the table --------------------------------------------------------------
-    def _changed(self, committed: Committed) -> None:
-        if committed.table is self.table:  # not an earlier game at this kiosk
-            self._follow(committed.events)
-            if committed.source == CLOCK:  # the table's time ran out
-                self._sound("expiry")
+    def _updated(self, update: Update) -> None:
+        if update.switched:
+            self._follow_game()
+        self._follow(update.events, update.table, update.ballot, update.voted, update.claim)
+        if update.source == CLOCK:  # the table's time ran out
+            self._sound("expiry")
 
-    def _follow(self, events: Sequence[Event]) -> None:
+    def _follow(
+        self,
+        events: Sequence[Event],
+        table: Table,
+        ballot: BallotSpec | None,
+        voted: Sequence[int],
+        claim: Claim | None,
+    ) -> None:
         """Act on the events just committed: the LEDs and what presses now
         answer."""
         self._aborts += sum(1 for event in events if event["type"] == "ballot_abort")
-        self._show_votes()
-        self._note_opening()
+        self._answers = (ballot, claim)
+        self._show_votes(table, set(voted))
+        self._note_opening(table, ballot, claim)
 
-    def _note_opening(self) -> None:
+    def _note_opening(self, table: Table, ballot: BallotSpec | None, claim: Claim | None) -> None:
         """Remember when the ballot or claim presses answer opened (as far
         as this kiosk knows: after a restart, when it was seen again)."""
-        table = self.table
-        ballot = table.ballot()
-        claim = self._open_claim()
         # An aborted ballot runs again: a new opening.
         now = (
             ("ballot", table.game_id, ballot["id"], self._aborts)
@@ -242,9 +256,7 @@ class Controls:
         if now != self._opened[0]:
             self._opened = (now, self.clock() if now is not None else 0.0)
 
-    def _show_votes(self) -> None:
-        table = self.table
-        voted = set(table.voted())
+    def _show_votes(self, table: Table, voted: set[int]) -> None:
         for seat in range(table.setup.players):
             now = seat in voted
             if self._voted.get(seat) != now:

@@ -109,19 +109,19 @@ class ActionDesk:
         store: Any,
         station: Station,
         send: Callable[[dict[str, Any]], None],
-        follow: Callable[[Table | None], None] = lambda _table: None,
+        report: Callable[[], None] = lambda: None,
         wall: Callable[[], float] = time.time,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """``store``: the table's EventStore; ``send`` publishes a reply
-        without waiting; ``follow`` tells the fleet's reporter which table
-        to report on after an action changed it."""
+        without waiting; ``report`` has the fleet's reporter report at once
+        after an action changed the table."""
         self.key = key
         self.table_name = table_name
         self.store = store
         self.station = station
         self.send = send
-        self.follow = follow
+        self.report = report
         self.wall = wall
         self.refusals = Quota(REFUSALS, REFUSAL_WINDOW, clock)
 
@@ -178,7 +178,7 @@ class ActionDesk:
             return protocol.make_reply(action.id, self.table_name, ActionRefused(FAILED))
         log.info("fleet: applied action %s", action.action)
         if action.action != protocol.MESSAGE:
-            self.follow(self.station.table)
+            self.report()
         return protocol.make_reply(action.id, self.table_name, result=result)
 
     def _game_id(self) -> int | None:

@@ -1,8 +1,8 @@
 """On the table's loop: what the fleet is told, and when.
 
-A :class:`TableReporter` follows the kiosk's table (a new game is a new
-``Table``), listens to its commits and offers the publisher a status built
-from the public view each commit carries. That costs a small dict and no
+A :class:`TableReporter` follows the table's session (each game in turn),
+and after each commit offers the publisher a status built from the public
+view the session's update carries. That costs a small dict and no
 I/O: the listener never touches the network. The loop's tick (the kiosk's
 and ``companion serve``'s quarter-second look at the clock) refreshes the
 time left every second while a timer runs, and the rest every few seconds
@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..table import Committed, Table
+from ..table import Session, Table, Update
 from .status import Status, game_status, idle_status, refreshed, started_at, timer_running
 
 TIMER_REFRESH = 1.0  # seconds between statuses while a timer runs
@@ -55,33 +55,52 @@ class TableReporter:
         self.table_name = table_name
         self.phones = phones
         self.clock = clock
-        self.table: Table | None = None
+        self.session: Session | None = None  # the games it reports on, in turn
         self._started_at: str | None = None
         self._status = idle_status(table_name)
         self._offered_at = float("-inf")
 
-    def follow(self, table: Table | None) -> None:
-        """Report on ``table`` from now on (None: no game, the kiosk at home)."""
-        if self.table is not None:
-            self.table.unsubscribe(self.committed)
-        self.table = table
+    @property
+    def table(self) -> Table | None:
+        """The game reported on (None: no game yet, the kiosk at home)."""
+        return None if self.session is None else self.session.table
+
+    def attach(self, session: Session) -> None:
+        """Report on ``session``'s games from now on, idle until it has one."""
+        if self.session is not None:
+            self.session.unsubscribe(self.updated)
+        self.session = session
+        session.subscribe(self.updated)
+        self.report()
+
+    def report(self) -> None:
+        """Offer the status now (after a console's action changed the table)."""
+        table = self.table
         if table is None:
             self._offer(idle_status(self.table_name))
             return
         self._started_at = started_at(table)
-        table.subscribe(self.committed)
         self._offer(
             game_status(
                 self.table_name, table, table.public_view(), self._started_at, self.phones()
             )
         )
 
-    def committed(self, committed: Committed) -> None:
-        """The table's listener: the status after this commit, handed over."""
+    def follow(self, table: Table) -> None:
+        """Report on ``table`` from now on (a tool's or a test's game: the
+        reporter's session switches to it)."""
+        if self.session is None:
+            self.attach(Session.around(table))
+        else:
+            self.session.switch(table)
+
+    def updated(self, update: Update) -> None:
+        """The session's listener: the status after this commit (or the
+        new game's), handed over."""
+        if update.switched:
+            self._started_at = started_at(update.table)
         self._offer(
-            game_status(
-                self.table_name, committed.table, committed.view, self._started_at, self.phones()
-            )
+            game_status(self.table_name, update.table, update.view, self._started_at, self.phones())
         )
 
     def tick(self) -> None:

@@ -1,5 +1,6 @@
 """The table session: seats, command dispatch, the event store."""
 
+from .session import Session, Update
 from .store import EventStore, StoreError
 from .table import CLOCK, LOCAL, OPERATOR, Committed, Table, seat_source
 
@@ -10,6 +11,8 @@ __all__ = [
     "LOCAL",
     "OPERATOR",
     "Committed",
+    "Session",
+    "Update",
     "Table",
     "seat_source",
 ]

@@ -1,43 +1,22 @@
-"""Start the kiosk: the window, the table's hardware and their presses, all
-on one asyncio loop (Kivy's ``async_run``), in one TaskGroup so a failing
-task is never silent."""
+"""Start the kiosk: Kivy's set-up and the kiosk's App, in front of the host
+(companion/host/), which wires the table's session to its devices, phones
+and fleet on the same asyncio loop (Kivy's ``async_run``)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import os
-import signal
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any
 
-from ..devices.press import Deliver, SeatFeedback
-from ..games.base import RuleError
 from ..sd_notify import notify, watchdog_interval
-from ..table import Committed, EventStore, Table
+from ..table import EventStore, Session, Table, Update
 from ..table.damage import StoreDamage
 
 if TYPE_CHECKING:
-    from ..fleet import StatusPublisher, TableReporter
-    from ..fleet.health import TableHealth
-    from .fleet_station import KioskStation
-
-log = logging.getLogger(__name__)
-
-WATCH_STEP = 0.25  # seconds between looks at the clock and the devices
-
-
-class Device(SeatFeedback, Protocol):
-    """An input device that can also show a seat something: header buttons,
-    the serial pad. It delivers presses from the moment it is opened."""
-
-    def close(self) -> None: ...
-
-
-# Opens a device that delivers its presses through the callback given.
-DeviceOpener = Callable[[Deliver], Device]
+    from ..fleet import StatusPublisher
+    from ..host import DeviceOpener, WebConfig
 
 
 def prepare_kivy_environment() -> None:
@@ -83,34 +62,6 @@ class _UnusedInputProviders(logging.Filter):
             record.args, record.exc_info, record.exc_text = None, None, None
             record.levelno, record.levelname = logging.DEBUG, "DEBUG"
         return True
-
-
-@dataclass(frozen=True)
-class WebConfig:
-    """Where the phone server listens, the address phones are sent to (the
-    QR codes), the Wi-Fi its QR joins when the Pi runs its own network, and
-    whether it acts as that network's captive portal."""
-
-    host: str = "0.0.0.0"
-    port: int = 8080
-    public_url: str = "http://companion.local:8080"
-    wifi: tuple[str, str | None] | None = None
-    captive: bool = False  # redirect other hosts to public_url (own access point)
-
-    def on_port(self, port: int) -> WebConfig:
-        """Where the phones are when served on ``port`` (the one asked for
-        was in use): the public address moves with it when it named the
-        port asked for (else it is another machine's, a proxy's, and stays)."""
-        if port == self.port:
-            return self
-        url = urlsplit(self.public_url)
-        if (url.port or DEFAULT_PORTS.get(url.scheme)) != self.port:
-            return replace(self, port=port)
-        host = url.netloc.rsplit(":", 1)[0] if url.port else url.netloc
-        return replace(self, port=port, public_url=url._replace(netloc=f"{host}:{port}").geturl())
-
-
-DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 TOUCH_SOURCES = ("sdl", "mtdev", "hidinput")
@@ -194,30 +145,39 @@ def run_kiosk(
 ) -> int:
     """Open the kiosk window on ``table`` (None: on the home screen) and run
     until it is closed (or for ``exit_after`` seconds: a smoke test of the
-    whole start-up), with the phone server when ``web`` says where. The
-    header's ``pinmap`` shows in the settings; ``simulated_pins`` (gpiozero
-    mock pins standing in for a header this machine lacks) become on-screen
-    seat buttons. ``fullscreen`` fills the display at its own mode;
-    ``touch`` names the touch source (:func:`configure_kivy`); ``dim_after``
-    seconds without a touch dim the screen (0: never). Home tells the table
-    what ``damage`` opening the store found. With ``fleet``, the table's
-    public status goes to the café's broker."""
+    whole start-up), in front of the host (its devices, the phones where
+    ``web`` says, the ``fleet``). The header's ``pinmap`` shows in the
+    settings; ``simulated_pins`` (gpiozero mock pins standing in for a header
+    this machine lacks) become on-screen seat buttons. ``fullscreen`` fills
+    the display at its own mode; ``touch`` names the touch source
+    (:func:`configure_kivy`); ``dim_after`` seconds without a touch dim the
+    screen (0: never). Home tells the table what ``damage`` opening the
+    store found."""
+    from ..host import Host
+
     configure_kivy(size, fullscreen=fullscreen, touch=touch)
-    app = kiosk_app(store, table, lang=lang, dim_after=dim_after, damage=damage)
+    session = Session(store, table)
+    app = kiosk_app(session, lang=lang, dim_after=dim_after, damage=damage)
     header = None if pinmap is None else (pinmap, simulated_pins)
-    return asyncio.run(_serve(app, list(devices), exit_after, web, header, fleet))
+    host = Host(session, web, fleet=fleet, openers=devices, header=header)
+    return asyncio.run(_front_of(host, app, exit_after))
+
+
+async def _front_of(host: Any, app: Any, exit_after: float | None) -> int:
+    from .front import KioskFront
+
+    return await host.run(KioskFront(app), exit_after)
 
 
 def kiosk_app(
-    store: EventStore,
-    table: Table | None,
+    session: Session,
     lang: str | None = None,
     dim_after: float = 0,
     damage: StoreDamage | None = None,
 ) -> Any:
-    """The kiosk's Kivy App, locked down (:mod:`.lockdown`): built on
-    ``table`` (None: at home, which tells of the store's ``damage``),
-    dimming after ``dim_after`` idle seconds."""
+    """The kiosk's Kivy App, locked down (:mod:`.lockdown`), following the
+    host's ``session`` (with no game yet: at home, which tells of the
+    store's ``damage``), dimming after ``dim_after`` idle seconds."""
     from kivy.app import App
     from kivy.core.window import Window
 
@@ -233,7 +193,9 @@ def kiosk_app(
 
         def build(self):
             use_dejavu()
-            self.kiosk = Kiosk(store, table, lang=lang, damage=damage)
+            self.kiosk = Kiosk(
+                session.store, session.table, lang=lang, damage=damage, session=session
+            )
             self.kiosk.close_app = self.stop
             self.title = translate("app.title", self.kiosk.lang)
             return self.kiosk
@@ -242,7 +204,7 @@ def kiosk_app(
             lock_down(Window)
             self.stopping = tell_service_manager()
             if dim_after > 0:
-                self.dimmer = _dim_when_idle(self.kiosk, dim_after)
+                self.dimmer = _dim_when_idle(session, dim_after)
             else:  # a previous run with dimming may have died dim
                 from .dimmer import undo_a_dim_left_over
 
@@ -262,273 +224,16 @@ def kiosk_app(
     return KioskApp()
 
 
-def _dim_when_idle(kiosk: Any, after: float) -> Any:
+def _dim_when_idle(session: Session, after: float) -> Any:
     """Dim after ``after`` idle seconds; a touch or the table's news wakes.
     The dimmer, or None when there is no backlight."""
     from .dimmer import dim_when_idle
 
     dimmer = dim_when_idle(after)
-    if dimmer is None:
-        return None
+    if dimmer is not None:
 
-    def wake(_committed: Committed) -> None:
-        dimmer.activity()
+        def wake(_update: Update) -> None:
+            dimmer.activity()
 
-    def follow(_kiosk: Any, table: Table | None) -> None:
-        if table is not None:
-            table.subscribe(wake)
-
-    kiosk.bind(table=follow)
-    follow(kiosk, kiosk.table)
+        session.subscribe(wake)
     return dimmer
-
-
-async def _serve(
-    app: Any,
-    openers: list[DeviceOpener],
-    exit_after: float | None,
-    web: WebConfig | None = None,
-    header: tuple[Any, Any] | None = None,
-    fleet: StatusPublisher | None = None,
-) -> int:
-    from ..devices.controls import Controls
-    from ..devices.press import loop_delivery
-
-    loop = asyncio.get_running_loop()
-    phones = None
-    reporter = health = None
-    if fleet is not None:
-        from ..fleet import TableReporter
-        from ..fleet.health import TableHealth
-
-        health = TableHealth().watch()
-        reporter = TableReporter(fleet, fleet.topics.table, health=health.fields, screen=True)
-        fleet.start()
-        reporter.follow(None)  # idle until the kiosk has a table
-    devices: list[Device] = []
-    # systemctl stop (SIGTERM), or Ctrl+C in a desktop's terminal: close the
-    # window and the devices as Close would. (Left to SDL, either would be a
-    # close request, which the locked-down kiosk refuses.)
-    for stop in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(stop, app.stop)
-    try:
-        async with asyncio.TaskGroup() as group:
-            ui = group.create_task(app.async_run(async_lib="asyncio"))
-            if exit_after is not None:
-                group.create_task(_stop_after(app, ui, exit_after))
-            # The kiosk exists once the app has built it, and has a table once
-            # a game is resumed or started at home; devices and phones follow
-            # its games from then on. Until then phones get a waiting page.
-            waiting = None
-            if web is not None:
-                waiting, web = await _start_waiting(web)
-            while app.kiosk is None and not ui.done():
-                await asyncio.sleep(0.05)
-            station = None  # the console's actions: taken at home too (a message)
-            if app.kiosk is not None and reporter is not None and fleet is not None:
-                if fleet.action_key is not None:
-                    station = _take_actions(app.kiosk, fleet, reporter)
-            while (app.kiosk is None or app.kiosk.table is None) and not ui.done():
-                await asyncio.sleep(0.05)
-            if waiting is not None:
-                await waiting.cleanup()  # the table's server takes the port
-            if ui.done():
-                return 0
-            kiosk = app.kiosk
-            # Refusals go to the seat's own channels (its LED, its phone),
-            # never to the shared screen; the log names no vote.
-            phones = None
-
-            def refused(seat: int | None, error: RuleError) -> None:
-                log.info("seat %s: a press was refused (%s)", seat, error.key)
-                if phones is not None and seat is not None:
-                    phones[0].tell_seat(seat, error)
-
-            controls = Controls(kiosk.table, loop=loop, on_refusal=refused)
-            kiosk.bind(table=lambda _kiosk, new: controls.attach(new))
-            phones_off = None  # the port asked for, when no port could be opened
-            if web is not None:
-                started = await _start_phones(kiosk.table, web)
-                if started is None:
-                    phones_off = web.port
-                else:
-                    phones = started[:2]
-                    phones_view = _offer_phones(kiosk, phones[0], started[2])
-                    if station is not None:
-                        station.phones_view = phones_view
-            if reporter is not None:
-                _report_to_fleet(kiosk, reporter, None if phones is None else phones[0])
-            devices.extend(open_devices(openers, loop_delivery(loop, controls.handle), controls))
-            if health is not None and header is not None:
-                health.gpio = header[1] is None and _header_open(devices)
-            if header is not None:
-                kiosk.pinmap = header[0]
-                if header[1] is not None:
-                    _offer_seat_buttons(kiosk, *header)
-            group.create_task(_watch(kiosk, devices, ui, reporter, health, phones_off))
-    finally:
-        for device in devices:
-            device.close()
-        if phones is not None:
-            await phones[1].cleanup()
-        if fleet is not None:
-            await asyncio.to_thread(fleet.close)
-        if health is not None:
-            health.close()
-    return 0
-
-
-def _report_to_fleet(kiosk: Any, reporter: TableReporter, phones: Any) -> None:
-    """The fleet follows the kiosk's games, with the phones connected."""
-    if phones is not None:
-        reporter.phones = phones.connected_seats
-    kiosk.bind(table=lambda _kiosk, new: reporter.follow(new))
-    reporter.follow(kiosk.table)
-
-
-def _take_actions(kiosk: Any, fleet: StatusPublisher, reporter: TableReporter) -> KioskStation:
-    """The console's actions, applied on this loop (the kiosk's), from now
-    on: the station they act on (its phones panel is set once phones are served)."""
-    from ..fleet.actions import ActionDesk
-    from .fleet_station import KioskStation
-
-    assert fleet.action_key is not None
-    station = KioskStation(kiosk, None)
-    desk = ActionDesk(
-        fleet.action_key,
-        fleet.topics.table,
-        kiosk.store,
-        station,
-        send=fleet.reply,
-        follow=reporter.follow,
-    )
-    fleet.listen(desk.receive, asyncio.get_running_loop())
-    return station
-
-
-def _header_open(devices: list[Device]) -> bool:
-    """Whether the GPIO header's seat buttons opened (on real pins)."""
-    from ..devices.gpio import GpioTable
-
-    return any(isinstance(device, GpioTable) for device in devices)
-
-
-def open_devices(openers: Sequence[DeviceOpener], deliver: Any, controls: Any) -> list[Device]:
-    """Open each device and let it show the table's state. One that cannot
-    be opened (a pin in use, no permission) is logged and left out: the table
-    plays on without it."""
-    devices = []
-    for opener in openers:
-        try:
-            device = opener(deliver)
-        except Exception:  # noqa: BLE001 - any failure of the device's library
-            log.exception("a device could not be opened; the table plays without it")
-            continue
-        devices.append(device)
-        controls.add_output(device)
-    return devices
-
-
-async def _start_waiting(web: WebConfig) -> tuple[Any, WebConfig]:
-    """The waiting page on the phones' port (or the next free one), before
-    the first game: its runner (None: no port could be opened) and where it
-    is served."""
-    from ..web.gate import ConnectionLimits, GateRunner
-    from ..web.waiting import waiting_app
-
-    # The table's caps on connections (gate.py); no phone holds a seat yet.
-    runner = GateRunner(waiting_app(), ConnectionLimits.for_this_process())
-    await runner.setup()
-    served = await _open_port(runner, web)
-    return (None if served is None else runner), served or web
-
-
-async def _start_phones(table: Table, web: WebConfig) -> tuple[Any, Any, WebConfig] | None:
-    """The phone server on the kiosk's loop, on the phones' port or the next
-    free one: (server, its runner, where it is served); None when no port
-    could be opened (the table plays on without phones)."""
-
-    from ..web.server import TableServer
-
-    server = TableServer(table, captive_home=web.public_url if web.captive else None)
-    runner = server.runner()
-    await runner.setup()
-    served = await _open_port(runner, web)
-    if served is None:
-        return None
-    if served.captive:
-        server.captive_home = served.public_url
-    return server, runner, served
-
-
-async def _open_port(runner: Any, web: WebConfig) -> WebConfig | None:
-    """Serve ``runner`` where ``web`` says, or on the next free port: where
-    it is served. None (logged in one line, the runner cleaned up) when no
-    port could be opened."""
-    from ..web.listen import PortUnavailable, start_site
-
-    try:
-        port = await start_site(runner, web.host, web.port)
-    except PortUnavailable as exc:
-        await runner.cleanup()
-        log.warning("phones off: %s", exc)
-        return None
-    return web.on_port(port)
-
-
-def _offer_phones(kiosk: Any, server: Any, web: WebConfig) -> Callable[[], Any]:
-    """The phones button: its panel, and the server following new games.
-    Returns what makes the panel (the console's re-pair opens it too)."""
-    from ..i18n import Messages
-    from .phones import PhonesView
-
-    kiosk.bind(table=lambda _kiosk, new: server.set_table(new))
-
-    def phones_view() -> PhonesView:
-        # The Wi-Fi code: the operator's settings first, else the command line's.
-        return PhonesView(
-            server,
-            web.public_url,
-            Messages(kiosk.lang, server.table.names),
-            kiosk.settings.wifi or web.wifi,
-        )
-
-    kiosk.open_phones = lambda: phones_view().open()
-    return phones_view
-
-
-def _offer_seat_buttons(kiosk: Any, pinmap: Any, factory: Any) -> None:
-    from .seat_buttons import SeatButtons
-
-    kiosk.open_buttons = lambda: SeatButtons(pinmap, factory, kiosk.table, kiosk.lang).open()
-
-
-async def _watch(
-    kiosk: Any,
-    devices: list[Device],
-    ui: asyncio.Task,
-    reporter: TableReporter | None = None,
-    health: TableHealth | None = None,
-    phones_off: int | None = None,
-) -> None:
-    """Let time act at the table (a claim's countdown running out) and keep
-    the screen's view of time and devices, and the fleet's of time and the
-    pad's link, current. ``phones_off``: the phones' port, when no port
-    could be opened (the screen says the phones are off, as it says a
-    device is missing)."""
-    off = [] if phones_off is None else [{"device": "phones", "online": False, "port": phones_off}]
-    while not ui.done():
-        kiosk.tick()
-        statuses = [device.status() for device in devices if hasattr(device, "status")] + off
-        kiosk.show_devices(statuses)
-        if health is not None:
-            health.see_devices(statuses)
-        if reporter is not None:
-            reporter.tick()
-        await asyncio.sleep(WATCH_STEP)
-
-
-async def _stop_after(app: Any, ui: asyncio.Task, seconds: float) -> None:
-    await asyncio.wait({ui}, timeout=seconds)
-    if not ui.done():
-        app.stop()

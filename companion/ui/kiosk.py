@@ -1,6 +1,8 @@
 """The kiosk's screens: home, and the table screen of the game being played.
-Whatever starts a game (home, or the table's own "new game") makes it the
-kiosk's ``table``, which the devices and the phone server follow."""
+The kiosk follows the table's session (companion/table/session.py): whatever
+starts a game (home, the table's own "new game", the console) switches the
+session to it, and the kiosk shows it; the devices and phones follow the
+session too."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from ..i18n import Messages
 from ..paths import cache_dir, data_dir
-from ..table import EventStore, Table
+from ..table import OPERATOR, EventStore, Session, Table, Update
 from ..table.damage import StoreDamage, resume_active
 from .direction import writing
 from .fonts import kiosk_languages
@@ -29,7 +31,7 @@ HOME, TABLE = "home", "table"
 
 
 class Kiosk(ScreenManager):
-    table = ObjectProperty(None, allownone=True)  # the game on the table screen
+    table = ObjectProperty(None, allownone=True)  # the game on the table screen (the session's)
     open_phones = ObjectProperty(None, allownone=True)  # the phones panel, when served
     open_buttons = ObjectProperty(None, allownone=True)  # simulated seat buttons, if no GPIO
     close_app = ObjectProperty(None, allownone=True)  # the operator's way out (settings)
@@ -42,10 +44,14 @@ class Kiosk(ScreenManager):
         settings: KioskSettings | None = None,
         sounds_dir: Path | None = None,
         damage: StoreDamage | None = None,
+        session: Session | None = None,
         **kwargs: Any,
     ) -> None:
+        """``session``: the host's, which the kiosk follows (None: one of its own)."""
         super().__init__(transition=NoTransition(), **kwargs)
         self.store = store
+        self.session = session or Session(store)
+        self.session.subscribe(self._updated)
         self.damage = damage or StoreDamage()  # what opening the store found: home tells
         self.settings = settings or KioskSettings(settings_path(store.path))
         self.lang = lang if lang in kiosk_languages() else self.settings.language
@@ -97,7 +103,24 @@ class Kiosk(ScreenManager):
         return self._home
 
     def show_table(self, table: Table) -> None:
-        """Put ``table`` on the table screen, in the kiosk's language."""
+        """Put ``table`` on the table screen, in the kiosk's language (the
+        session switches to it, which shows it)."""
+        if table is self.session.table:
+            self._show(table)
+        else:
+            self.session.switch(table, OPERATOR)
+
+    def _updated(self, update: Update) -> None:
+        """Another game at the table: shown, unless the table screen already
+        follows it (its own "New game")."""
+        if not update.switched:
+            return
+        if self.table_screen is not None and self.table_screen.table is update.table:
+            self.table = update.table
+        else:
+            self._show(update.table)
+
+    def _show(self, table: Table) -> None:
         if self.table_screen is not None:
             self.table_screen.detach()  # the old screen stops following its table
         screen = screen_class(table.setup.game)(
@@ -106,11 +129,11 @@ class Kiosk(ScreenManager):
             sounds=self.sounds,
             narrator=self.narrator,
             settings=self.settings,
+            session=self.session,
         )
         screen.go_home = self.go_home
         screen.open_phones = self.open_phones
         screen.open_buttons = self.open_buttons
-        screen.bind(table=lambda _screen, new: setattr(self, "table", new))
         page = self.get_screen(TABLE)
         page.clear_widgets()
         page.add_widget(screen)
@@ -149,9 +172,10 @@ class Kiosk(ScreenManager):
             return
         self.show_table(table)
 
-    def tick(self) -> None:
+    def show_time(self) -> None:
+        """The table's time, as the host's tick has let it act."""
         if self.table_screen is not None:
-            self.table_screen.tick()
+            self.table_screen.show_time()
 
     def show_devices(self, statuses: list[dict[str, Any]]) -> None:
         self.device_statuses = statuses
@@ -176,8 +200,7 @@ class Kiosk(ScreenManager):
 
     def end_game(self) -> None:
         """The operator ends the unfinished game (kept in the history)."""
-        if self.table is not None:
-            self.table.end()
+        self.session.end()
         self.go_home()
 
     def set_language(self, lang: str) -> None:

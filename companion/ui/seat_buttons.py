@@ -120,12 +120,11 @@ class SeatButtons(ModalView):
         self._label()
 
     def _changed(self, committed: Committed) -> None:
-        if committed.table is self.table:
-            self._taken = next(
-                (seat for seat in self._names if committed.source == seat_source(seat, DEVICE)),
-                None,
-            )
-            self._label()
+        self._taken = next(
+            (seat for seat in self._names if committed.source == seat_source(seat, DEVICE)),
+            None,
+        )
+        self._label()
 
     def _label(self) -> None:
         """Each button says what it does now, or is disabled; each row says

@@ -24,7 +24,7 @@ from kivy.uix.widget import Widget
 from ..games import spec_for
 from ..games.base import RuleError
 from ..i18n import Messages
-from ..table import OPERATOR, Committed, Table
+from ..table import OPERATOR, Session, Table, Update
 from ..table.store import StoreError
 from ..table.table import UNDO
 from .buttons import CommandButton  # noqa: F401 - the bar's kv rule uses it
@@ -279,8 +279,13 @@ class TableScreen(BoxLayout):
         sounds: Sounds | None = None,
         narrator: Narrator | None = None,
         settings: KioskSettings | None = None,
+        session: Session | None = None,
         **kwargs: Any,
     ) -> None:
+        """``session``: the kiosk's, whose updates the screen shows (None: a
+        session of ``table`` alone)."""
+        self.session = session or Session.around(table)
+        self.news: Update | None = None  # the update being shown, while it is
         self.sounds = sounds  # the kiosk's sounds, for games that sound
         self.narrator = narrator  # the kiosk's voice, for cues and scripts
         self.settings = settings  # the kiosk's, where "Got it" is remembered
@@ -300,25 +305,24 @@ class TableScreen(BoxLayout):
         self.chart_text = self.t("ui.chart")
         self.buttons_text = self.t("ui.seat_buttons")
         self.help_text = self.t("help.button")
+        self.session.subscribe(self.updated)
         self.follow(table)
 
     def follow(self, table: Table) -> None:
-        """Show ``table`` from now on, and follow what it commits (a new
-        game takes the place of the one shown)."""
-        if self.table is not None:
-            self.table.unsubscribe(self._changed)
+        """Show ``table`` from now on (a new game takes the place of the one
+        shown); the session follows it too (the kiosk keeps this screen for
+        it), and its updates say what it commits."""
         self.table = table
+        self.session.switch(table, OPERATOR)
         self.title_text = self.t(f"game.{table.setup.game}")
-        table.subscribe(self._changed)
         self._ballot_open = table.ballot() is not None
         if self.narrator is not None:
             self.narrator.use(self.lang, table.spec.words.spoken_lines(self.t))
         self.refresh()
 
     def detach(self) -> None:
-        """Stop following the table (the kiosk put another screen on it)."""
-        if self.table is not None:
-            self.table.unsubscribe(self._changed)
+        """Stop following the session (the kiosk put another screen on it)."""
+        self.session.unsubscribe(self.updated)
         self.leave()
 
     def leave(self) -> None:
@@ -330,16 +334,29 @@ class TableScreen(BoxLayout):
         if self._help is not None:
             self._help.dismiss()
 
-    def _changed(self, committed: Committed) -> None:
-        if committed.table is self.table:
-            self._cue_ballot(committed)
-            self.refresh(committed.view)
+    def updated(self, update: Update) -> None:
+        """The session's news: a commit to show (``news`` while it is shown:
+        its events say what just happened), or another game to follow."""
+        if update.switched:
+            if update.table is not self.table:
+                self.follow(update.table)
+            return
+        self._cue_ballot(update)
+        self.news = update
+        try:
+            self.refresh(update.view)
+        finally:
+            self.news = None
 
-    def _cue_ballot(self, committed: Committed) -> None:
+    def _news_holds(self, kind: str) -> bool:
+        """Whether the update being shown committed an event of ``kind``."""
+        return self.news is not None and any(e["type"] == kind for e in self.news.events)
+
+    def _cue_ballot(self, update: Update) -> None:
         """Say that a ballot opened, or that its last vote revealed them all
         (not when an undo closes or reopens one: nothing was voted)."""
-        was_open, self._ballot_open = self._ballot_open, self.table.ballot() is not None
-        if was_open == self._ballot_open or any(e["type"] == UNDO for e in committed.events):
+        was_open, self._ballot_open = self._ballot_open, update.ballot is not None
+        if was_open == self._ballot_open or any(e["type"] == UNDO for e in update.events):
             return
         self.say("speech.ballot.open" if self._ballot_open else "speech.ballot.revealed")
 
@@ -463,10 +480,7 @@ class TableScreen(BoxLayout):
 
     def tick(self) -> None:
         """Let time act at the table (a countdown ending) and show the time."""
-        try:
-            self.table.tick()
-        except (RuleError, StoreError) as exc:
-            log.warning("the table could not act on time: %s", exc)
+        self.session.tick()
         self.show_time()
 
     def show_time(self) -> None:

@@ -78,7 +78,7 @@ from ..games.views import Timer, View
 from ..games.words import Words
 from ..i18n import LANGUAGES, Messages, catalog, direction, translate
 from ..secret_hash import same_secret
-from ..table import Committed, Table, seat_source
+from ..table import Session, Table, Update, seat_source
 from ..table.store import StoreError
 from ..table.table import MAX_COMMAND_BYTES
 from .captive import captive_redirect
@@ -183,16 +183,17 @@ class TableServer:
 
     def __init__(
         self,
-        table: Table,
+        table: Session | Table,
         clock: Callable[[], float] = time.monotonic,
         captive_home: str | None = None,
         limits: ConnectionLimits | None = None,
     ) -> None:
-        self.table = table
+        # The table's games in turn (a Table alone: a session of that game).
+        self.session = table if isinstance(table, Session) else Session.around(table)
         self.limits = limits or ConnectionLimits.for_this_process()  # the port's caps (see gate.py)
         self._seated: OrderedDict[str, None] = OrderedDict()  # addresses, newest last
         self.captive_home = captive_home  # redirect other hosts here (see captive.py)
-        self.links = SeatLinks(table.store, on_claim=self._links_changed)
+        self.links = SeatLinks(self.session.store, on_claim=self._links_changed)
         self.clock = clock
         self._seat_sockets: dict[web.WebSocketResponse, int] = {}
         self._table_sockets: dict[web.WebSocketResponse, str] = {}  # socket → language
@@ -212,13 +213,13 @@ class TableServer:
         self._closing: set[asyncio.Future] = set()  # sockets being closed
         self._open_by_address: dict[str, int] = defaultdict(int)
         self._notices: dict[int, RuleError] = {}  # a seat's refused press, for its phone
-        table.subscribe(self._changed)
+        self.session.subscribe(self._changed)
 
-    def set_table(self, table: Table) -> None:
-        """The kiosk started another game: phones of the old one are done."""
-        self.table = table
-        table.subscribe(self._changed)
-        self._wake_phones()
+    @property
+    def table(self) -> Table:
+        """The game the phones play (the session's; it has one once served)."""
+        assert self.session.table is not None
+        return self.session.table
 
     def connected_seats(self) -> list[int]:
         """The seats with a phone's page open now (public: the table sees
@@ -814,10 +815,9 @@ class TableServer:
             reader.cancel()
             self._wake.pop(socket, None)
 
-    def _changed(self, committed: Committed) -> None:
-        if committed.table is not self.table:
-            return
-        self._keep_public(self._public_key(), self._with_phones(committed.view))
+    def _changed(self, update: Update) -> None:
+        """A commit, or another game (its phones of the old one are done)."""
+        self._keep_public(self._public_key(), self._with_phones(update.view))
         self._wake_phones()
 
     def _wake_phones(self) -> None:

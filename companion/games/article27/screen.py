@@ -190,8 +190,7 @@ class Article27TableScreen(TableScreen):
         # The kiosk's sounds, at the volume of its settings (a screen on its
         # own makes its own).
         sounds = sounds or Sounds(cache_dir() / "sounds")
-        self._following: Table | None = None  # the table whose log has been heard
-        self._heard = 0  # its log entries heard so far
+        self._following: Table | None = None  # the table shown last
         self._remaining: float | None = None  # the countdown at the last look
         self._result_key: tuple | None = None  # the ballot result on screen
         self._tiles: dict[str, IssueTile] = {}
@@ -257,15 +256,13 @@ class Article27TableScreen(TableScreen):
         self._remaining = remaining
 
     def _hear(self, first: bool) -> None:
-        """Sound what the table did since the last look: a strike of the
-        gavel (start or "Vote!"), time running out. A table just shown (the
-        app restarted, a new game) has nothing new to sound."""
-        table = self.table
+        """Sound what the update being shown committed (its events): a
+        strike of the gavel (start or "Vote!"), time running out. A table
+        just shown (the app restarted, a new game) has nothing new to sound."""
         if first:
-            self._following, self._heard, self._remaining = table, len(table.log), None
+            self._following, self._remaining = self.table, None
             return
-        new = [event["type"] for _, event in table.log[self._heard :]]
-        self._heard = len(table.log)
+        new = [event["type"] for event in self.news.events] if self.news is not None else []
         if "gavel" in new or "vote_called" in new:
             self.sound(GAVEL)
             key = "speech.a27.gavel.vote" if "vote_called" in new else "speech.a27.gavel.start"

@@ -36,7 +36,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
 from ...table import Table
-from ...table.ballot import VOTE
+from ...table.ballot import CLOSE, VOTE
 from ...ui.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
 from ...ui.buttons import CommandButton
 from ...ui.fonts import MEASURES_KEPT, words_fit_size
@@ -459,11 +459,9 @@ class SecretHitlerTableScreen(TableScreen):
             return
         if self._result_shown:
             return
-        # The last vote closed the ballot just shown (an undone nomination
-        # closes it too, but only once its votes are all undone).
-        just_closed = (
-            was_open is not None and len(was_open["voted"]) == len(was_open["eligible"]) - 1
-        )
+        # The last vote closed the ballot just shown: the update being
+        # shown holds the closing (an undone nomination closes none).
+        just_closed = was_open is not None and self._news_holds(CLOSE)
         title = ballot_title(election["president"], election["chancellor"], t)
         votes = [
             (names[seat], t(f"choice.{vote}"), VOTE_COLORS[vote])
