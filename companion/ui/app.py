@@ -222,9 +222,9 @@ def kiosk_app(
     from kivy.core.window import Window
 
     from ..i18n import translate
-    from .fonts import use_dejavu
     from .kiosk import Kiosk
-    from .lockdown import lock_down
+    from .system.lockdown import lock_down
+    from .text.fonts import use_dejavu
 
     class KioskApp(App):
         kiosk: Any = None
@@ -244,7 +244,7 @@ def kiosk_app(
             if dim_after > 0:
                 self.dimmer = _dim_when_idle(self.kiosk, dim_after)
             else:  # a previous run with dimming may have died dim
-                from .dimmer import undo_a_dim_left_over
+                from .system.dimmer import undo_a_dim_left_over
 
                 undo_a_dim_left_over()
 
@@ -265,7 +265,7 @@ def kiosk_app(
 def _dim_when_idle(kiosk: Any, after: float) -> Any:
     """Dim after ``after`` idle seconds; a touch or the table's news wakes.
     The dimmer, or None when there is no backlight."""
-    from .dimmer import dim_when_idle
+    from .system.dimmer import dim_when_idle
 
     dimmer = dim_when_idle(after)
     if dimmer is None:
@@ -498,7 +498,7 @@ def _offer_phones(kiosk: Any, server: Any, web: WebConfig) -> Callable[[], Any]:
 
 
 def _offer_seat_buttons(kiosk: Any, pinmap: Any, factory: Any) -> None:
-    from .seat_buttons import SeatButtons
+    from .widgets.seat_buttons import SeatButtons
 
     kiosk.open_buttons = lambda: SeatButtons(pinmap, factory, kiosk.table, kiosk.lang).open()
 

@@ -39,7 +39,7 @@ class KioskStation:
         self.shown = view
 
     def show_message(self, text: str) -> None:
-        from .staff_message import StaffMessage
+        from .panels.staff_message import StaffMessage
 
         message = StaffMessage(text, self.kiosk.lang)
         message.open()

@@ -35,13 +35,13 @@ from kivy.uix.label import Label
 from ...i18n import Messages
 from ...paths import cache_dir
 from ...table import Table
-from ...ui.ballot_view import BallotView  # noqa: F401 - the kv below places one
-from ...ui.buttons import ChoiceButton, CommandButton, refill
-from ...ui.direction import Row
-from ...ui.icon import IconView
-from ...ui.sounds import EXPIRY, GAVEL, WARNING, Sounds
-from ...ui.split_line import SplitLine
-from ...ui.table_screen import TableScreen
+from ...ui.screens.table_screen import TableScreen
+from ...ui.system.sounds import EXPIRY, GAVEL, WARNING, Sounds
+from ...ui.text.direction import Row
+from ...ui.widgets.ballot_view import BallotView  # noqa: F401 - the kv below places one
+from ...ui.widgets.buttons import ChoiceButton, CommandButton, refill
+from ...ui.widgets.icon import IconView
+from ...ui.widgets.split_line import SplitLine
 from ..palette import hex_colour
 from .palette import (
     DISK_DOWN,

@@ -24,10 +24,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
 from ...table import Table
-from ...ui.buttons import CommandButton, refill
-from ...ui.fonts import line_width
-from ...ui.icon import IconView
-from ...ui.table_screen import TableScreen
+from ...ui.screens.table_screen import TableScreen
+from ...ui.text.fonts import line_width
+from ...ui.widgets.buttons import CommandButton, refill
+from ...ui.widgets.icon import IconView
 from ..words import ReferenceCard as Card
 from .words import CHALLENGE_CUE, COIN, command_groups, countdown_text
 

@@ -37,11 +37,11 @@ from kivy.uix.label import Label
 
 from ...table import Table
 from ...table.ballot import VOTE
-from ...ui.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
-from ...ui.buttons import CommandButton
-from ...ui.fonts import MEASURES_KEPT, words_fit_size
-from ...ui.script_view import ScriptView
-from ...ui.table_screen import TableScreen
+from ...ui.panels.script_view import ScriptView
+from ...ui.screens.table_screen import TableScreen
+from ...ui.text.fonts import MEASURES_KEPT, words_fit_size
+from ...ui.widgets.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
+from ...ui.widgets.buttons import CommandButton
 from .night import WRONG, night_script
 from .palette import FASCIST, JA, LIBERAL, NEIN, NIGHT, PILES, ROLE_TEXT
 from .words import (
