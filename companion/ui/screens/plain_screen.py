@@ -6,6 +6,7 @@ game's spec: its words and the table's legal commands."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from kivy.lang import Builder
 from kivy.properties import StringProperty
 
 from ..widgets.ballot_view import BallotView  # noqa: F401 - the kv rule uses it
-from ..widgets.buttons import CommandButton
+from ..widgets.command_strip import StripItem
 from ..widgets.palette import CHOICES
 from .table_screen import TableScreen
 
@@ -31,12 +32,12 @@ class PlainTableScreen(TableScreen):
             words.seat_line(view, p["seat"], t) or p["name"] for p in view["players"]
         )
         self._show_ballot(view)
-        box = self.ids.commands
-        box.clear_widgets()
-        for command in self.table.shared_commands():
-            button = CommandButton(text=words.command_label(command, view, t), command=command)
-            button.bind(on_release=lambda b: self.send(b.command))
-            box.add_widget(button)
+        self.ids.commands.show(
+            [
+                StripItem(words.command_label(command, view, t), partial(self.send, command))
+                for command in self.table.shared_commands()
+            ]
+        )
 
     def _show_ballot(self, view: dict[str, Any]) -> None:
         t, ballot, names = self.t, view["ballot"], self.table.names

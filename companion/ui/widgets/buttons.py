@@ -3,8 +3,9 @@ chosen. Every screen and panel uses them, so they sit apart from all of them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty
@@ -17,7 +18,9 @@ Builder.load_file(str(Path(__file__).with_name("buttons.kv")))
 
 
 class CommandButton(Button):
-    command = ObjectProperty(None, allownone=True)
+    """A command's button; ``seat_command`` False draws it grey, apart from
+    the players' moves (Cancel, Done, Erase)."""
+
     seat_command = BooleanProperty(True)
 
 
@@ -42,27 +45,38 @@ def fill_choices(box, choices: Iterable[tuple[str, bool, Callable[[], object]]])
     refill(box, ChoiceButton, wanted, lambda button: button.bind(on_release=lambda b: b.action()))
 
 
+# The names of the properties each widget ``refill`` built was given.
+_GIVEN: WeakKeyDictionary[Widget, frozenset[str]] = WeakKeyDictionary()
+
+
 def refill(
     box: Widget,
-    kind: type[Widget],
-    wanted: Sequence[dict[str, object]],
+    kind: type[Widget] | Sequence[type[Widget]],
+    wanted: Sequence[Mapping[str, object]],
     made: Callable[[Widget], object],
 ) -> None:
-    """Give ``box`` one ``kind`` widget per set of properties in ``wanted``,
-    in order. The widgets already there take the new properties (only the
-    words that changed are drawn again); ``made`` is called on each widget
-    built (to bind what a tap does, reading the widget's own properties)."""
+    """Give ``box`` one widget per set of properties in ``wanted``, in order:
+    a ``kind`` widget, or (``kind`` a list, one per set) the kind given for
+    that set. The widgets already there take the new properties (only the
+    words that changed are drawn again) as far as each is of the kind wanted
+    in its place and was given the same properties; from the first that is
+    not, the widgets are built anew (none keeps a property it is no longer
+    given). ``made`` is called on each widget built (to bind what a tap
+    does, reading the widget's own properties)."""
+    kinds = [kind] * len(wanted) if isinstance(kind, type) else list(kind)
     shown = list(reversed(box.children))
-    if any(not isinstance(child, kind) for child in shown):  # something else: start afresh
-        box.clear_widgets()
-        shown = []
-    for widget in shown[len(wanted) :]:
+    kept = 0
+    for widget, wanted_kind, properties in zip(shown, kinds, wanted):
+        if type(widget) is not wanted_kind or _GIVEN.get(widget) != frozenset(properties):
+            break
+        kept += 1
+    for widget in shown[kept:]:
         box.remove_widget(widget)
-    for index, properties in enumerate(wanted):
-        if index < len(shown):
-            for name, value in properties.items():
-                setattr(shown[index], name, value)
-        else:
-            widget = kind(**properties)
-            made(widget)
-            box.add_widget(widget)
+    for widget, properties in zip(shown, wanted[:kept]):
+        for name, value in properties.items():
+            setattr(widget, name, value)
+    for wanted_kind, properties in zip(kinds[kept:], wanted[kept:]):
+        widget = wanted_kind(**properties)
+        _GIVEN[widget] = frozenset(properties)
+        made(widget)
+        box.add_widget(widget)
