@@ -85,8 +85,8 @@ def _child(kind: str, db: str) -> None:
 
                 return Label(text="Hello")
             from companion.table import EventStore, Table
-            from companion.ui.fonts import use_dejavu
             from companion.ui.kiosk import Kiosk
+            from companion.ui.text.fonts import use_dejavu
 
             use_dejavu()
             store = EventStore(db)
@@ -129,9 +129,9 @@ def reveal_frames(directory: Path) -> list[float]:
     Config.set("graphics", "maxfps", "0")
     from companion.games.base import Fate, Setup
     from companion.table import EventStore, Table, seat_source
-    from companion.ui.fonts import use_dejavu
     from companion.ui.kiosk import Kiosk
-    from companion.ui.kiosk_settings import KioskSettings
+    from companion.ui.system.kiosk_settings import KioskSettings
+    from companion.ui.text.fonts import use_dejavu
 
     EventLoop.ensure_window()
     window = EventLoop.window

@@ -239,9 +239,9 @@ class Kiosk:
 
         Config.set("graphics", "maxfps", "0")
         from companion.table import EventStore
-        from companion.ui.fonts import use_dejavu
         from companion.ui.kiosk import Kiosk as KioskScreens
-        from companion.ui.kiosk_settings import KioskSettings
+        from companion.ui.system.kiosk_settings import KioskSettings
+        from companion.ui.text.fonts import use_dejavu
 
         EventLoop.ensure_window()
         self.loop = EventLoop
@@ -331,7 +331,7 @@ def _stretch_reveal() -> None:
     clock, and valgrind runs the process some 50 times slower: as it is, the
     animation would be over in a frame or two, each turning the chips
     further than a real frame does. So it is stretched by as much."""
-    from companion.ui import ballot_view
+    from companion.ui.widgets import ballot_view
 
     ballot_view.REVEAL_SECONDS *= VALGRIND_SLOWDOWN
 
@@ -362,8 +362,8 @@ def cold_start(directory: Path, meter: callgrind.Meter) -> None:
     from kivy.clock import Clock
 
     from companion.table import EventStore, Table
-    from companion.ui.fonts import use_dejavu
     from companion.ui.kiosk import Kiosk as KioskScreens
+    from companion.ui.text.fonts import use_dejavu
 
     class Started(App):
         def build(self):

@@ -727,7 +727,7 @@ def _run(args: argparse.Namespace) -> int:
     if opened is None:
         return 2
     if args.log_level is None:  # the operator's setting (Settings, Log detail)
-        from .ui.kiosk_settings import KioskSettings, settings_path
+        from .ui.system.kiosk_settings import KioskSettings, settings_path
 
         configure_logging(KioskSettings(settings_path(opened[0].path)).log_level)
     devices = _devices(args)

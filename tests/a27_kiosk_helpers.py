@@ -33,7 +33,7 @@ def kiosk_table(
 
 def a27_screen(table: Table, sound_dir: Path, volume: float = 1.0, lang: str = "en"):
     from companion.games.article27.screen import Article27TableScreen
-    from companion.ui.sounds import Sounds
+    from companion.ui.system.sounds import Sounds
 
     return Article27TableScreen(table, lang=lang, sounds=Sounds(sound_dir, volume=volume))
 

@@ -62,7 +62,7 @@ def window():
     from kivy.base import EventLoop
 
     EventLoop.ensure_window()
-    from companion.ui.fonts import use_dejavu
+    from companion.ui.text.fonts import use_dejavu
 
     use_dejavu()
     return EventLoop.window

@@ -16,8 +16,8 @@ from ui_helpers import frames
 
 from companion.games.spec import GameSpec
 from companion.i18n import catalog
-from companion.ui.icon import IconView
-from companion.ui.palette import SCREEN, TEXT
+from companion.ui.widgets.icon import IconView
+from companion.ui.widgets.palette import SCREEN, TEXT
 
 CELL = (230, 140)
 COLUMNS = 5

@@ -217,7 +217,7 @@ def wait_for_reveal(ballot, seconds: float = 3.0) -> None:
 
 def keyboard_shown():
     """The on-screen keyboard, once a field has opened it."""
-    from companion.ui.touch_keyboard import keyboard
+    from companion.ui.widgets.touch_keyboard import keyboard
 
     board = keyboard()
     assert board.is_open and board.parent is not None, "the keyboard is docked"
@@ -235,8 +235,8 @@ def type_by_taps(
     it (**Next** brought it there)."""
     import unicodedata
 
-    from companion.ui.keyboard_layouts import ACCENT, DIGITS, LETTERS, SIGNS
-    from companion.ui.touch_keyboard import keyboard
+    from companion.ui.text.keyboard_layouts import ACCENT, DIGITS, LETTERS, SIGNS
+    from companion.ui.widgets.touch_keyboard import keyboard
 
     if focus:
         open_board = keyboard()

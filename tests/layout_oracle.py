@@ -37,7 +37,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 from ui_helpers import fits_in_window
 
-from companion.ui.icon import IconView
+from companion.ui.widgets.icon import IconView
 
 MIN_ICON = 8  # px: an icon smaller than this is not one a person sees
 

@@ -54,7 +54,7 @@ def check_chips(ballot, name: str) -> None:
 
 @pytest.mark.parametrize("size", SIZES, ids=size_id)
 def test_secret_hitler_s_ten_chips_hold_whole_names_at_one_size(window, tmp_path, size):
-    from companion.ui.table_screen import screen_class
+    from companion.ui.screens.table_screen import screen_class
 
     seats = [name if " " not in name else "Giorgos" for name in NAMES]  # the ten
     setup = Setup(game="secret_hitler", seats=seats, mode="physical", options={"first": 0})

@@ -17,7 +17,7 @@ from ui_helpers import SHOTS, fits_in_window, frames, show  # noqa: E402
 
 @pytest.mark.parametrize("game", ["coup", "g54", "secret_hitler", "article27"])
 def test_each_game_s_chart_ends_where_the_game_ended(window, tmp_path, game):
-    from companion.ui.chart_view import ChartPanel, LegendEntry
+    from companion.ui.panels.chart_view import ChartPanel, LegendEntry
 
     table = finished(game, tmp_path)
     t = Messages("en", table.names)

@@ -13,7 +13,7 @@ from colour_helpers import MIN_DELTA_E, css_palette, delta_e, hex_rgb, worst_del
 
 from companion.games import specs
 from companion.games.palette import Palette
-from companion.ui.palette import PALETTE as KIOSK
+from companion.ui.widgets.palette import PALETTE as KIOSK
 
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
 PHONE_CSS = PACKAGE / "web" / "pages" / "static" / "app.css"

@@ -11,7 +11,7 @@ from deploy_helpers import CMDLINE, REPO, scratch_pi
 from helpers import new_table
 
 from companion.table import EventStore, Table
-from companion.ui.kiosk_settings import KioskSettings
+from companion.ui.system.kiosk_settings import KioskSettings
 
 UNIT = "/etc/systemd/system/table-companion.service"
 CONF = "/etc/table-companion/companion.conf"

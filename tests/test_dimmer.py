@@ -6,7 +6,7 @@ from __future__ import annotations
 from kivy.uix.button import Button
 from ui_helpers import show, tap
 
-from companion.ui.dimmer import Backlight, Dimmer
+from companion.ui.system.dimmer import Backlight, Dimmer
 
 
 def backlight(root, name="10-0045", maximum=255, brightness=200):

@@ -12,7 +12,7 @@ from a27_helpers import FakeClock
 from companion.games.base import Fate, Setup
 from companion.i18n import Messages
 from companion.table import EventStore, Table
-from companion.ui.kiosk_settings import KioskSettings
+from companion.ui.system.kiosk_settings import KioskSettings
 
 pytest.importorskip("kivy.base")
 from kiosk_helpers import cut_labels, spilled_labels, walk, window_shot  # noqa: E402

@@ -54,7 +54,7 @@ def kiosk_desk(window, tmp_path):
 
 
 def test_a_message_shows_until_tapped_away(window, kiosk_desk):
-    from companion.ui.staff_message import StaffMessage
+    from companion.ui.panels.staff_message import StaffMessage
 
     kiosk, station, _server, act = kiosk_desk
     reply = act(p.MESSAGE, None, text="Your pizza is ready — table 7")

@@ -81,4 +81,4 @@ def test_the_blocker_does_block_kivy():
         capture_output=True, text=True, timeout=120, cwd=ROOT,
     )  # fmt: skip
     failed = json.loads(done.stdout)["failed"]
-    assert "ImportError: kivy is blocked" in failed["companion.ui.buttons"]
+    assert "ImportError: kivy is blocked" in failed["companion.ui.widgets.buttons"]

@@ -48,7 +48,7 @@ def past_games(path: Path) -> EventStore:
 
 
 def test_each_game_says_how_it_ended_on_the_list_of_past_games(hands, tmp_path):
-    from companion.ui.history import history_line
+    from companion.ui.panels.history import history_line
 
     store = past_games(tmp_path / "g.sqlite3")
     ended = [history_line(record, Messages("en")).split(" · ", 1)[1] for record in store.history()]

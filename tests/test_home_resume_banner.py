@@ -8,7 +8,7 @@ import pytest
 
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
-from companion.ui.kiosk_settings import KioskSettings
+from companion.ui.system.kiosk_settings import KioskSettings
 
 pytest.importorskip("kivy.base")
 from kiosk_helpers import cut_labels, texture_fits, window_shot  # noqa: E402

@@ -110,7 +110,7 @@ def _bounds(alpha: np.ndarray) -> tuple[int, int, int, int]:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_kiosk_draws_each_icon_inside_its_box(window, game):
-    from companion.ui.icon import IconView
+    from companion.ui.widgets.icon import IconView
 
     spec = spec_for(game)
     for piece in spec.icons:
@@ -125,7 +125,7 @@ def test_the_kiosk_draws_each_icon_inside_its_box(window, game):
 
 
 def test_the_kiosk_draws_an_icon_again_in_the_middle_of_a_box_that_changed(window):
-    from companion.ui.icon import IconView
+    from companion.ui.widgets.icon import IconView
 
     view = IconView(icon=COIN, size_hint=(None, None), size=(96, 96), pos=(0, 0))
     _drawn(window, view)
@@ -137,7 +137,7 @@ def test_the_kiosk_draws_an_icon_again_in_the_middle_of_a_box_that_changed(windo
 
 
 def test_an_icon_that_only_moves_is_drawn_where_it_went_without_drawing_it_again(window):
-    from companion.ui.icon import IconView
+    from companion.ui.widgets.icon import IconView
 
     view = IconView(icon=COIN, size_hint=(None, None), size=(48, 48), pos=(0, 0))
     before = _bounds(_drawn(window, view)[:, :, 3])
@@ -157,7 +157,7 @@ def _edges(window, icon: Icon) -> np.ndarray:
     """Where the icon's lightness changes sharply, drawn at 64 px: its
     shapes' outlines, whatever their hues (a person who tells none of the
     colours apart still sees these)."""
-    from companion.ui.icon import IconView
+    from companion.ui.widgets.icon import IconView
 
     view = IconView(icon=icon, size_hint=(None, None), size=(64, 64))
     pixels = _drawn(window, view, (64, 64)).astype(float) / 255
@@ -203,7 +203,7 @@ def test_the_contact_sheets_show_every_icon(window):
     from icon_sheet import CELL, COLUMNS, write_sheet
     from ui_helpers import SHOTS
 
-    from companion.ui.palette import SCREEN
+    from companion.ui.widgets.palette import SCREEN
 
     background = np.array([round(c * 255) for c in SCREEN[:3]])
     for game in GAMES:

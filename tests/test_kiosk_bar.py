@@ -81,7 +81,7 @@ def bar_faults(screen, window) -> list[str]:
 
 @pytest.mark.parametrize("game", sorted(PHASES))
 def test_the_bar_is_whole_and_every_button_tappable(window, tmp_path, game):
-    from companion.ui.table_screen import screen_class
+    from companion.ui.screens.table_screen import screen_class
 
     failures = []
     for phase, table in game_and_end(tmp_path, game):

@@ -40,7 +40,7 @@ def start(tmp_path, game: str, players: int, **options) -> Table:
 
 def icon_shown(widget, piece: str | None = None) -> bool:
     """The widget draws an icon (``piece``'s, if named) of a size to see."""
-    from companion.ui.icon import IconView
+    from companion.ui.widgets.icon import IconView
 
     return any(
         isinstance(w, IconView)
@@ -55,7 +55,7 @@ def icon_shown(widget, piece: str | None = None) -> bool:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_g54_cards_and_seats_whole_with_their_icons(window, tmp_path, size):
     from companion.games.coup.screen import ReferenceCard
-    from companion.ui.table_screen import screen_class
+    from companion.ui.screens.table_screen import screen_class
 
     table = start(tmp_path, "g54", 6, set=LONG_ROLES, direction="clockwise")
     table.execute({"type": "banker", "seat": 0})  # a claim: three answers on the strip
@@ -96,7 +96,7 @@ def test_g54_cards_and_seats_whole_with_their_icons(window, tmp_path, size):
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_coup_in_portrait_uses_the_screen_to_its_foot(window, tmp_path, players):
-    from companion.ui.table_screen import screen_class
+    from companion.ui.screens.table_screen import screen_class
 
     table = start(tmp_path, "coup", players)
     table.execute({"type": "tax", "seat": 0})  # a claim: every other seat may answer

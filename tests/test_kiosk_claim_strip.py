@@ -25,7 +25,7 @@ STEPS = 30  # commands a playout sends (several turns, each of several steps)
 def strip(screen) -> list[tuple[str, tuple[int, int]]]:
     """(text, window position of its bottom corner on the side where lines
     start: the right in Persian) of each button of the strip, in order."""
-    from companion.ui.direction import writing
+    from companion.ui.text.direction import writing
 
     found = []
     for button in reversed(screen.ids.commands.children):
@@ -37,7 +37,7 @@ def strip(screen) -> list[tuple[str, tuple[int, int]]]:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("game", ["coup", "g54"])
 def test_the_command_strip_holds_still_through_a_turn(window, tmp_path, game, size):
-    from companion.ui.table_screen import screen_class
+    from companion.ui.screens.table_screen import screen_class
 
     failures, shown = [], 0
     for players in range(2, 7):

@@ -31,7 +31,7 @@ from ui_helpers import SHOTS, frames, show  # noqa: E402
 
 from companion.games.palette import Palette  # noqa: E402
 from companion.table import EventStore  # noqa: E402
-from companion.ui.palette import PALETTE as KIOSK  # noqa: E402
+from companion.ui.widgets.palette import PALETTE as KIOSK  # noqa: E402
 
 SIZE = (1280, 720)
 SCREENS = ["home", *SCENES]
@@ -136,7 +136,7 @@ def test_a_meaningful_colour_always_comes_with_words(rendered, name):
     """Each widget that shows a seat's state, a vote or a party in its colour
     shows text as well (its own or its children's; a piece's icon, the
     words it stands beside)."""
-    from companion.ui.icon import IconView
+    from companion.ui.widgets.icon import IconView
 
     shown = rendered[name]
     wordless = [

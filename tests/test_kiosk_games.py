@@ -31,7 +31,7 @@ def test_a_whole_secret_hitler_game_with_buttons_phones_and_taps(window, tmp_pat
     from companion.games.base import Fate, Setup
     from companion.table import Table
     from companion.ui.kiosk import Kiosk
-    from companion.ui.seat_buttons import PinButton, SeatButtons
+    from companion.ui.widgets.seat_buttons import PinButton, SeatButtons
 
     store = EventStore(tmp_path / "g.sqlite3")
     setup = Setup(

@@ -26,8 +26,8 @@ def test_a_hidden_box_lets_a_touch_through_to_what_lies_beneath(window):
     shown again, the box's button takes it."""
     from kivy.uix.floatlayout import FloatLayout
 
-    from companion.ui.buttons import CommandButton, HidingCommandButton
-    from companion.ui.hiding import HidingBox
+    from companion.ui.widgets.buttons import CommandButton, HidingCommandButton
+    from companion.ui.widgets.hiding import HidingBox
 
     pressed = []
     beneath = CommandButton(text="beneath", pos=(100, 170), size=(200, 40))

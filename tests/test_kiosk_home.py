@@ -85,7 +85,7 @@ def test_the_choices_follow_the_game_s_limits_and_variants():
 
 @pytest.mark.parametrize("size", [*SIZES, PORTRAIT], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_home_renders_with_large_targets_at_every_size(window, tmp_path, size):
-    from companion.ui.buttons import ChoiceButton
+    from companion.ui.widgets.buttons import ChoiceButton
 
     kiosk = show(window, kiosk_on(EventStore(tmp_path / "g.sqlite3")), size)
     home = kiosk.home
@@ -214,8 +214,8 @@ def test_on_screen_seat_buttons_vote_through_the_simulated_header(window, tmp_pa
     from companion.devices.controls import Controls
     from companion.devices.gpio import GpioTable
     from companion.devices.pinmap import load_pinmap
-    from companion.ui.kiosk_settings import KioskSettings
-    from companion.ui.seat_buttons import PinButton, SeatButtons
+    from companion.ui.system.kiosk_settings import KioskSettings
+    from companion.ui.widgets.seat_buttons import PinButton, SeatButtons
 
     store = EventStore(tmp_path / "g.sqlite3")
     table = sh_table(store, 5)
@@ -382,7 +382,7 @@ def test_a_language_switch_rebuilds_the_screen_in_sight_and_the_other_when_shown
     """A switch costs one screen: the one in sight is built again at once,
     the other in the new language when it is next shown (never stale)."""
     from companion.games.base import Fate
-    from companion.ui.kiosk_settings import KioskSettings
+    from companion.ui.system.kiosk_settings import KioskSettings
 
     store = EventStore(tmp_path / "g.sqlite3")
     setup = Setup(game="coup", seats=["Anna", "Boris", "Chloé"], options={"first": 0})

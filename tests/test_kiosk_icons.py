@@ -42,7 +42,7 @@ def a_table_showing(tmp_path, game: str):
 
 def drawn(widget) -> list[str]:
     """The pieces whose icons ``widget`` draws, in its own order."""
-    from companion.ui.icon import IconView
+    from companion.ui.widgets.icon import IconView
 
     return [
         w.piece
@@ -52,7 +52,7 @@ def drawn(widget) -> list[str]:
 
 
 def screen_of(window, table):
-    from companion.ui.table_screen import screen_class
+    from companion.ui.screens.table_screen import screen_class
 
     return show(window, screen_class(table.setup.game)(table), SIZE)
 

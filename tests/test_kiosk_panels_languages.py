@@ -47,7 +47,7 @@ def check_panel(panel, window, name: str) -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_pin_pad_and_the_settings_read_in_every_language(window, tmp_path, lang):
     from companion.ui.kiosk import Kiosk
-    from companion.ui.kiosk_settings import DEFAULT_PIN, KioskSettings
+    from companion.ui.system.kiosk_settings import DEFAULT_PIN, KioskSettings
 
     table = physical_table(tmp_path / "g.sqlite3")
     kiosk = show(
@@ -73,7 +73,7 @@ def test_the_pin_pad_and_the_settings_read_in_every_language(window, tmp_path, l
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game", ["secret_hitler", "article27"])
 def test_the_log_and_the_chart_read_in_every_language(window, tmp_path, lang, game):
-    from companion.ui.table_screen import screen_class
+    from companion.ui.screens.table_screen import screen_class
 
     table = finished(game, tmp_path)
     screen = show(window, screen_class(game)(table, lang=lang), SIZE)
@@ -115,7 +115,7 @@ def test_the_seat_buttons_read_in_every_language(window, tmp_path, lang):
 
     from companion.devices.pinmap import load_pinmap
     from companion.games.base import Fate, Setup
-    from companion.ui.seat_buttons import SeatButtons
+    from companion.ui.widgets.seat_buttons import SeatButtons
 
     setup = Setup(
         game="secret_hitler",

@@ -9,7 +9,7 @@ import pytest
 
 from companion.games.base import RuleError, Setup
 from companion.table import EventStore, Table
-from companion.ui.kiosk_settings import DEFAULT_PIN, GUESSES, KioskSettings
+from companion.ui.system.kiosk_settings import DEFAULT_PIN, GUESSES, KioskSettings
 
 pytest.importorskip("kivy.base")
 from kiosk_helpers import key, open_panels  # noqa: E402
@@ -178,7 +178,7 @@ def test_saved_language_and_rotation_apply_at_start_and_an_open_wifi_shows(windo
     from kivy.core.window import Window
 
     from companion.ui.kiosk import Kiosk
-    from companion.ui.settings_view import OperatorSettings
+    from companion.ui.panels.settings_view import OperatorSettings
 
     settings = KioskSettings(tmp_path / "kiosk.ini")
     settings.language, settings.rotation = "el", 90
@@ -197,7 +197,7 @@ def test_saved_language_and_rotation_apply_at_start_and_an_open_wifi_shows(windo
 
 def test_the_settings_screen_says_a_damaged_file_was_set_aside(window, tmp_path):
     from companion.ui.kiosk import Kiosk
-    from companion.ui.settings_view import OperatorSettings
+    from companion.ui.panels.settings_view import OperatorSettings
 
     (tmp_path / "kiosk.ini").write_bytes(GARBAGE["key-twice"])
     kiosk = show(
@@ -228,7 +228,7 @@ def test_the_settings_say_no_pad_for_a_table_without_one_and_not_answering_once_
     pad, then nothing, is."""
     from companion.devices.pad import SerialPad
     from companion.devices.pad_sim import PadSimulator, PtyLink, wait_for
-    from companion.ui.settings_view import OperatorSettings
+    from companion.ui.panels.settings_view import OperatorSettings
 
     kiosk = show(window, kiosk_with_game(tmp_path), (800, 480))
     link = PtyLink(tmp_path)
@@ -264,7 +264,7 @@ def _devices_shot(window, kiosk, name: str) -> None:
     720×1280, for a person to look at."""
     from kivy.uix.scrollview import ScrollView
 
-    from companion.ui.settings_view import OperatorSettings
+    from companion.ui.panels.settings_view import OperatorSettings
 
     kiosk.set_language("fa")
     try:

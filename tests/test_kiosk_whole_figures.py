@@ -53,7 +53,7 @@ def test_every_table_screen_shows_its_texts_whole_at_800x480(window, tmp_path, g
     """One screen per language follows the playouts' tables from phase to
     phase (one window, no screenshots: a failure names the phase, the
     language and the texts cut)."""
-    from companion.ui.table_screen import screen_class
+    from companion.ui.screens.table_screen import screen_class
 
     screens, failures, checked = {}, [], set()
     window.size = SIZE

@@ -29,7 +29,7 @@ from layout_oracle import check, commands_out_of_sight, strip_positions  # noqa:
 from phase_playouts import CONFIGS, PHASES, new_table, play  # noqa: E402
 from ui_helpers import frames, show, tap  # noqa: E402
 
-from companion.ui.direction import writing  # noqa: E402
+from companion.ui.text.direction import writing  # noqa: E402
 
 SIZES = [(800, 480), (720, 1280), (1280, 720)]
 NAMES = [
@@ -79,7 +79,7 @@ def _nothing() -> None:
 def kiosk_screen(game: str, table, lang: str):
     """A game's table screen with the bar a kiosk gives it: Home, the
     phones' panel (phones served) and the simulated seat buttons (no GPIO)."""
-    from companion.ui.table_screen import screen_class
+    from companion.ui.screens.table_screen import screen_class
 
     screen = screen_class(game)(table, lang=lang)
     screen.go_home = screen.open_phones = screen.open_buttons = _nothing
@@ -178,9 +178,9 @@ def test_home_the_settings_and_the_panels_are_whole_and_reachable(window, tmp_pa
 
     from companion.devices.pinmap import load_pinmap
     from companion.ui.kiosk import Kiosk
-    from companion.ui.kiosk_settings import DEFAULT_PIN, KioskSettings
     from companion.ui.phones import PhonesView
-    from companion.ui.seat_buttons import SeatButtons
+    from companion.ui.system.kiosk_settings import DEFAULT_PIN, KioskSettings
+    from companion.ui.widgets.seat_buttons import SeatButtons
     from companion.web.server import TableServer
 
     failures = []

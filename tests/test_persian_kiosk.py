@@ -22,7 +22,7 @@ def drawn(
 ):
     """``text`` as a kiosk in ``lang`` draws it (each line a paragraph of the
     language's direction), as a greyscale image (ink is bright)."""
-    from companion.ui.direction import writing
+    from companion.ui.text.direction import writing
 
     writing.use(lang)
     label = Label(
@@ -67,7 +67,7 @@ def shrink(image: Image.Image) -> Image.Image:
 
 
 def test_the_kiosk_can_draw_right_to_left(window):
-    from companion.ui.fonts import kiosk_languages, right_to_left_ready
+    from companion.ui.text.fonts import kiosk_languages, right_to_left_ready
 
     assert right_to_left_ready(), (
         "Persian needs Kivy's Pillow text with raqm and the system's FriBiDi "
@@ -204,7 +204,7 @@ def test_the_pin_pad_speaks_persian_digits(window, tmp_path):
 
     from companion.table import EventStore
     from companion.ui.kiosk import Kiosk
-    from companion.ui.kiosk_settings import DEFAULT_PIN, KioskSettings
+    from companion.ui.system.kiosk_settings import DEFAULT_PIN, KioskSettings
 
     kiosk = show(
         window,

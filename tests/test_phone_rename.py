@@ -79,7 +79,7 @@ def test_a_name_typed_on_the_phone_shows_on_the_kiosk_and_the_operator_can_chang
         assert panel.renaming == 1 and panel.ids.name.value == "Наташа"
         type_by_taps(panel.ids.name, "Natasha", done=False)
         window_shot(window, f"phones-rename-{size[0]}x{size[1]}")
-        from companion.ui.touch_keyboard import keyboard
+        from companion.ui.widgets.touch_keyboard import keyboard
 
         tap(keyboard().key("done"))
         assert table.names == ["Player 1", "Natasha", "Player 3"]

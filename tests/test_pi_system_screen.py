@@ -14,7 +14,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from companion.table import EventStore
-from companion.ui import palette
+from companion.ui.widgets import palette
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "pi-system" / "screen.py"
 spec = importlib.util.spec_from_file_location("pi_system_screen", SCRIPT)

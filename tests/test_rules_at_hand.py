@@ -34,7 +34,7 @@ def coup(store, **table) -> Table:
 
 def help_panels(window) -> list:
     """The rules at hand or the guide, where open over the screen."""
-    from companion.ui.help_panel import HelpPanel
+    from companion.ui.panels.help_panel import HelpPanel
 
     return [w for w in window.children if isinstance(w, HelpPanel)]
 

@@ -36,8 +36,8 @@ def _panel(window, table, lang="en", pinmap=None, factory=None, size=(800, 480))
     from gpiozero.pins.mock import MockFactory
 
     from companion.devices.pinmap import load_pinmap
-    from companion.ui.direction import writing
-    from companion.ui.seat_buttons import SeatButtons
+    from companion.ui.text.direction import writing
+    from companion.ui.widgets.seat_buttons import SeatButtons
 
     writing.use(lang)  # as the kiosk's language sets it
     window.size = size
@@ -48,7 +48,7 @@ def _panel(window, table, lang="en", pinmap=None, factory=None, size=(800, 480))
 
 
 def _rows(panel):
-    from companion.ui.seat_buttons import PinButton
+    from companion.ui.widgets.seat_buttons import PinButton
 
     return [
         [w for w in row.children[::-1] if isinstance(w, PinButton)]
@@ -57,7 +57,7 @@ def _rows(panel):
 
 
 def _close(panel):
-    from companion.ui.direction import writing
+    from companion.ui.text.direction import writing
 
     panel.dismiss(animation=False)
     writing.use("en")

@@ -50,7 +50,7 @@ def rms(samples) -> float:
 
 # -- the hush under it -------------------------------------------------------------
 def test_the_hush_is_a_soft_steady_hiss_that_loops_without_a_seam(tmp_path):
-    from companion.ui.sounds import HUSH, SECONDS, write_sounds
+    from companion.ui.system.sounds import HUSH, SECONDS, write_sounds
 
     path = write_sounds(tmp_path)[HUSH]
     with wave.open(str(path), "rb") as wav:
@@ -67,7 +67,7 @@ def test_the_hush_is_a_soft_steady_hiss_that_loops_without_a_seam(tmp_path):
 
 
 def test_a_loop_plays_under_the_rest_and_follows_the_volume_and_mute(tmp_path):
-    from companion.ui.sounds import HUSH, Sounds
+    from companion.ui.system.sounds import HUSH, Sounds
 
     sounds = Sounds(tmp_path, volume=0.0)
     sounds.loop(HUSH)
@@ -101,8 +101,8 @@ def night_screen(window, tmp_path, players, volume=1.0, lang="en", size=(800, 48
     """A physical table's screen with a real narrator (espeak-ng), the
     night's lines rendered, a short pause."""
     from companion.games.secret_hitler.screen import SecretHitlerTableScreen
-    from companion.ui.narrator import Narrator
-    from companion.ui.sounds import Sounds
+    from companion.ui.system.narrator import Narrator
+    from companion.ui.system.sounds import Sounds
 
     table = start(tmp_path, players)
     t = Messages(lang, table.names)
@@ -144,7 +144,7 @@ def said(sounds) -> list[str]:
 
 @speech
 def test_the_night_is_read_aloud_step_by_step_over_the_hush(window, tmp_path):
-    from companion.ui.sounds import HUSH
+    from companion.ui.system.sounds import HUSH
 
     screen, narrator = night_screen(window, tmp_path, 5)
     t = screen.t
@@ -173,7 +173,7 @@ def test_the_night_is_read_aloud_step_by_step_over_the_hush(window, tmp_path):
 
 @speech
 def test_repeat_says_the_step_again_and_something_went_wrong_stops_it_all(window, tmp_path):
-    from companion.ui.sounds import HUSH
+    from companion.ui.system.sounds import HUSH
 
     screen, narrator = night_screen(window, tmp_path, 7, size=(1280, 720))
     t = screen.t
@@ -284,8 +284,8 @@ def test_the_night_ends_when_the_kiosk_leaves_the_table_screen(window, tmp_path)
     """The operator (or the café's console) ends the game, or the kiosk goes
     home: the night's words come off, the hush stops, nothing more is read."""
     from companion.ui.kiosk import Kiosk
-    from companion.ui.kiosk_settings import KioskSettings
-    from companion.ui.sounds import HUSH
+    from companion.ui.system.kiosk_settings import KioskSettings
+    from companion.ui.system.sounds import HUSH
 
     table = start(tmp_path, 5)
     kiosk = show(

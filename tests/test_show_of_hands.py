@@ -90,9 +90,9 @@ def test_the_home_screen_offers_it_and_the_kiosk_plays_it_with_mock_gpio_buttons
     from companion.devices.controls import Controls
     from companion.devices.gpio import GpioTable
     from companion.devices.pinmap import load_pinmap
-    from companion.ui.buttons import ChoiceButton
     from companion.ui.kiosk import Kiosk
-    from companion.ui.plain_screen import PlainTableScreen
+    from companion.ui.screens.plain_screen import PlainTableScreen
+    from companion.ui.widgets.buttons import ChoiceButton
 
     store = EventStore(tmp_path / "g.sqlite3")
     kiosk = show(window, Kiosk(store, None, lang="en"), (1280, 720))

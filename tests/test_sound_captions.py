@@ -22,8 +22,8 @@ from ui_helpers import frames, screenshot, show, tap  # noqa: E402
 @pytest.mark.parametrize("lang", ["en", "ru", "fa"])
 def test_each_sound_is_captioned_on_the_bar_even_when_muted(window, tmp_path, monkeypatch, lang):
     from companion.games.article27.screen import Article27TableScreen
-    from companion.ui import table_screen
-    from companion.ui.sounds import Sounds
+    from companion.ui.screens import table_screen
+    from companion.ui.system.sounds import Sounds
 
     # Long enough that a slow frame on a loaded machine does not end the
     # caption before the test looks at it; short enough to wait for.

@@ -140,8 +140,8 @@ from ui_helpers import frames, show, tap, wait_for  # noqa: E402
 
 
 def narrator_for(tmp_path, volume=1.0, enabled=True):
-    from companion.ui.narrator import Narrator
-    from companion.ui.sounds import Sounds
+    from companion.ui.system.narrator import Narrator
+    from companion.ui.system.sounds import Sounds
 
     sounds = Sounds(tmp_path / "sounds", volume=volume)
     return Narrator(sounds, tmp_path / "speech", tmp_path / "voices", enabled=enabled)
@@ -155,7 +155,7 @@ def rendered(narrator, lang, lines):
 
 
 def test_lines_play_through_the_sounds_one_after_another_and_after_a_sound(window, tmp_path):
-    from companion.ui.sounds import GAVEL
+    from companion.ui.system.sounds import GAVEL
 
     narrator = narrator_for(tmp_path)
     lines = ["The gavel. Time to vote.", "One minute left."]
@@ -269,8 +269,8 @@ def test_the_operator_turns_narration_on_with_whose_turn_and_sets_its_pace(windo
     from companion.games.base import Setup
     from companion.table import EventStore, Table
     from companion.ui.kiosk import Kiosk
-    from companion.ui.kiosk_settings import KioskSettings
-    from companion.ui.settings_view import OperatorSettings
+    from companion.ui.panels.settings_view import OperatorSettings
+    from companion.ui.system.kiosk_settings import KioskSettings
 
     store = EventStore(tmp_path / "g.sqlite3")
     table = Table.start(store, Setup(game="coup", seats=["Ann", "Bob"], options={"first": 0}))
@@ -345,8 +345,8 @@ def test_without_a_voice_the_settings_say_so_and_the_kiosk_only_captions(
     from companion.games.base import Setup
     from companion.table import EventStore, Table
     from companion.ui.kiosk import Kiosk
-    from companion.ui.kiosk_settings import KioskSettings
-    from companion.ui.settings_view import OperatorSettings
+    from companion.ui.panels.settings_view import OperatorSettings
+    from companion.ui.system.kiosk_settings import KioskSettings
 
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))  # no espeak-ng, no piper
     settings = KioskSettings(tmp_path / "kiosk.ini")

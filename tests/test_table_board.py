@@ -84,7 +84,7 @@ def resumed(table: Table, clock) -> Table:
 @pytest.mark.parametrize("game", sorted(PHASES))
 def test_every_text_the_kiosk_shows_is_on_the_table_page(window, phones, tmp_path, game, mode):
     """Each phase in each language: a kiosk screen and a page for each."""
-    from companion.ui.table_screen import screen_class
+    from companion.ui.screens.table_screen import screen_class
 
     pages = {lang: phones(LOCALES[lang]) for lang in LANGUAGES}
     states = first_of_each_phase(tmp_path, game, mode)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from companion.table import EventStore
-from companion.ui.kiosk_settings import KioskSettings
+from companion.ui.system.kiosk_settings import KioskSettings
 
 pytest.importorskip("kivy.base")
 from kiosk_helpers import (
@@ -52,7 +52,7 @@ def choose(box, text):
 @pytest.fixture(autouse=True)
 def no_keyboard_left():
     yield
-    from companion.ui.touch_keyboard import keyboard
+    from companion.ui.widgets.touch_keyboard import keyboard
 
     keyboard().close()
 
@@ -206,7 +206,7 @@ def test_the_settings_fields_are_typed_on_the_keyboard_too(window, tmp_path, siz
 
 @pytest.mark.slow
 def test_the_keys_type_as_each_language_s_keyboard_does(window, tmp_path):
-    from companion.ui.keyboard_layouts import ACCENT, ZWNJ
+    from companion.ui.text.keyboard_layouts import ACCENT, ZWNJ
 
     kiosk = kiosk_at_home(window, tmp_path, (800, 480), lang="el")
     field = seat_fields(kiosk)[0]
@@ -316,7 +316,7 @@ def test_holding_back_deletes_on_and_a_tap_elsewhere_closes_after_doing_its_job(
 
 def test_a_physical_keyboard_types_into_the_field_and_nothing_else(window, tmp_path):
     kiosk = kiosk_at_home(window, tmp_path, (800, 480))
-    from companion.ui.lockdown import lock_down
+    from companion.ui.system.lockdown import lock_down
 
     lock_down(window)
     try:
@@ -333,6 +333,6 @@ def test_a_physical_keyboard_types_into_the_field_and_nothing_else(window, tmp_p
         assert window.dispatch("on_key_down", 13, 36, None, []), "Enter closes"
         assert not board.is_open
     finally:
-        from companion.ui.lockdown import _refuse_close, _swallow_key
+        from companion.ui.system.lockdown import _refuse_close, _swallow_key
 
         window.unbind(on_key_down=_swallow_key, on_request_close=_refuse_close)

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from companion.table import EventStore
-from companion.ui.kiosk_settings import KioskSettings
+from companion.ui.system.kiosk_settings import KioskSettings
 
 pytest.importorskip("kivy.base")
 from kiosk_helpers import MIN_TOUCH, drag_into_view, type_by_taps, window_shot  # noqa: E402

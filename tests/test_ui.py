@@ -366,7 +366,7 @@ def test_the_phones_panel_shows_a_code_on_demand_and_hides_it_once_claimed(windo
 def test_the_ballot_shows_who_voted_then_turns_every_vote_at_once(window):
     import time
 
-    from companion.ui.ballot_view import BallotView
+    from companion.ui.widgets.ballot_view import BallotView
 
     ballot = BallotView()
     show(window, ballot, (800, 480))

@@ -194,7 +194,7 @@ def test_tiles_move_issues_both_ways_and_only_the_sgs_moves_are_offered(window, 
 # -- sounds ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("name, seconds", [("gavel", 0.25), ("expiry", 1.6), ("warning", 0.3)])
 def test_the_synthesised_sounds_are_valid_wavs_with_sound_in_them(tmp_path, name, seconds):
-    from companion.ui.sounds import write_sounds
+    from companion.ui.system.sounds import write_sounds
 
     path = write_sounds(tmp_path)[name]
     with wave.open(str(path), "rb") as wav:
@@ -209,7 +209,7 @@ def test_the_synthesised_sounds_are_valid_wavs_with_sound_in_them(tmp_path, name
 
 
 def test_sounds_are_written_once_and_kept(tmp_path):
-    from companion.ui.sounds import write_sounds
+    from companion.ui.system.sounds import write_sounds
 
     first = {name: path.stat().st_mtime_ns for name, path in write_sounds(tmp_path).items()}
     again = {name: path.stat().st_mtime_ns for name, path in write_sounds(tmp_path).items()}
@@ -226,7 +226,7 @@ def test_sounds_are_written_once_and_kept(tmp_path):
 
 
 def test_the_player_carries_on_without_an_audio_device_or_a_cache(tmp_path, caplog):
-    from companion.ui.sounds import Sounds
+    from companion.ui.system.sounds import Sounds
 
     sounds = Sounds(tmp_path / "sounds", volume=0.5)  # this machine has no sound card
     sounds.play("gavel")

@@ -1,4 +1,4 @@
-"""Wrapped labels measured in strides (ui/wrapping.py) break where Kivy's
+"""Wrapped labels measured in strides (ui/text/wrapping.py) break where Kivy's
 own word-by-word measuring breaks them and are drawn the same, pixel for
 pixel: every text of every catalog, at widths from a phone-narrow column
 to the kiosk's, aligned left, centred and right, with padding."""

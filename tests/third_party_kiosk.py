@@ -58,9 +58,9 @@ def main(db: str, shots: str, game: str, lang: str, size: str) -> dict[str, obje
     from companion.games import spec_for
     from companion.i18n import Messages
     from companion.table import EventStore
-    from companion.ui.buttons import ChoiceButton, CommandButton
-    from companion.ui.fonts import use_dejavu
     from companion.ui.kiosk import Kiosk
+    from companion.ui.text.fonts import use_dejavu
+    from companion.ui.widgets.buttons import ChoiceButton, CommandButton
 
     EventLoop.ensure_window()
     use_dejavu()

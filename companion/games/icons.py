@@ -2,7 +2,7 @@
 100 × 100 units, x to the right and y down (as SVG counts), each painted with
 colours named by role from a :class:`~.palette.Palette`, never by a free
 value. Kivy-free and I/O-free: the kiosk draws an icon with canvas
-instructions (``companion.ui.icon``), the phone pages with SVG
+instructions (``companion.ui.widgets.icon``), the phone pages with SVG
 (``companion.web.icons``), from the same shapes.
 
 A game's package declares its icons by the names it already gives its pieces

@@ -2,7 +2,7 @@
 person must tell apart (tests/test_colour_vision.py checks each pair under
 simulated colour-vision deficiencies). Kivy-free plain data: a game's package
 declares its own through its spec (``GameSpec.palette``), the kiosk's shared
-colours are in ``companion.ui.palette``. A colour here always comes with a word,
+colours are in ``companion.ui.widgets.palette``. A colour here always comes with a word,
 a shape or an icon that says the same (docs/accessibility.md)."""
 
 from __future__ import annotations

@@ -4,6 +4,6 @@ A line is rendered once per language and voice into a WAV file in the cache
 (``voices``: espeak-ng, or a Piper voice an operator put in the data
 directory; ``cache``: the files), before the table needs it, so a Pi never
 synthesises while a timer runs. Playing the files is the kiosk's
-(``companion.ui.narrator``): through the same player, volume and mute as its
+(``companion.ui.system.narrator``): through the same player, volume and mute as its
 sounds. Nothing here needs Kivy.
 """

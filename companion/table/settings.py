@@ -5,7 +5,7 @@ kept with the game's setup (``Setup.table``) so a resumed game runs the same.
   channel that cast it, until the last eligible vote arrives; ``"locked"``:
   the first press counts.
 - ``guide``: ``True`` for a first game: the kiosk says what each new kind
-  of step is the first time it comes (companion/ui/help_panel.py); ``False``
+  of step is the first time it comes (companion/ui/panels/help_panel.py); ``False``
   (default) otherwise.
 """
 

@@ -182,9 +182,9 @@ def kiosk_app(
     from kivy.core.window import Window
 
     from ..i18n import translate
-    from .fonts import use_dejavu
     from .kiosk import Kiosk
-    from .lockdown import lock_down
+    from .system.lockdown import lock_down
+    from .text.fonts import use_dejavu
 
     class KioskApp(App):
         kiosk: Any = None
@@ -206,7 +206,7 @@ def kiosk_app(
             if dim_after > 0:
                 self.dimmer = _dim_when_idle(session, dim_after)
             else:  # a previous run with dimming may have died dim
-                from .dimmer import undo_a_dim_left_over
+                from .system.dimmer import undo_a_dim_left_over
 
                 undo_a_dim_left_over()
 
@@ -227,7 +227,7 @@ def kiosk_app(
 def _dim_when_idle(session: Session, after: float) -> Any:
     """Dim after ``after`` idle seconds; a touch or the table's news wakes.
     The dimmer, or None when there is no backlight."""
-    from .dimmer import dim_when_idle
+    from .system.dimmer import dim_when_idle
 
     dimmer = dim_when_idle(after)
     if dimmer is not None:

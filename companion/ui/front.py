@@ -50,7 +50,7 @@ class KioskScreen:
         kiosk = self.kiosk
         kiosk.pinmap = pinmap
         if simulated_pins is not None:
-            from .seat_buttons import SeatButtons
+            from .widgets.seat_buttons import SeatButtons
 
             kiosk.open_buttons = lambda: SeatButtons(
                 pinmap, simulated_pins, kiosk.table, kiosk.lang
@@ -69,7 +69,7 @@ class KioskScreen:
         return view
 
     def show_message(self, text: str) -> Any:
-        from .staff_message import StaffMessage
+        from .panels.staff_message import StaffMessage
 
         message = StaffMessage(text, self.kiosk.lang)
         message.open()

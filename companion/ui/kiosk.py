@@ -19,13 +19,13 @@ from ..i18n import Messages
 from ..paths import cache_dir, data_dir
 from ..table import OPERATOR, EventStore, Session, Table, Update
 from ..table.damage import StoreDamage, resume_active
-from .direction import writing
-from .fonts import kiosk_languages
-from .kiosk_settings import KioskSettings, settings_path
-from .narrator import Narrator
-from .sounds import Sounds
-from .table_screen import TableScreen, screen_class
-from .touch_keyboard import keyboard
+from .screens.table_screen import TableScreen, screen_class
+from .system.kiosk_settings import KioskSettings, settings_path
+from .system.narrator import Narrator
+from .system.sounds import Sounds
+from .text.direction import writing
+from .text.fonts import kiosk_languages
+from .widgets.touch_keyboard import keyboard
 
 HOME, TABLE = "home", "table"
 
@@ -87,7 +87,7 @@ class Kiosk(ScreenManager):
         """The home screen, built when first shown (a kiosk that resumes a
         game starts faster without it)."""
         if self._home is None:
-            from .home import HomeScreen
+            from .screens.home import HomeScreen
 
             self._home = HomeScreen(
                 self.store,
@@ -185,14 +185,14 @@ class Kiosk(ScreenManager):
     # -- the operator's settings ---------------------------------------------
     def open_settings(self) -> Any:
         """The PIN pad, then the operator's settings (built on demand)."""
-        from .settings_view import OperatorSettings
+        from .panels.settings_view import OperatorSettings
 
         return self.with_pin(lambda: OperatorSettings(self).open(animation=False))
 
     def with_pin(self, action: Callable[[], Any], reason: str = "") -> Any:
         """Ask for the operator's PIN, saying why (``reason``; "": the
         settings, which the pad's title names), then do ``action``."""
-        from .settings_view import PinPad
+        from .panels.settings_view import PinPad
 
         pad = PinPad(self.settings, Messages(self.lang), on_unlock=action, reason=reason)
         pad.open(animation=False)

@@ -22,9 +22,9 @@ from ..games.base import RuleError
 from ..i18n import Messages
 from ..table import OPERATOR
 from ..table.store import StoreError
-from .direction import Row, writing
-from .qr import qr_texture, wifi_payload
-from .touch_keyboard import TextField, keyboard  # noqa: F401 - TextField: the kv rules use it
+from .text.direction import Row, writing
+from .widgets.qr import qr_texture, wifi_payload
+from .widgets.touch_keyboard import TextField, keyboard  # noqa: F401 - TextField: the kv rules use it
 
 log = logging.getLogger(__name__)
 

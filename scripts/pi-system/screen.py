@@ -5,7 +5,7 @@ the kiosk's home screen, or a text console (or anything else).
 
 QEMU's monitor writes its screendump as a binary PPM (P6). A Linux console is
 black with grey text; the kiosk's screens have the background
-``companion.ui.palette.SCREEN`` and the home screen, its buttons in
+``companion.ui.widgets.palette.SCREEN`` and the home screen, its buttons in
 ``palette.BUTTON`` (the game and player choices) and one chosen in
 ``palette.BUTTON_CHOSEN``. The colours are repeated here because this runs
 with the host's python3, where the app is not installed; tests/

@@ -15,6 +15,7 @@ table's log; so is time running out, whoever's tick noticed it."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +36,14 @@ from kivy.uix.label import Label
 from ...i18n import Messages
 from ...paths import cache_dir
 from ...table import Table
-from ...ui.ballot_view import BallotView  # noqa: F401 - the kv below places one
-from ...ui.buttons import ChoiceButton, CommandButton, refill
-from ...ui.direction import Row
-from ...ui.icon import IconView
-from ...ui.sounds import EXPIRY, GAVEL, WARNING, Sounds
-from ...ui.split_line import SplitLine
-from ...ui.table_screen import TableScreen
+from ...ui.screens.table_screen import TableScreen
+from ...ui.system.sounds import EXPIRY, GAVEL, WARNING, Sounds
+from ...ui.text.direction import Row
+from ...ui.widgets.ballot_view import BallotView  # noqa: F401 - the kv below places one
+from ...ui.widgets.buttons import ChoiceButton, refill
+from ...ui.widgets.command_strip import SCREEN_OWN, StripItem
+from ...ui.widgets.icon import IconView
+from ...ui.widgets.split_line import SplitLine
 from ..palette import hex_colour
 from ..views import PublicBallot
 from .palette import (
@@ -377,17 +379,16 @@ class Article27TableScreen(TableScreen):
 
     # -- the command strip -------------------------------------------------------------
     def _show_commands(self) -> None:
-        box = self.ids.commands
-        box.clear_widgets()
         types = {c["type"] for c in self._commands}
         if "unused" in types:
-            self._show_unused(box)
+            items = self._unused_items()
         elif "final_tally" in types:
-            self._show_final(box)
+            items = self._final_items()
         else:
-            self._show_actions(box)
+            items = self._action_items()
+        self.ids.commands.show(items)
 
-    def _show_actions(self, box: Any) -> None:
+    def _action_items(self) -> list[StripItem]:
         menu = actions(self._commands, self._view, self.t)
         picking = next((a for a in menu if a.label == self._picking), None)
         lone = len(menu) == 1 and bool(menu[0].prompt)
@@ -395,15 +396,16 @@ class Article27TableScreen(TableScreen):
             picking = menu[0]  # its choices at once: one tap
         if picking is None:
             self._picking = None
-            for action in menu:
-                box.add_widget(self._button(action.label, lambda a=action: self._open(a)))
-            return
-        box.add_widget(Prompt(text=picking.prompt))
+            return [StripItem(action.label, partial(self._open, action)) for action in menu]
         kind = DigitButton if picking.scores else ChoiceButton
-        for label, command in picking.choices:
-            box.add_widget(self._button(label, lambda c=command: self._send_choice(c), kind))
+        items = [StripItem(picking.prompt, kind=Prompt)]
+        items += [
+            StripItem(label, partial(self._send_choice, command), kind)
+            for label, command in picking.choices
+        ]
         if not lone:
-            box.add_widget(self._button(self.t("a27.ui.cancel"), self._cancel, seat_command=False))
+            items.append(StripItem(self.t("a27.ui.cancel"), self._cancel, properties=SCREEN_OWN))
+        return items
 
     def _open(self, action: Action) -> None:
         if not action.prompt:  # no target to ask for
@@ -421,15 +423,18 @@ class Article27TableScreen(TableScreen):
         self._picking = None
         self._show_commands()
 
-    def _show_unused(self, box: Any) -> None:
+    def _unused_items(self) -> list[StripItem]:
         """4-5 players: tap the agendas the table put aside; the last one
         needed sends them (a tap on a chosen one takes it back)."""
-        for agenda in AGENDAS:
-            button = self._button(
-                self.t(f"agenda.{agenda}"), lambda a=agenda: self._toggle_unused(a), ChoiceButton
+        return [
+            StripItem(
+                self.t(f"agenda.{agenda}"),
+                partial(self._toggle_unused, agenda),
+                ChoiceButton,
+                {"chosen": agenda in self._unused},
             )
-            button.chosen = agenda in self._unused
-            box.add_widget(button)
+            for agenda in AGENDAS
+        ]
 
     def _toggle_unused(self, agenda: str) -> None:
         if agenda in self._unused:
@@ -443,30 +448,33 @@ class Article27TableScreen(TableScreen):
                 return
         self._show_commands()
 
-    def _show_final(self, box: Any) -> None:
+    def _final_items(self) -> list[StripItem]:
         """After the last round each player in turn types the influence
         behind their screen on the keypad, then taps their agenda."""
         tallies = [c for c in self._commands if c["type"] == "final_tally"]
         seat = tallies[0]["seat"]
         if seat != self._entry_seat:
             self._entry, self._entry_seat = "", seat
-        box.add_widget(
-            Prompt(text=self.t("a27.ui.influence_entry", player=seat, amount=self._entry or "—"))
-        )
-        for digit in range(10):
-            box.add_widget(
-                self._button(self.t.number(digit), lambda d=digit: self._type(str(d)), DigitButton)
-            )
-        box.add_widget(
-            self._button(self.t("a27.ui.erase"), lambda: self._type(""), seat_command=False)
+        entry = self.t("a27.ui.influence_entry", player=seat, amount=self._entry or "—")
+        items = [StripItem(entry, kind=Prompt)]
+        items += [
+            StripItem(self.t.number(digit), partial(self._type, str(digit)), DigitButton)
+            for digit in range(10)
+        ]
+        items.append(
+            StripItem(self.t("a27.ui.erase"), partial(self._type, ""), properties=SCREEN_OWN)
         )
         agendas = list(dict.fromkeys(c["agenda"] for c in tallies))
-        for agenda in agendas:
-            button = self._button(
-                self.t(f"agenda.{agenda}"), lambda a=agenda: self._tally(seat, a), ChoiceButton
+        items += [
+            StripItem(
+                self.t(f"agenda.{agenda}"),
+                partial(self._tally, seat, agenda),
+                ChoiceButton,
+                {"disabled": not self._entry},
             )
-            button.disabled = not self._entry
-            box.add_widget(button)
+            for agenda in agendas
+        ]
+        return items
 
     def _type(self, digit: str) -> None:
         """A digit typed, or the last one erased ("")."""
@@ -482,12 +490,6 @@ class Article27TableScreen(TableScreen):
         ):
             return
         self._show_commands()
-
-    @staticmethod
-    def _button(text: str, on_tap: Any, kind: type = CommandButton, **props: Any) -> Button:
-        button = kind(text=text, **props)
-        button.bind(on_release=lambda _button: on_tap())
-        return button
 
 
 def _legend_items(t: Messages) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ every rule lives in the engine, every word in the game's words."""
 from __future__ import annotations
 
 import math
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +25,11 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
 from ...table import Table
-from ...ui.buttons import CommandButton, refill
-from ...ui.fonts import line_width
-from ...ui.icon import IconView
-from ...ui.table_screen import TableScreen
+from ...ui.screens.table_screen import TableScreen
+from ...ui.text.fonts import line_width
+from ...ui.widgets.buttons import CommandButton
+from ...ui.widgets.command_strip import StripItem
+from ...ui.widgets.icon import IconView
 from ..words import ReferenceCard as Card
 from .words import CHALLENGE_CUE, COIN, command_groups, countdown_text
 
@@ -276,15 +278,16 @@ class CoupTableScreen(TableScreen):
         answer from each seat ("… challenges"). Those are two taps,
         the button then the player, so the choices fit the screen however
         many players and however long their names."""
-        wanted = [
-            {"text": text, "command": command, "seat_command": seat_command, "tall": self.portrait}
-            for text, command, seat_command in self._command_buttons(view)
-        ]
-        refill(
-            self.ids.commands,
-            StripButton,
-            wanted,
-            lambda button: button.bind(on_release=lambda b: self._pressed(b.command)),
+        self.ids.commands.show(
+            [
+                StripItem(
+                    text,
+                    partial(self._pressed, command),
+                    StripButton,
+                    {"seat_command": seat_command, "tall": self.portrait},
+                )
+                for text, command, seat_command in self._command_buttons(view)
+            ]
         )
 
     def _command_buttons(self, view: dict[str, Any]) -> list[tuple[str, Any, bool]]:

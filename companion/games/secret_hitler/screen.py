@@ -16,7 +16,6 @@ on the phones."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
@@ -37,11 +36,12 @@ from kivy.uix.label import Label
 
 from ...table import Table
 from ...table.ballot import CLOSE, VOTE
-from ...ui.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
-from ...ui.buttons import CommandButton
-from ...ui.fonts import MEASURES_KEPT, words_fit_size
-from ...ui.script_view import ScriptView
-from ...ui.table_screen import TableScreen
+from ...ui.panels.script_view import ScriptView
+from ...ui.screens.table_screen import TableScreen
+from ...ui.text.fonts import MEASURES_KEPT, words_fit_size
+from ...ui.widgets.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
+from ...ui.widgets.buttons import CommandButton
+from ...ui.widgets.command_strip import SCREEN_OWN, StripItem
 from ..views import PublicBallot
 from .night import WRONG, night_script
 from .palette import FASCIST, JA, LIBERAL, NEIN, NIGHT, PILES, ROLE_TEXT
@@ -474,44 +474,34 @@ class SecretHitlerTableScreen(TableScreen):
         self._result_shown = True
 
     def _show_commands(self, commands: list[dict[str, Any]], night: bool) -> None:
-        box = self.ids.commands
-        box.clear_widgets()
+        self.ids.commands.show(self._strip(commands, night))
+
+    def _strip(self, commands: list[dict[str, Any]], night: bool) -> list[StripItem]:
+        """While a pick waits for its seats: Done (once a vote is in) and
+        Cancel. Otherwise the night (when offered), then each command: one
+        tap, or the first of two for a command aimed at a seat."""
         if self._pick is not None:
-            if self._entered:
-                box.add_widget(
-                    self._button(self.t("sh.ui.done"), self.finish_pick, seat_command=False)
-                )
-            box.add_widget(
-                self._button(self.t("sh.ui.cancel"), self.cancel_pick, seat_command=False)
-            )
-            return
+            done = StripItem(self.t("sh.ui.done"), self.finish_pick, properties=SCREEN_OWN)
+            cancel = StripItem(self.t("sh.ui.cancel"), self.cancel_pick, properties=SCREEN_OWN)
+            return [done, cancel] if self._entered else [cancel]
+        items = []
         if night:
-            button = TintedButton(text=self.t("sh.ui.night.read"), tint=NIGHT)
-            button.bind(on_release=lambda _b: self.read_night())
-            box.add_widget(button)
+            tint = {"tint": NIGHT}
+            items.append(StripItem(self.t("sh.ui.night.read"), self.read_night, TintedButton, tint))
         offered: set[tuple] = set()
         for command in commands:
             key = pick_key(command)
             if key is None:
-                self._add_one_tap(box, command)
+                items.append(self._one_tap(command))
             elif key not in offered:
                 offered.add(key)
-                box.add_widget(
-                    self._button(pick_label(command, self.t), partial(self.start_pick, key))
-                )
+                items.append(StripItem(pick_label(command, self.t), partial(self.start_pick, key)))
+        return items
 
-    def _add_one_tap(self, box: Any, command: dict[str, Any]) -> None:
+    def _one_tap(self, command: dict[str, Any]) -> StripItem:
         policy = command.get("policy")
-        text = command_label(command, self.t)
+        text, send = command_label(command, self.t), partial(self.send, command)
         if policy is None:
-            box.add_widget(self._button(text, lambda: self.send(command)))
-            return
-        button = TintedButton(text=text, tint=LIBERAL if policy == "liberal" else FASCIST)
-        button.bind(on_release=lambda _b: self.send(command))
-        box.add_widget(button)
-
-    @staticmethod
-    def _button(text: str, action: Callable[[], Any], seat_command: bool = True) -> CommandButton:
-        button = CommandButton(text=text, seat_command=seat_command)
-        button.bind(on_release=lambda _b: action())
-        return button
+            return StripItem(text, send)
+        tint = {"tint": LIBERAL if policy == "liberal" else FASCIST}
+        return StripItem(text, send, TintedButton, tint)

@@ -1,0 +1,114 @@
+"""What the kiosk draws text with. One font for every language we ship:
+Kivy has no glyph fallback, and the DejaVu Sans in Kivy's own wheel covers
+Latin, Greek, Cyrillic and Persian. Persian also needs Pillow's raqm layout
+(see app.prepare_kivy_environment), which loads the system's FriBiDi."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from ...i18n import LANGUAGES, RIGHT_TO_LEFT
+from . import wrapping
+
+MEASURES_KEPT = 2048  # a screen's measures of its texts (lru_cache), kept
+EXTENTS_KEPT = 4096  # words measured, per font and size, before the oldest are forgotten
+
+
+def use_dejavu() -> None:
+    """DejaVu Sans for every label, each word's size measured once, each
+    line drawn in the kiosk's writing direction."""
+    import kivy
+    from kivy.core.text import DEFAULT_FONT, LabelBase
+
+    from .direction import draw_in_writing_direction  # imports Kivy: not before it is set up
+
+    font = str(Path(kivy.__file__).parent / "data" / "fonts" / "DejaVuSans.ttf")
+    LabelBase.register(DEFAULT_FONT, fn_regular=font)
+    _measure_once()
+    wrapping.install()
+    draw_in_writing_direction()
+
+
+def _measure_once() -> None:
+    """Kivy lays a label's text out word by word, asking Pillow each word's
+    size (a shaping with HarfBuzz and a hinted load of every glyph) each
+    time any label is laid out again, and a screen shows the same words
+    ("coins", the players' names) over and over: keep the sizes. Kivy's
+    layout asks for its measure through ``get_cached_extents``, which its
+    Pillow provider leaves uncached; ours answers from what it measured."""
+    from kivy.core.text import Label
+
+    if getattr(Label, "_measured", None) is not None:
+        return
+    measured: dict[tuple[str, int, bool], dict[str, tuple[int, int]]] = {}
+    Label._measured = measured
+
+    def get_cached_extents(label):
+        options = label.options
+        bbox = bool(options["limit_render_to_text_bbox"])
+        key = (options["font_name_r"], int(options["font_size"]), bbox)
+        known = measured.setdefault(key, {})
+        measure = label.get_extents
+
+        def extents(text: str) -> tuple[int, int]:
+            size = known.get(text)
+            if size is None:
+                if len(known) >= EXTENTS_KEPT:
+                    del known[next(iter(known))]
+                size = known[text] = measure(text)
+            return size
+
+        return extents
+
+    Label.get_cached_extents = get_cached_extents
+
+
+@lru_cache(maxsize=MEASURES_KEPT)  # the same lines measured again at every layout
+def line_width(text: str, font_size: float, font_name: str, bold: bool = False) -> float:
+    """The width of ``text`` set on one line, unshortened."""
+    from kivy.core.text import Label
+
+    extents = Label(font_size=font_size, font_name=font_name, bold=bold).get_cached_extents()
+    return float(extents(text)[0])
+
+
+@lru_cache(maxsize=MEASURES_KEPT)
+def words_fit_size(
+    text: str, width: float, largest: float, smallest: float, bold: bool, font_name: str
+) -> float:
+    """The largest type from ``largest`` down to ``smallest`` (a point at a
+    time) at which each word of ``text`` fits ``width``: the text then
+    wraps between its words, never inside one ("Телеведущий" in a narrow
+    card). ``smallest`` where even that is too wide."""
+    from kivy.core.text import Label
+
+    size = largest
+    while size > smallest:
+        extents = Label(font_size=size, bold=bold, font_name=font_name).get_cached_extents()
+        if max((extents(word)[0] for word in text.split()), default=0) <= width:
+            return size
+        size -= 1
+    return smallest
+
+
+def right_to_left_ready() -> bool:
+    """Kivy draws its text with Pillow, and Pillow can shape and order
+    right-to-left text (raqm with FriBiDi: `apt install libfribidi0`).
+    Without them Persian would show as isolated letters in reverse order."""
+    from kivy.core.text import Label
+    from PIL import features
+
+    return (
+        Label.__name__ == "LabelPIL"
+        and bool(features.check_feature("raqm"))
+        and bool(features.check_feature("fribidi"))
+    )
+
+
+def kiosk_languages() -> tuple[str, ...]:
+    """The languages this kiosk can show: right-to-left ones only when they
+    can be drawn right."""
+    if right_to_left_ready():
+        return LANGUAGES
+    return tuple(lang for lang in LANGUAGES if lang not in RIGHT_TO_LEFT)
