@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from helpers import new_table, physical_table
 
-from companion.games.coup.words import status_line
+from companion.games.claims.words import status_line
 from companion.i18n import Messages
 from companion.table import EventStore
 
@@ -86,10 +86,10 @@ def test_the_kiosk_shows_both_prompts_whole(window, tmp_path, lang, size):
     from kiosk_helpers import cut_labels, shown_labels, spilled_labels
     from ui_helpers import fits_in_window, frames, screenshot, show
 
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
     table = physical_table(tmp_path / "g.sqlite3")
-    screen = show(window, CoupTableScreen(table, lang=lang), size)
+    screen = show(window, ClaimTableScreen(table, lang=lang), size)
     t = Messages(lang, table.names)
     try:
         for commands, name in (

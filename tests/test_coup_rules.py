@@ -566,8 +566,9 @@ def test_a_ruleset_that_charges_a_fee_has_it_refused_in_words():
     from dataclasses import replace
 
     from companion.games.base import Fate, Setup
-    from companion.games.coup.engine import ClaimEngine
-    from companion.games.coup.rules import COUP, Hooks
+    from companion.games.claims.engine import ClaimEngine
+    from companion.games.claims.rules import Hooks
+    from companion.games.coup.rules import COUP
 
     class DukeFee(Hooks):
         def fee_key(self, s):

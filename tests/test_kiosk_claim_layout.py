@@ -54,7 +54,7 @@ def icon_shown(widget, piece: str | None = None) -> bool:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_g54_cards_and_seats_whole_with_their_icons(window, tmp_path, size):
-    from companion.games.coup.screen import ReferenceCard
+    from companion.games.claims.screen import ReferenceCard
     from companion.ui.screens.table_screen import screen_class
 
     table = start(tmp_path, "g54", 6, set=LONG_ROLES, direction="clockwise")

@@ -104,7 +104,7 @@ def test_home_renders_with_large_targets_at_every_size(window, tmp_path, size):
 
 @pytest.mark.slow
 def test_touch_chooses_and_starts_a_game_then_home_resumes_the_same_table(window, tmp_path):
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
     store = EventStore(tmp_path / "g.sqlite3")
     kiosk = show(window, kiosk_on(store), (1280, 720))
@@ -129,7 +129,7 @@ def test_touch_chooses_and_starts_a_game_then_home_resumes_the_same_table(window
     tap(home.ids.start)
     assert kiosk.current == "table"
     screen = kiosk.table_screen
-    assert isinstance(screen, CoupTableScreen)
+    assert isinstance(screen, ClaimTableScreen)
     table = kiosk.table
     assert table.names == ["Natassa", "Stelios with a far too l"]
     assert table.setup.mode == "keeper" and table.setup.options["direction"] == "clockwise"
@@ -272,8 +272,8 @@ def test_on_screen_seat_buttons_vote_through_the_simulated_header(window, tmp_pa
     [
         ("Article 27", "article27", "Article27TableScreen"),
         ("Secret Hitler", "secret_hitler", "SecretHitlerTableScreen"),
-        ("Coup", "coup", "CoupTableScreen"),
-        ("Coup: Rebellion G54", "g54", "CoupTableScreen"),
+        ("Coup", "coup", "ClaimTableScreen"),
+        ("Coup: Rebellion G54", "g54", "ClaimTableScreen"),
     ],
 )
 def test_each_game_starts_from_home_by_touch(window, tmp_path, game, title, screen):

@@ -104,7 +104,7 @@ def test_article27_reads_in_every_language(window, tmp_path, lang, stage):
 @pytest.mark.parametrize("game, players", [("coup", 6), ("g54", 6), ("g54", 2)])
 def test_the_coup_family_reads_in_every_language(window, tmp_path, lang, game, players):
     from companion.games.base import Fate, Setup
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
     from companion.table import Table
 
     options = (
@@ -116,7 +116,7 @@ def test_the_coup_family_reads_in_every_language(window, tmp_path, lang, game, p
         Setup(game=game, seats=seats, options=options),
         fate=Fate(seed=1),
     )
-    screen = show(window, CoupTableScreen(table, lang=lang), SIZE)
+    screen = show(window, ClaimTableScreen(table, lang=lang), SIZE)
     for step in range(4):  # an action, the answers to it, and on
         frames(2)
         screenshot(window, f"{game}-{players}p-step{step}-{lang}-800x480")

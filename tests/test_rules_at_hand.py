@@ -45,10 +45,10 @@ def panel_words(panel) -> str:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_question_mark_opens_the_rules_at_hand_and_they_follow_the_table(window, store, lang):
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
     table = coup(store)
-    screen = show(window, CoupTableScreen(table, lang=lang), SIZE)
+    screen = show(window, ClaimTableScreen(table, lang=lang), SIZE)
     tap(screen.ids.bar.ids.help)
     (panel,) = help_panels(window)
     t, words = screen.t, table.spec.words
@@ -70,10 +70,10 @@ def test_the_question_mark_opens_the_rules_at_hand_and_they_follow_the_table(win
 
 
 def test_a_first_game_says_each_new_step_once_and_waits_for_a_tap(window, store):
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
     table = coup(store, guide=True)
-    screen = show(window, CoupTableScreen(table, lang="en"), SIZE)
+    screen = show(window, ClaimTableScreen(table, lang="en"), SIZE)
     frames(2)
     (guide,) = help_panels(window)
     assert guide.docked and guide.title == "First game: a new step"

@@ -311,8 +311,8 @@ def test_the_operator_turns_narration_on_with_whose_turn_and_sets_its_pace(windo
 
 
 def test_the_last_seconds_to_challenge_a_claim_are_announced_once(window, tmp_path):
-    from companion.games.coup.screen import CoupTableScreen
-    from companion.games.coup.words import CHALLENGE_CUE
+    from companion.games.claims.screen import ClaimTableScreen
+    from companion.games.claims.words import CHALLENGE_CUE
 
     clock = FakeClock()
     table = coup_with_countdown(tmp_path / "g.sqlite3", clock)
@@ -321,7 +321,7 @@ def test_the_last_seconds_to_challenge_a_claim_are_announced_once(window, tmp_pa
     rendered(narrator, "ru", table.spec.words.spoken_lines(t))
     screen = show(
         window,
-        CoupTableScreen(table, lang="ru", sounds=narrator.sounds, narrator=narrator),
+        ClaimTableScreen(table, lang="ru", sounds=narrator.sounds, narrator=narrator),
         (800, 480),
     )
     table.execute({"type": "tax", "seat": 0})

@@ -48,10 +48,10 @@ def choose(screen, text: str) -> None:
 
 @pytest.mark.parametrize("size", [*SIZES, PORTRAIT], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_touch_plays_a_turn_and_the_screen_follows(window, tmp_path, size):
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
     table = physical_table(tmp_path / "g.sqlite3")
-    screen = show(window, CoupTableScreen(table), size)
+    screen = show(window, ClaimTableScreen(table), size)
     assert screen.status_text == "Natassa, choose an action."
     assert [p.coins_text for p in screen._panels] == ["2 coins"] * 3
     assert screen._panels[0].current and not screen._panels[1].current
@@ -77,10 +77,10 @@ def test_touch_plays_a_turn_and_the_screen_follows(window, tmp_path, size):
 
 
 def test_an_action_aimed_at_a_player_is_two_taps(window, tmp_path):
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
     table = physical_table(tmp_path / "g.sqlite3")
-    screen = show(window, CoupTableScreen(table), (800, 480))
+    screen = show(window, ClaimTableScreen(table), (800, 480))
     labels = [b.text for b in screen.ids.commands.children]
     assert "Steal from … (Captain)" in labels
     assert not [text for text in labels if text.startswith("Steal from Stelios")]
@@ -105,10 +105,10 @@ def test_an_action_aimed_at_a_player_is_two_taps(window, tmp_path):
 
 
 def test_refusals_are_messages_and_undo_is_a_button(window, tmp_path):
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
     table = physical_table(tmp_path / "g.sqlite3")
-    screen = show(window, CoupTableScreen(table), (800, 480))
+    screen = show(window, ClaimTableScreen(table), (800, 480))
     assert not screen.send({"type": "income", "seat": 2})
     assert screen.message_text == "It is not Giorgos's turn."
     assert not screen.send({"type": "fly"})
@@ -123,11 +123,11 @@ def test_refusals_are_messages_and_undo_is_a_button(window, tmp_path):
 
 
 def test_a_restarted_app_shows_the_same_table(window, tmp_path):
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
     path = tmp_path / "g.sqlite3"
     table = physical_table(path)
-    screen = show(window, CoupTableScreen(table), (1280, 720))
+    screen = show(window, ClaimTableScreen(table), (1280, 720))
     tap(button(screen, "Foreign Aid (+2)"))
     choose(screen, "Giorgos blocks with the Duke")
     before = (
@@ -138,7 +138,7 @@ def test_a_restarted_app_shows_the_same_table(window, tmp_path):
     table.store.close()
 
     resumed = Table.resume(EventStore(path))
-    again = show(window, CoupTableScreen(resumed), (1280, 720))
+    again = show(window, ClaimTableScreen(resumed), (1280, 720))
     after = (
         again.status_text,
         [p.coins_text for p in again._panels],
@@ -149,10 +149,10 @@ def test_a_restarted_app_shows_the_same_table(window, tmp_path):
 
 
 def test_the_end_of_a_game_reads_clearly(window, tmp_path):
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
     table = physical_table(tmp_path / "g.sqlite3")
-    screen = show(window, CoupTableScreen(table), (800, 480))
+    screen = show(window, ClaimTableScreen(table), (800, 480))
     for seat, card in ((1, "duke"), (1, "captain"), (2, "duke"), (2, "captain")):
         while table.public_view()["current"] != 0:
             screen.send({"type": "income", "seat": table.public_view()["current"]})
@@ -174,7 +174,7 @@ def test_the_end_of_a_game_reads_clearly(window, tmp_path):
 
 
 def test_a_keeper_game_never_offers_hand_dependent_choices_on_the_kiosk(window, tmp_path):
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
     setup = Setup(
         game="coup",
@@ -184,7 +184,7 @@ def test_a_keeper_game_never_offers_hand_dependent_choices_on_the_kiosk(window, 
     )
     deal = {"hands": [["captain", "contessa"], ["duke", "duke"], ["assassin", "duke"]]}
     table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=1, script=deal))
-    screen = show(window, CoupTableScreen(table), (800, 480))
+    screen = show(window, ClaimTableScreen(table), (800, 480))
     tap(button(screen, "Tax (+3, Duke)"))
     choose(screen, "Stelios challenges")
     # Natassa cannot show a Duke: a kiosk offering only "cannot show it" would
@@ -206,9 +206,9 @@ def g54_table(path):
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_g54_shows_its_five_reference_cards_and_the_tokens(window, tmp_path, size):
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
-    screen = show(window, CoupTableScreen(g54_table(tmp_path / "g.sqlite3")), size)
+    screen = show(window, ClaimTableScreen(g54_table(tmp_path / "g.sqlite3")), size)
     assert screen.title_text == "Coup: Rebellion G54"
     assert "Treasury" not in screen.info_text, "G54's treasury has no limit"
     cards = list(reversed(screen.ids.reference.children))
@@ -248,9 +248,9 @@ def test_g54_shows_its_five_reference_cards_and_the_tokens(window, tmp_path, siz
 
 
 def test_a_short_screen_shows_card_names_and_a_tap_opens_the_card(window, tmp_path):
-    from companion.games.coup.screen import CardView, CoupTableScreen
+    from companion.games.claims.screen import CardView, ClaimTableScreen
 
-    screen = show(window, CoupTableScreen(g54_table(tmp_path / "g.sqlite3")), (800, 480))
+    screen = show(window, ClaimTableScreen(g54_table(tmp_path / "g.sqlite3")), (800, 480))
     assert screen.compact_reference
     guerrilla = [c for c in screen.ids.reference.children if c.name == "Guerrilla"][0]
     assert guerrilla.compact and guerrilla.height < 60
@@ -269,9 +269,9 @@ def test_a_short_screen_shows_card_names_and_a_tap_opens_the_card(window, tmp_pa
 def test_the_table_sees_when_the_button_pad_stops_answering(window, tmp_path):
     from companion.devices.pad import SerialPad
     from companion.devices.pad_sim import PadSimulator, PtyLink, wait_for
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
-    screen = show(window, CoupTableScreen(physical_table(tmp_path / "g.sqlite3")), (800, 480))
+    screen = show(window, ClaimTableScreen(physical_table(tmp_path / "g.sqlite3")), (800, 480))
     link = PtyLink(tmp_path)
     pad = SerialPad(lambda press: None, link.path, retry_interval=0.05, heartbeat_timeout=0.5)
     sim = PadSimulator(link, seats=3)
@@ -303,11 +303,11 @@ def test_the_table_sees_when_the_button_pad_stops_answering(window, tmp_path):
 def test_a_claim_under_a_countdown_shows_the_seconds_left(window, tmp_path):
     from a27_helpers import FakeClock
 
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
     clock = FakeClock()
     table = coup_with_countdown(tmp_path / "g.sqlite3", clock)
-    screen = show(window, CoupTableScreen(table), (800, 480))
+    screen = show(window, ClaimTableScreen(table), (800, 480))
     assert screen.countdown_text == ""
     tap(button(screen, "Tax (+3, Duke)"))
     assert screen.countdown_text == "Unchallenged, the claim stands in 10 seconds."
@@ -402,9 +402,9 @@ def test_the_ballot_shows_who_voted_then_turns_every_vote_at_once(window):
 
 
 def test_the_log_reads_the_whole_game_in_words_with_undone_lines_marked(window, tmp_path):
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
-    screen = show(window, CoupTableScreen(physical_table(tmp_path / "g.sqlite3")), (800, 480))
+    screen = show(window, ClaimTableScreen(physical_table(tmp_path / "g.sqlite3")), (800, 480))
     tap(button(screen, "Income (+1)"))
     tap(screen.ids.bar.ids.undo)
     tap(button(screen, "Foreign Aid (+2)"))
@@ -432,11 +432,11 @@ def test_a_whole_game_is_played_by_taps_until_the_screen_shows_the_winner(
     shows (a seeded choice among them, as a table would make), to the end."""
     import random
 
-    from companion.games.coup.screen import CoupTableScreen
+    from companion.games.claims.screen import ClaimTableScreen
 
     setup = Setup(game=game, seats=["Natassa", "Stelios", "Giorgos", "Eleni"], options=options)
     table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=4))
-    screen = show(window, CoupTableScreen(table), (1280, 720))
+    screen = show(window, ClaimTableScreen(table), (1280, 720))
     pick = random.Random(7)
     taps = 0
     while not screen.game_over:

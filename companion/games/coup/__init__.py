@@ -1,9 +1,18 @@
-"""Coup (the original game) on the shared claim / challenge / block engine."""
+"""Coup (the original game), a ruleset on the claim framework (``..claims``):
+its five characters (``rules``), its engine, words and icons; the kiosk
+shows it on the framework's screen."""
+
+from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from .. import claims
+from ..claims.options import claim_options
 from ..spec import GameSpec, Traits
-from .options import claim_options
+
+if TYPE_CHECKING:
+    from ..base import Engine
 
 SPEC = GameSpec(
     name="coup",
@@ -12,7 +21,7 @@ SPEC = GameSpec(
     engine_path=f"{__name__}.game:ENGINE",
     words_path=f"{__name__}.words:WORDS",
     icons_path=f"{__name__}.icons:ICONS",
-    screen_path=f"{__name__}.screen:CoupTableScreen",
+    screen_path=claims.SCREEN,
     min_players=2,
     max_players=6,
     # The Greek rulebook: play passes counter-clockwise, and a defender "may"
@@ -26,7 +35,7 @@ SPEC = GameSpec(
 )
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Engine:
     """``ENGINE``, imported when first asked for (see ``spec``)."""
     if name == "ENGINE":
         return SPEC.engine

@@ -1,12 +1,13 @@
-"""Coup's engine: the claim machinery with Coup's five characters."""
+"""Coup's engine: the claim framework with Coup's five characters."""
 
+from ..base import BuzzerEngine
+from ..claims.engine import ClaimEngine
 from . import SPEC
-from .engine import ClaimEngine
 from .rules import COUP
 
 # The options' defaults are the spec's: the Greek rulebook's direction and
 # redraw; ``response_seconds`` None (the table closes the window).
-ENGINE = ClaimEngine(
+ENGINE: BuzzerEngine = ClaimEngine(
     "coup",
     COUP,
     lambda options: COUP,

@@ -1,11 +1,18 @@
-"""Coup: Rebellion G54 on the shared claim / challenge / block engine: the
-same machinery as Coup, with five of 25 characters (see ``sets``), shown on
-Coup's screen."""
+"""Coup: Rebellion G54 on the claim framework (``..claims``): the same
+machinery as Coup, with five of 25 characters (see ``sets``), shown on the
+framework's screen with G54's words (its tokens, its reference cards)."""
+
+from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..coup.options import claim_options
+from .. import claims
+from ..claims.options import claim_options
 from ..spec import BOOLEAN, GameSpec, Option, Traits
+
+if TYPE_CHECKING:
+    from ..base import Engine
 
 SPEC = GameSpec(
     name="g54",
@@ -14,7 +21,7 @@ SPEC = GameSpec(
     engine_path=f"{__name__}.game:ENGINE",
     words_path=f"{__name__}.words:WORDS",
     icons_path=f"{__name__}.icons:ICONS",
-    screen_path="companion.games.coup.screen:CoupTableScreen",
+    screen_path=claims.SCREEN,
     min_players=2,
     max_players=6,
     # ``set``: "random" (drawn by category when the game starts; ``advanced``
@@ -43,7 +50,7 @@ SPEC = GameSpec(
 )
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Engine:
     """``ENGINE``, imported when first asked for (see ``spec``)."""
     if name == "ENGINE":
         return SPEC.engine

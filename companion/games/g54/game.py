@@ -1,10 +1,11 @@
-"""G54's engine: the claim machinery with the five characters of the game."""
+"""G54's engine: the claim framework with the five characters of the game."""
 
-from ..coup.engine import ClaimEngine
+from ..base import BuzzerEngine
+from ..claims.engine import ClaimEngine
 from . import SPEC
 from .sets import catalog, check_options, choose_set, ruleset_for
 
-ENGINE = ClaimEngine(
+ENGINE: BuzzerEngine = ClaimEngine(
     "g54",
     catalog(),
     ruleset_for,

@@ -1,7 +1,7 @@
 """The 25 characters of Coup: Rebellion G54 as data plus small functions.
 
 Each role is a category, an "advanced" flag and either an action over the
-shared claim / challenge / block engine (``..coup.rules.Action``) or a
+shared claim / challenge / block engine (``..claims.rules.Action``) or a
 reaction (claimed on losing a life, or on another player's elimination).
 Costs, blocks and texts follow the rules digest's character table (its
 sources are named in docs/games/g54.md, with the readings taken where they
@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base import RuleError
-from ..coup.rules import Action, Reaction, begin_exchange, lose_influence
-from ..coup.state import Choice, CoupState, Turn
+from ..claims.general import begin_exchange, lose_influence
+from ..claims.rules import Action, Reaction, Resolve
+from ..claims.state import Choice, ClaimState, Turn
 from .tokens import DISAPPEAR_TOKENS, Tokens
 
 FINANCE, COMMUNICATIONS, FORCE, SPECIAL = "finance", "communications", "force", "special"
@@ -39,15 +40,15 @@ class Role:
 # -- Finance ---------------------------------------------------------------------
 
 
-def _gain(amount: int):
-    def resolve(s: CoupState, t: Turn) -> None:
+def _gain(amount: int) -> Resolve:
+    def resolve(s: ClaimState, t: Turn) -> None:
         s.gain(t.actor, amount)
         t.step = "done"
 
     return resolve
 
 
-def dividends(s: CoupState, t: Turn) -> None:
+def dividends(s: ClaimState, t: Turn) -> None:
     """Capitalist: +4, then 1 to each player whose claim to join stood."""
     s.gain(t.actor, 4)
     for joiner in t.joiners:
@@ -55,7 +56,7 @@ def dividends(s: CoupState, t: Turn) -> None:
     t.step = "done"
 
 
-def cooperation(s: CoupState, t: Turn) -> None:
+def cooperation(s: ClaimState, t: Turn) -> None:
     """Farmer: take 3, give 1 of them to another player."""
     s.gain(t.actor, 3)
     if s.alive(t.extra["to"]):
@@ -63,13 +64,13 @@ def cooperation(s: CoupState, t: Turn) -> None:
     t.step = "done"
 
 
-def gamble(s: CoupState, t: Turn) -> None:
+def gamble(s: ClaimState, t: Turn) -> None:
     """Speculator: as many coins as the actor holds, at most 5."""
     s.gain(t.actor, min(s.coins[t.actor], 5))
     t.step = "done"
 
 
-def gamble_lost(s: CoupState, t: Turn, challenger: int | None) -> None:
+def gamble_lost(s: ClaimState, t: Turn, challenger: int | None) -> None:
     """A Speculator caught bluffing gives all their coins to the challenger."""
     if challenger is not None:
         s.transfer(t.actor, challenger, s.coins[t.actor])
@@ -78,8 +79,8 @@ def gamble_lost(s: CoupState, t: Turn, challenger: int | None) -> None:
 # -- Communications -----------------------------------------------------------------
 
 
-def _exchange(draw: int, gain: int = 0):
-    def resolve(s: CoupState, t: Turn) -> None:
+def _exchange(draw: int, gain: int = 0) -> Resolve:
+    def resolve(s: ClaimState, t: Turn) -> None:
         if gain:
             s.gain(t.actor, gain)
         begin_exchange(s, t, draw)
@@ -87,12 +88,12 @@ def _exchange(draw: int, gain: int = 0):
     return resolve
 
 
-def produce(s: CoupState, t: Turn) -> None:
+def produce(s: ClaimState, t: Turn) -> None:
     """Producer: one card from the court, then one the target hands over."""
     begin_exchange(s, t, 1, after="from_target")
 
 
-def produce_from_the_court(s: CoupState, t: Turn) -> None:
+def produce_from_the_court(s: ClaimState, t: Turn) -> None:
     """The Producer blocked by its target: the target's card is out of reach,
     but the court's part stands (the Persian rulebook: the other details of
     the action are still carried out): one card from the court, and one of
@@ -100,7 +101,7 @@ def produce_from_the_court(s: CoupState, t: Turn) -> None:
     begin_exchange(s, t, 1)
 
 
-def producer_step(s: CoupState, t: Turn, option: Any) -> None:
+def producer_step(s: ClaimState, t: Turn, option: Any) -> None:
     assert t.target is not None  # a targeted action names its target
     if option == "from_target":
         if not s.keeper:  # the cards change hands on the table
@@ -119,12 +120,12 @@ def producer_step(s: CoupState, t: Turn, option: Any) -> None:
     t.step = "exchange"
 
 
-def write(s: CoupState, t: Turn) -> None:
+def write(s: ClaimState, t: Turn) -> None:
     """Writer: draw one, then may pay 1 for each further card."""
     begin_exchange(s, t, 1, after="more")
 
 
-def writer_step(s: CoupState, t: Turn, option: Any) -> None:
+def writer_step(s: ClaimState, t: Turn, option: Any) -> None:
     # Cards drawn so far: in keeper mode they are in ``t.drawn`` (and out of
     # the court); on the table the app counts them.
     if option == "more":  # a card has just been drawn
@@ -148,7 +149,7 @@ def writer_step(s: CoupState, t: Turn, option: Any) -> None:
 # -- Force -------------------------------------------------------------------------
 
 
-def extortion(s: CoupState, t: Turn) -> None:
+def extortion(s: ClaimState, t: Turn) -> None:
     """Crime Boss: the target pays 2, or the Crime Boss pays 5 and the target
     loses a life. A target who cannot pay has no choice."""
     assert t.target is not None  # a targeted action names its target
@@ -162,7 +163,7 @@ def extortion(s: CoupState, t: Turn) -> None:
     t.step = "choice"
 
 
-def extortion_step(s: CoupState, t: Turn, option: Any) -> None:
+def extortion_step(s: ClaimState, t: Turn, option: Any) -> None:
     assert t.target is not None  # a targeted action names its target
     if option == "pay":
         s.transfer(t.target, t.actor, EXTORTION)
@@ -173,7 +174,7 @@ def extortion_step(s: CoupState, t: Turn, option: Any) -> None:
     t.step = "done"
 
 
-def purge(s: CoupState, t: Turn) -> None:
+def purge(s: ClaimState, t: Turn) -> None:
     """General: every other player reached loses a life, unless their block stood."""
     for seat in t.targets:
         if seat not in t.protected and s.alive(seat):
@@ -181,7 +182,7 @@ def purge(s: CoupState, t: Turn) -> None:
     t.step = "done"
 
 
-def disappear(s: CoupState, t: Turn) -> None:
+def disappear(s: ClaimState, t: Turn) -> None:
     """Mercenary: a Disappear token on the target."""
     assert t.target is not None  # a targeted action names its target
     if s.alive(t.target):
@@ -190,7 +191,7 @@ def disappear(s: CoupState, t: Turn) -> None:
     t.step = "done"
 
 
-def tokens_used(s: CoupState) -> bool:
+def tokens_used(s: ClaimState) -> bool:
     return sum(s.extras.disappear.values()) >= DISAPPEAR_TOKENS
 
 
@@ -202,14 +203,14 @@ def tokens_left(used: bool, event: dict[str, Any]) -> RuleError | None:
 # -- Special interests -----------------------------------------------------------------
 
 
-def redistribution(s: CoupState, t: Turn) -> None:
+def redistribution(s: ClaimState, t: Turn) -> None:
     """Communist: up to 3 from the richest player to the poorest."""
     assert t.target is not None  # a targeted action names its target
     s.transfer(t.target, t.extra["to"], 3)
     t.step = "done"
 
 
-def richest_and_poorest(s: CoupState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def richest_and_poorest(s: ClaimState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     coins = [s.coins[i] for i in s.living]
     high, low = max(coins), min(coins)
     return (
@@ -233,34 +234,34 @@ def richest_to_poorest(
     return None
 
 
-def customs(s: CoupState, t: Turn) -> None:
+def customs(s: ClaimState, t: Turn) -> None:
     """Customs Officer: one Tax token kept, the other on a role."""
     s.extras.tax = (t.actor, t.extra["role"])
     t.step = "done"
 
 
-def alliance(s: CoupState, t: Turn) -> None:
+def alliance(s: ClaimState, t: Turn) -> None:
     """Foreign Consular: the two Treaty tokens, one kept, one given."""
     if s.alive(t.extra["to"]):
         s.extras.treaty = (t.actor, t.extra["to"])
     t.step = "done"
 
 
-def peacekeeping(s: CoupState, t: Turn) -> None:
+def peacekeeping(s: ClaimState, t: Turn) -> None:
     """Peacekeeper: +1 and the Peacekeeping token."""
     s.gain(t.actor, 1)
     s.extras.peacekeeper = t.actor
     t.step = "done"
 
 
-def bribery(s: CoupState, t: Turn) -> None:
+def bribery(s: ClaimState, t: Turn) -> None:
     """Politician: up to 2 from the target."""
     assert t.target is not None  # a targeted action names its target
     s.transfer(t.target, t.actor, 2)
     t.step = "done"
 
 
-def charity(s: CoupState, t: Turn) -> None:
+def charity(s: ClaimState, t: Turn) -> None:
     """Priest: every other player reached gives 1, unless their block stood."""
     for seat in t.targets:
         if seat not in t.protected and s.alive(seat):
@@ -268,17 +269,17 @@ def charity(s: CoupState, t: Turn) -> None:
     t.step = "done"
 
 
-def memoirs(s: CoupState, seat: int) -> None:
+def memoirs(s: ClaimState, seat: int) -> None:
     """Intellectual: +5 on losing a life."""
     s.gain(seat, 5)
 
 
-def sacrifice(s: CoupState, seat: int) -> None:
+def sacrifice(s: ClaimState, seat: int) -> None:
     """Missionary: a new life drawn from the court."""
     s.new_life.append(seat)
 
 
-def riot(s: CoupState, t: Turn) -> None:
+def riot(s: ClaimState, t: Turn) -> None:
     """Protestor: the target loses a life (a player paid 3 to see it)."""
     lose_influence(s, t)
 

@@ -1,5 +1,5 @@
 """Which five characters a game of Coup: Rebellion G54 uses, and the ruleset
-they make over the shared claim engine.
+they make over the claim framework (``..claims``).
 
 The ``set`` option: "random" (1 Finance, 1 Communications, 1 Force and 2
 Special Interests, drawn when the game starts; the ``advanced`` option lets
@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Fate, RuleError
-from ..coup.rules import COUP, Ruleset
-from ..coup.state import CoupState
+from ..claims.general import COUP, INCOME
+from ..claims.rules import Ruleset
+from ..claims.state import ClaimState
 from . import SPEC
 from .roles import BY_NAME, CATEGORIES, COMMUNICATIONS, FINANCE, FORCE, ROLES, SPECIAL, STARTER_SET
 from .tokens import MERCENARY, TokenHooks
@@ -63,7 +64,7 @@ def ruleset_for(options: dict[str, Any]) -> Ruleset | None:
     return None if names is None else ruleset(names)
 
 
-def choose_set(s: CoupState, fate: Fate) -> dict[str, Any]:
+def choose_set(s: ClaimState, fate: Fate) -> dict[str, Any]:
     """The five characters of this game: the options', a scripted set, or a
     random draw by category."""
     names = fixed_set(s.options)
@@ -120,7 +121,7 @@ def ruleset(names: tuple[str, ...] | list[str]) -> Ruleset:
 
 def _build(names: tuple[str, ...]) -> Ruleset:
     roles = [BY_NAME[n] for n in names]
-    actions = {"income": COUP.actions["income"], "coup": COUP.actions["coup"]}
+    actions = {"income": INCOME, "coup": COUP}
     actions.update((r.name, r.action) for r in roles if r.action is not None)
     mercenary = BY_NAME[MERCENARY].action
     assert mercenary is not None  # the Mercenary's is an action, not a reaction

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import RuleError
-from ..coup.rules import Action, Hooks
-from ..coup.state import CoupState
+from ..claims.rules import Action, Hooks
+from ..claims.state import ClaimState
 
 DISAPPEAR_TOKENS = 3  # the components: three Disappear tokens (digest C2)
 MERCENARY = "mercenary"
@@ -49,7 +49,7 @@ class TokenHooks(Hooks):
     def new_extras(self) -> Tokens:
         return Tokens()
 
-    def public(self, s: CoupState) -> dict[str, Any]:
+    def public(self, s: ClaimState) -> dict[str, Any]:
         tokens: Tokens = s.extras
         every = {
             "disappear": {str(k): v for k, v in tokens.disappear.items()},
@@ -65,11 +65,11 @@ class TokenHooks(Hooks):
         }
 
     # -- the Tax --------------------------------------------------------------
-    def fee_key(self, s: CoupState) -> Any:
+    def fee_key(self, s: ClaimState) -> Any:
         tax = s.extras.tax
         return None if tax is None else (tax, s.options.get("tax_on"))
 
-    def fee(self, s: CoupState, seat: int, character: str | None, counter: bool) -> int:
+    def fee(self, s: ClaimState, seat: int, character: str | None, counter: bool) -> int:
         """Every other player pays the taxer 1 before claiming the taxed
         character; a block or a reaction too, unless the table taxes actions
         only."""
@@ -78,7 +78,7 @@ class TokenHooks(Hooks):
             return 0
         return 0 if counter and s.options.get("tax_on") == "actions" else 1
 
-    def pay_fee(self, s: CoupState, seat: int, character: str | None, counter: bool) -> None:
+    def pay_fee(self, s: ClaimState, seat: int, character: str | None, counter: bool) -> None:
         if s.extras.tax is not None and self.fee(s, seat, character, counter):
             s.transfer(seat, s.extras.tax[0], 1)
 
@@ -86,13 +86,13 @@ class TokenHooks(Hooks):
         return RuleError("g54.tax_unpaid", character=character)
 
     # -- Peacekeeping and the Treaty ----------------------------------------------
-    def reach_key(self, s: CoupState) -> Any:
+    def reach_key(self, s: ClaimState) -> Any:
         tokens: Tokens = s.extras
         if tokens.peacekeeper is None and tokens.treaty is None:
             return None
         return (tokens.peacekeeper, tokens.treaty, s.options.get("treaty_two_players"))
 
-    def check_reach(self, s: CoupState, action: Action, seat: int, target: int) -> None:
+    def check_reach(self, s: ClaimState, action: Action, seat: int, target: int) -> None:
         """Peacekeeping keeps its holder out of reach of anything but a Coup;
         a Treaty keeps its two holders from targeting each other, Coup
         included (with two players left only if the table chose so)."""
@@ -109,13 +109,13 @@ class TokenHooks(Hooks):
             raise RuleError("g54.treaty", player=target)
 
     # -- Disappear ------------------------------------------------------------------
-    def due(self, s: CoupState, seat: int) -> tuple[str, ...] | None:
+    def due(self, s: ClaimState, seat: int) -> tuple[str, ...] | None:
         """A Disappear token comes due at the end of its holder's turn; the
         Mercenary stops it then, or at the start of that turn (see
         docs/games/g54.md, U1)."""
         return self.stoppers if s.extras.disappear.get(seat) else None
 
-    def due_settled(self, s: CoupState, seat: int, stopped: bool) -> None:
+    def due_settled(self, s: ClaimState, seat: int, stopped: bool) -> None:
         """The token goes back to the pool; unless a Mercenary's block stood,
         its holder loses a life."""
         disappear = s.extras.disappear
@@ -125,7 +125,7 @@ class TokenHooks(Hooks):
         if not stopped:
             s.queue_loss(seat, "disappear")
 
-    def eliminated(self, s: CoupState, seat: int) -> None:
+    def eliminated(self, s: ClaimState, seat: int) -> None:
         """The tokens an eliminated player held lapse."""
         tokens: Tokens = s.extras
         if tokens.peacekeeper == seat:

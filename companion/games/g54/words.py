@@ -1,14 +1,15 @@
-"""What the G54 table says beyond Coup's words: the tokens each seat holds,
-a Disappear token coming due, the five characters' reference cards, and the
-explanations of what only G54 has (joining an action, reactions to a loss or
-an elimination, a choice an action asks for)."""
+"""What the G54 table says beyond the claim games' words
+(``..claims.words``): the tokens each seat holds, a Disappear token coming
+due, the five characters' reference cards, and the explanations of what
+only G54 has (joining an action, reactions to a loss or an elimination, a
+choice an action asks for)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ...i18n import Messages
-from ..coup.words import COIN, ClaimWords
+from ..claims.words import COIN, ClaimWords
 from ..words import ReferenceCard, waiting_line
 from .roles import BY_NAME
 
@@ -35,12 +36,9 @@ class G54Words(ClaimWords):
     def turn_line(self, view: dict[str, Any], t: Messages) -> str:
         return t("explain.g54.turn", player=view["current"], characters=view["roles"])
 
-    def claim_line(self, view: dict[str, Any], claim: dict[str, Any], t: Messages) -> str:
-        """A claim of one of the game's characters, with its card's words;
-        a block, in Coup's."""
+    def character_claim_line(self, view: dict[str, Any], claim: dict[str, Any], t: Messages) -> str:
+        """A claim of one of the game's characters, with its card's words."""
         kind, character = claim["kind"], claim["character"]
-        if kind == "block":
-            return super().claim_line(view, claim, t)
         if kind in ("join", "disappear"):
             return t(f"explain.g54.claim_{kind}", player=claim["seat"], character=character)
         args = {"player": claim["seat"], "character": character, "card": t(f"g54.card.{character}")}

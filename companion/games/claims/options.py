@@ -1,4 +1,4 @@
-"""The options every game on the claim engine takes (Coup's, G54's), as
+"""The options every game on the claim framework takes, as
 their specs declare them: a ruleset's own defaults for the rules its
 rulebook leaves open, the rest the same everywhere."""
 

@@ -1,5 +1,5 @@
-"""The table screen of the Coup family (Coup, and the games whose specs
-name this screen too): the public state at a glance, the reference cards
+"""The table screen of the claim games (their specs name it,
+``..claims.SCREEN``): the public state at a glance, the reference cards
 and the tokens the game's words give, and one button per command the engine
 accepts now. Widgets only show views and send commands through the table;
 every rule lives in the engine, every word in the game's words."""
@@ -134,7 +134,7 @@ class StripButton(CommandButton):
     tall = BooleanProperty(False)  # a tall screen: larger type and buttons
 
 
-class CoupTableScreen(TableScreen):
+class ClaimTableScreen(TableScreen):
     picking: tuple | None = None  # (seat, action) tapped, waiting for its target
     status_text = StringProperty("")
     compact_reference = BooleanProperty(False)
@@ -273,7 +273,7 @@ class CoupTableScreen(TableScreen):
 
     def _show_commands(self, view: dict[str, Any]) -> None:
         """One button per command, except where several differ only in a
-        player: an action aimed at a player ("Steal from … (Captain)") or
+        player: an action aimed at a player ("Steal from …") or
         helping one (a variant's command given ``to`` a player), or the same
         answer from each seat ("… challenges"). Those are two taps,
         the button then the player, so the choices fit the screen however

@@ -1,4 +1,5 @@
-"""State of a claim-and-challenge game (Coup and its relatives).
+"""State of a claim-and-challenge game (Coup and its relatives): the same
+for every ruleset, whose own pieces live in ``extras``.
 
 The state is mutable and changed only by the engine's ``apply``; it holds the
 real components (coins, cards, tokens) so the invariants a test checks are
@@ -12,7 +13,10 @@ hand or in the court, is ``None``. In keeper mode they are character names.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .rules import Ruleset
 
 
 class Claim:
@@ -63,7 +67,9 @@ class Window:
 
     __slots__ = ("kind", "eligible", "passed", "blockers")
 
-    def __init__(self, kind: str, eligible: tuple[int, ...], blockers: tuple[str, ...] = ()):
+    def __init__(
+        self, kind: str, eligible: tuple[int, ...], blockers: tuple[str, ...] = ()
+    ) -> None:
         self.kind = kind
         self.eligible = eligible
         self.passed: set[int] = set()
@@ -147,7 +153,9 @@ class Turn:
         self.resolved = False  # the action took effect (was not stopped)
 
 
-class CoupState:
+class ClaimState:
+    """A game in play: coins, cards, claims, the turn and what interrupts it."""
+
     __slots__ = (
         "ruleset",
         "keeper",
@@ -181,7 +189,9 @@ class CoupState:
         "now",
     )
 
-    def __init__(self, ruleset: Any, players: int, keeper: bool, options: dict[str, Any]) -> None:
+    def __init__(
+        self, ruleset: Ruleset, players: int, keeper: bool, options: dict[str, Any]
+    ) -> None:
         self.ruleset = ruleset
         self.keeper = keeper
         self.players = players
