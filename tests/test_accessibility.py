@@ -240,8 +240,10 @@ def test_what_a_screen_reader_finds_by_role_and_name(store, phones):
             page, f"{base}/join/{base.on_loop(lambda: server.links.token(table.game_id, seat))}"
         )
         expect(page.get_by_role("button", name=t("web.show_secrets"))).to_be_visible()
-        for key in ("web.offer_to", "web.offer_kind"):
-            expect(page.get_by_role("combobox", name=t(key))).to_be_visible()
+        for key in ("web.offer_to", "web.offer_kind"):  # a form's choices: a named group of radios
+            group = page.get_by_role("group", name=t(key))
+            expect(group).to_be_visible()
+            expect(group.get_by_role("radio").first).to_be_visible()
         language = page.get_by_role("button", name=f"{t('web.language')}: {t('web.language_name')}")
         expect(language).to_have_attribute("aria-expanded", "false")
         language.click()
