@@ -91,9 +91,11 @@ def game_status(
     started_at: str | None,
     phones: list[int],
 ) -> Status:
-    """The status after a commit: ``view`` is the public view it carries;
-    ``phones``, the seats with a phone connected. The publisher adds the
-    machine's health to ``health``."""
+    """The status after a commit: ``view`` is the table's public view now
+    (the one the commit carries); ``phones``, the seats with a phone
+    connected. The publisher adds the machine's health to ``health``. The
+    status lines are the table's own, worded once per commit for every
+    reader of them (:meth:`Table.status_line`)."""
     if table.ended:
         return idle_status(table_name)
     names = [str(player["name"]) for player in view["players"]]
@@ -107,7 +109,7 @@ def game_status(
         "started_at": started_at,
         **progress(view),
         "players": {"count": len(names), "names": names},
-        "line": status_lines(table, view, names),
+        "line": {lang: table.status_line(lang) for lang in LANGUAGES},
         "timer": public_timer(view.get("timer")),
         "health": {"phones": phones},
     }
