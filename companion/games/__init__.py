@@ -25,10 +25,10 @@ _FOUND = False
 
 def register(spec: GameSpec) -> GameSpec:
     """Make a game known (by its spec's name); returns the spec."""
-    if spec.catalogs is not None:
-        from ..i18n import add_catalogs
+    from ..i18n import add_catalogs
 
-        add_catalogs(spec.catalogs)
+    for directory in spec.catalog_dirs:
+        add_catalogs(directory)
     _REGISTERED[spec.name] = spec
     return spec
 
@@ -36,10 +36,13 @@ def register(spec: GameSpec) -> GameSpec:
 def unregister(name: str) -> None:
     """Forget a game registered with :func:`register` (a test's, at its end)."""
     spec = _REGISTERED.pop(name, None)
-    if spec is not None and spec.catalogs is not None:
-        from ..i18n import remove_catalogs
+    if spec is None:
+        return
+    from ..i18n import remove_catalogs
 
-        remove_catalogs(spec.catalogs)
+    still_read = {d for other in _REGISTERED.values() for d in other.catalog_dirs}
+    for directory in set(spec.catalog_dirs) - still_read:  # a framework's stay for its other games
+        remove_catalogs(directory)
 
 
 def _find_packages() -> None:

@@ -140,9 +140,11 @@ class GameSpec:
     screen, from the words and the legal commands). ``palette_path`` names
     the game's :class:`~.palette.Palette`, the colours its screen gives
     meaning to (None: its screen shows only the kiosk's shared ones).
-    ``order`` places the game on the home screen. ``catalogs`` is a directory of ``<lang>.json``
-    files with the game's own texts, for a game whose texts are not in the
-    companion's catalogs. ``icons_path`` names the game's
+    ``order`` places the game on the home screen. ``catalogs`` is the
+    directory of ``<lang>.json`` files with the game's own texts (every
+    text only this game uses), or several: a game on a framework reads the
+    framework's too (Coup's and G54's, the claim framework's).
+    ``icons_path`` names the game's
     :data:`~.icons.Icons`, an icon for each of its pieces by the name the
     game gives it (None: the game draws none).
 
@@ -175,7 +177,7 @@ class GameSpec:
     options: tuple[Option, ...] = ()
     variants: tuple[Variant, ...] = ()
     traits: Traits = field(default_factory=Traits)
-    catalogs: Path | None = None
+    catalogs: Path | tuple[Path, ...] | None = None
     private_bytes: int = 2048
 
     def defaults(self) -> dict[str, Any]:
@@ -198,6 +200,13 @@ class GameSpec:
     def parse_options(self, written: Iterable[tuple[str, str]]) -> dict[str, Any]:
         """The options ``written`` as (name, text) pairs set, as values."""
         return {name: self.option(name).parse(text) for name, text in written}
+
+    @property
+    def catalog_dirs(self) -> tuple[Path, ...]:
+        """The directories of the game's texts (``catalogs``, as a tuple)."""
+        if self.catalogs is None:
+            return ()
+        return (self.catalogs,) if isinstance(self.catalogs, Path) else self.catalogs
 
     @cached_property
     def engine(self) -> Engine:

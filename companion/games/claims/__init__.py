@@ -8,4 +8,9 @@ framework's screen, :data:`SCREEN`.
 Importing this package loads none of its modules (a game's spec names them
 without loading its engine)."""
 
+from pathlib import Path
+
 SCREEN = f"{__name__}.screen:ClaimTableScreen"
+# The framework's texts (its steps, claims, blocks, the general actions...),
+# which every game on it lists among its spec's catalogs.
+CATALOGS = Path(__file__).with_name("catalogs")

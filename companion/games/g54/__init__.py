@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 SPEC = GameSpec(
     name="g54",
     order=4,
-    catalogs=Path(__file__).with_name("catalogs"),
+    catalogs=(claims.CATALOGS, Path(__file__).with_name("catalogs")),
     engine_path=f"{__name__}.game:ENGINE",
     words_path=f"{__name__}.words:WORDS",
     icons_path=f"{__name__}.icons:ICONS",
