@@ -17,12 +17,13 @@ from contextlib import contextmanager
 from typing import Any
 
 from a27_helpers import FakeClock, keeper4
-from aiohttp.test_utils import make_mocked_request
-from web_helpers import join, served, tap_take_seat
+from aiohttp import web
+from aiohttp.test_utils import TestClient, make_mocked_request
+from web_helpers import GatedTestServer, join, served, tap_take_seat
 
 from companion.games.base import Fate, Setup
 from companion.table import Table, seat_source
-from companion.web.server import COOKIE
+from companion.web.server import COOKIE, TableServer
 
 SEATS = 7
 
@@ -239,6 +240,36 @@ def test_open_sockets_cost_a_commit_no_seat_link_look_up(store):
     assert _seat_link_lookups(ran) == 0, ran
     assert closed.data == 4001, "a re-paired seat's socket is still closed"
     assert [p["phone"] for p in states[0]["public"]["phones"]][:4] == [True] * 3 + [False]
+
+
+def test_a_seat_re_paired_while_its_socket_opens_is_sent_nothing(store):
+    """A re-pair cuts a lost phone off: one that lands while the phone's
+    socket is being opened (after the phone was let in, before its first
+    state) still closes that socket, with nothing of the seat's sent."""
+
+    async def scenario():
+        table = _keeper(store)
+        server = TableServer(table)
+        test_server = GatedTestServer(server, host="127.0.0.1")
+
+        async def re_pair_as_it_opens(_request, response) -> None:
+            if isinstance(response, web.WebSocketResponse):
+                server.repair(1)
+
+        test_server.app.on_response_prepare.append(re_pair_as_it_opens)
+        await test_server.start_server()
+        client = TestClient(test_server)
+        await client.start_server()
+        try:
+            assert (await join(client, server.links.token(table.game_id, 1))).status == 303
+            socket = await client.ws_connect("/ws")
+            return await socket.receive(timeout=5)
+        finally:
+            await client.close()
+            await test_server.close()
+
+    message = asyncio.run(scenario())
+    assert (message.type.name, message.data) == ("CLOSE", 4001), message
 
 
 def test_the_seat_link_getter_never_writes(store):

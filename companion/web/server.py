@@ -648,6 +648,10 @@ class TableServer:
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT, compress=False)
         if not _can_open(socket, request):
             return _error(400, "web.not_a_socket", request)
+        # Whether the seat is still held is asked from the links as they were
+        # when the phone was let in: a re-pair (or a next game) while the
+        # socket opens is seen at its first state, not taken as already known.
+        still = self._still_held(request, phone)
         await socket.prepare(request)
         self._make_room(phone.seat)
         self._seat_sockets[socket] = phone.seat
@@ -658,7 +662,7 @@ class TableServer:
                 socket,
                 lambda: self.seat_text(phone.seat, lang),
                 f"seat:{phone.seat}",
-                self._still_held(request, phone),
+                still,
                 request,
             )
         finally:
