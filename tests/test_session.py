@@ -122,3 +122,29 @@ def test_start_and_resume_switch_the_session(store):
     assert again.table is resumed
     session.end()
     assert table.ended
+
+
+def test_a_listener_that_fails_is_logged_and_the_others_are_told(store, caplog):
+    """A screen that cannot draw a stored command must not keep the phones,
+    the seats' lights or the fleet from hearing of it, nor turn the stored
+    command, or an Undo, into a refused one that leaves the table's memory
+    apart from its store."""
+    table = sh_table(store, 5)
+    session = Session.around(table)
+    before = heard(session)
+
+    def broken(_update: Update) -> None:
+        raise ValueError("cannot draw this")
+
+    session.subscribe(broken)
+    after = heard(session)
+    nominate(table)
+    events = table.execute({"type": "undo"})
+    assert [e["type"] for e in events] == ["undo"]
+    assert len(before) == len(after) == 2
+    failed = [r for r in caplog.records if "a listener of the table failed" in r.getMessage()]
+    assert len(failed) == 2 and all(r.exc_info for r in failed)
+    again = Table.resume(store)
+    assert again is not None
+    assert again.public_view() == table.public_view()
+    assert again.legal_commands() == table.legal_commands()

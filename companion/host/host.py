@@ -96,6 +96,7 @@ class Host:
         self.reporter: TableReporter | None = None
         self.health: TableHealth | None = None
         self._stopped = asyncio.Event()
+        self._front: Front | None = None
 
     async def open_phones(self) -> Phones:
         """Serve the phones (PortUnavailable when no port could be opened)."""
@@ -109,6 +110,7 @@ class Host:
         """Run until the front end closes (or, with none, for ever), or for
         ``exit_after`` seconds."""
         loop = asyncio.get_running_loop()
+        self._front = front
         try:
             async with asyncio.TaskGroup() as group:
                 ui = None if front is None else group.create_task(front.run())
@@ -140,6 +142,9 @@ class Host:
         return 0
 
     def stop(self) -> None:
+        """Stop the host, and close its front end (the window) if it has one."""
+        if self._front is not None:
+            self._front.stop()
         self._stopped.set()
 
     # -- starting ----------------------------------------------------------------------
@@ -200,14 +205,15 @@ class Host:
                 first.set_result(None)
 
         waiting = None
-        if self.web is not None:
-            try:
-                waiting, self.web = await serve_waiting(self.web)
-            except PortUnavailable:
-                pass  # said once the table's server cannot open one either
-        self.session.subscribe(seen)
+        self.session.subscribe(seen)  # before any wait: a game started meanwhile is seen
         try:
-            await self._until(first)
+            if self.web is not None:
+                try:
+                    waiting, self.web = await serve_waiting(self.web)
+                except PortUnavailable:
+                    pass  # said once the table's server cannot open one either
+            if self.session.table is None:
+                await self._until(first)
         finally:
             self.session.unsubscribe(seen)
             if waiting is not None:

@@ -109,9 +109,18 @@ class Session:
             self._listeners.remove(listener)
 
     def _publish(self, update: Update) -> None:
+        """Tell every listener. One that fails is logged and the rest are
+        told all the same: the command is stored already, so a screen that
+        cannot draw it must not keep the phones, the seats' lights or the
+        fleet from hearing of it, nor turn a stored command (or Undo) into
+        a refused one."""
         for listener in list(self._listeners):
-            if listener in self._listeners:  # not unsubscribed by an earlier one
+            if listener not in self._listeners:  # unsubscribed by an earlier one
+                continue
+            try:
                 listener(update)
+            except Exception:
+                log.exception("a listener of the table failed (%s); the others are told", listener)
 
     def _committed(self, committed: Committed) -> None:
         if self._listeners:
