@@ -213,3 +213,27 @@ def test_the_gavel_only_in_a_game_that_declares_one(window, tmp_path, game, play
         assert has_gavel == any(getattr(w, "text", None) == "Gavel" for w in walk(panel.ids.header))
     finally:
         _close(panel)
+
+
+def test_the_panel_closes_when_the_session_moves_to_another_game(window, tmp_path):
+    """The panel is its game's: when the console starts the next game while
+    it is open, it closes rather than label the old game's ballot while its
+    presses go to the new one."""
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.devices.pinmap import load_pinmap
+    from companion.table import Session
+    from companion.ui.widgets.seat_buttons import SeatButtons
+
+    table = _table(tmp_path, "secret_hitler", 5)
+    session = Session.around(table)
+    panel = SeatButtons(load_pinmap(), MockFactory(), table, "en", session=session)
+    panel.open(animation=False)
+    frames(3)
+    assert panel.parent is not None
+    session.next_game()
+    for _ in range(60):  # it closes as a panel does, animated
+        if panel.parent is None:
+            break
+        frames(1)
+    assert panel.parent is None, "the old game's panel is still open"

@@ -53,7 +53,7 @@ class KioskScreen:
             from .widgets.seat_buttons import SeatButtons
 
             kiosk.open_buttons = lambda: SeatButtons(
-                pinmap, simulated_pins, kiosk.table, kiosk.lang
+                pinmap, simulated_pins, kiosk.table, kiosk.lang, session=kiosk.session
             ).open()
 
     # -- the station's screen (the console's actions) ---------------------------------

@@ -5,10 +5,12 @@ A newcomer can play a whole game with the mouse; a developer can watch the
 hardware path work without hardware.
 
 Each button is labelled with what a press means now (the ballot's choice, a
-challenge), read from the table as the controls read it (``Table.ballot``,
-``Table.open_claim``, which a game's traits enable): a button that does
+challenge), read from the table (``Table.ballot``, ``Table.open_claim``,
+which a game's traits enable), as the controls answer it: a button that does
 nothing now is disabled and says so. Each seat's row says what its presses
 did ("voted", never what) since the panel covers the table's ballot row.
+The panel is its game's: when the session moves to another game (the
+console's next game) it closes.
 The seats the pin map does not wire are named: they vote on their phones
 or at the kiosk. The gavel is offered only in a game that declares one."""
 
@@ -27,7 +29,7 @@ from kivy.uix.modalview import ModalView
 
 from ...devices.pinmap import PinMap
 from ...i18n import Messages
-from ...table import Committed, Table, seat_source
+from ...table import Session, Table, Update, seat_source
 from ..text.direction import Row
 
 Builder.load_file(str(Path(__file__).with_name("seat_buttons.kv")))
@@ -74,8 +76,15 @@ class SeatButtons(ModalView):
     unwired_text = StringProperty("")  # the seats that have no buttons, and where they vote
 
     def __init__(
-        self, pinmap: PinMap, factory: MockFactory, table: Table, lang: str, **kwargs: Any
+        self,
+        pinmap: PinMap,
+        factory: MockFactory,
+        table: Table,
+        lang: str,
+        session: Session | None = None,
+        **kwargs: Any,
     ) -> None:
+        """``session``: the one the kiosk follows (None: ``table``'s alone)."""
         super().__init__(**kwargs)
         self.pinmap, self.factory, self.table = pinmap, factory, table
         self.t = Messages(lang, table.names)
@@ -86,8 +95,9 @@ class SeatButtons(ModalView):
         self._taken: int | None = None  # the seat whose press the last commit was
         self.gavel: PinButton | None = None
         self._build()
-        table.subscribe(self._changed)
-        self.bind(on_dismiss=lambda *_: table.unsubscribe(self._changed))
+        following = session or Session.around(table)
+        following.subscribe(self._updated)
+        self.bind(on_dismiss=lambda *_: following.unsubscribe(self._updated))
 
     def _build(self) -> None:
         rows = self.ids.rows
@@ -119,9 +129,12 @@ class SeatButtons(ModalView):
             self.ids.header.add_widget(self.gavel, index=1)
         self._label()
 
-    def _changed(self, committed: Committed) -> None:
+    def _updated(self, update: Update) -> None:
+        if update.switched:  # another game: its seats and buttons are not these
+            self.dismiss()
+            return
         self._taken = next(
-            (seat for seat in self._names if committed.source == seat_source(seat, DEVICE)),
+            (seat for seat in self._names if update.source == seat_source(seat, DEVICE)),
             None,
         )
         self._label()
