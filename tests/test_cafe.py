@@ -21,8 +21,8 @@ import pytest
 from cafe_helpers import CafeTable, env, scripted_store
 from mqtt_helpers import CREDENTIALS_SCRIPT, Mosquitto
 from ports import free_port
+from status_lines import status_lines
 
-from companion.fleet.status import status_lines
 from companion.games.base import Fate, Setup
 from companion.i18n import catalog
 from companion.table import EventStore, Table

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import pytest
 from browser import serve_in_thread, shot
+from status_lines import status_lines
 from test_console import KEY, PASSWORD, _console_words, signed, status  # noqa: F401
 
-from companion.fleet.status import status_lines
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
 

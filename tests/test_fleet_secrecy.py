@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 from a27_helpers import FakeClock
 from mqtt_helpers import Mosquitto, Publishing, Recorder
+from status_lines import status_lines
 
 from companion import __version__
-from companion.fleet.status import PROGRESS, progress, public_timer, status_lines
+from companion.fleet.status import PROGRESS, progress, public_timer
 from companion.games.base import Fate, Setup
 from companion.table import LOCAL, Table, seat_source
 

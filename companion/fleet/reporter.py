@@ -3,9 +3,9 @@
 A :class:`TableReporter` follows the table's session (each game in turn),
 and after each commit offers the publisher a status built from the public
 view the session's update carries. That costs a small dict and no
-I/O: the listener never touches the network. The loop's tick (the kiosk's
-and ``companion serve``'s quarter-second look at the clock) refreshes the
-time left every second while a timer runs, and the rest every few seconds
+I/O: the listener never touches the network. The host's tick (its
+quarter-second look at the clock) refreshes the time left every second
+while a timer runs, and the rest every few seconds
 (phones that came or went, a game the operator ended).
 """
 

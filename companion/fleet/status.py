@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from .. import __version__
 from ..games.views import Timer, View
-from ..i18n import LANGUAGES, Messages
+from ..i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -121,14 +121,6 @@ def refreshed(status: Status, table: Table | None, phones: list[int]) -> Status:
     if table is None or table.ended:
         return idle_status(status["table"])
     return {**status, "timer": public_timer(table.timer()), "health": {"phones": phones}}
-
-
-def status_lines(table: Table, view: View, names: list[str]) -> dict[str, str]:
-    """The kiosk's status line for ``view`` in each language ("Anna, nominate
-    a Chancellor."): the game's own words for where it is, made from the
-    public view alone, so a console words a phase as the table does."""
-    words = table.spec.words
-    return {lang: words.status_line(view, Messages(lang, names)) for lang in LANGUAGES}
 
 
 # Counts that start at 1: a 0 is a game before its first (Article 27's

@@ -1,4 +1,5 @@
-"""The table session: seats, command dispatch, the event store."""
+"""The table: one game (``Table``: seats, command dispatch), the game on
+the table now (``Session``) and the event store."""
 
 from .session import Session, Update
 from .store import EventStore, StoreError

@@ -1,4 +1,4 @@
-"""The table session: the one entry point every input uses.
+"""One game at the table: the one entry point every input uses.
 
 Touch, buttons, phones and replay scripts all call :meth:`Table.execute` with
 a command and the source it came from. The engine validates it; the accepted
@@ -430,9 +430,9 @@ class Table:
 
     def tick(self) -> list[Event]:
         """Let time act: if the game has something due by now (a timer
-        running out), carry it out. The kiosk calls this every second, every
-        command calls it first; tests and replays call it after moving their
-        clock."""
+        running out), carry it out. The host calls this every quarter
+        second (``Session.tick``), every command calls it first; tests and
+        replays call it after moving their clock."""
         if self.ended:
             return []
         now = self.clock()

@@ -479,7 +479,9 @@ class TableScreen(BoxLayout):
         return panel
 
     def tick(self) -> None:
-        """Let time act at the table (a countdown ending) and show the time."""
+        """Let time act at the table (a countdown ending) and show the time:
+        what the host's tick does for the screen, for a test that moves the
+        clock without a host."""
         self.session.tick()
         self.show_time()
 

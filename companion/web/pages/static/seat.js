@@ -8,8 +8,8 @@ const REVEAL_LIMIT_MS = 10000;      // secrets hide again by themselves
 const HOLD_MS = 400;
 const SECRET_SIZES_REM = [1.3, 1.15, 1.0, 0.9, 0.8];   // largest first
 // Every command this page sends takes this many bytes, so that its length
-// does not tell which it is ("ja" from "nein"): more than the longest, an
-// Article 27 offer with its 80 characters of text (a longer one takes a
+// does not tell which it is ("ja" from "nein"): more than the longest, a
+// form's command with 80 characters of text (a longer one takes a
 // multiple).
 const COMMAND_BYTES = 512;
 // What the phone buzzes (milliseconds on, off, on...) for each cue its state
@@ -217,7 +217,7 @@ function newForm(id) {
   card.setAttribute("aria-labelledby", `${id}-title`);
   const form = document.createElement("form");
   form.id = `${id}-form`;
-  form.className = "offer";
+  form.className = "form";
   const set = form.appendChild(document.createElement("fieldset"));
   const legend = set.appendChild(document.createElement("legend"));
   legend.appendChild(document.createElement("h2")).id = `${id}-title`;
