@@ -40,7 +40,11 @@ class Update:
     source: str  # who sent the command (``CLOCK``: time ran out)
     events: tuple[Event, ...]  # just committed (none for a switch)
     view: View  # the public view after them
-    ballot: BallotSpec | None  # the open ballot (id, eligible seats, choices)
+    # The open ballot (id, eligible seats, choices) as the engine opened it:
+    # its ``allowed``/``why_not``, where a game gives them, are the seats'
+    # own (what only each may choose), so no listener shows or sends it;
+    # what a screen or a phone shows is the view's public ballot.
+    ballot: BallotSpec | None
     voted: tuple[int, ...]  # the seats that voted in it, never what
     claim: Claim | None  # the claim a challenge buzzer answers now
     timer: Timer | None  # the game's timer as the table shows it
