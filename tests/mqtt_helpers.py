@@ -264,7 +264,10 @@ class Publishing:
         self.publisher = StatusPublisher(address, name, **options)
         self.reporter = TableReporter(self.publisher, name, clock=clock)
         self.publisher.start()
-        self.reporter.follow(table)
+        if table is None:
+            self.reporter.report()  # no game yet: the idle status
+        else:
+            self.reporter.follow(table)
 
     def settle(self, timeout: float = 5.0) -> None:
         """Wait until the newest status is at the broker."""
