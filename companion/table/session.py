@@ -165,6 +165,13 @@ class Session:
         if self.table is not None:
             self.table.end()
 
+    def close(self) -> None:
+        """Follow no game any more (a session made for one panel or tool,
+        done with): its table no longer tells it anything."""
+        if self.table is not None:
+            self.table.unsubscribe(self._committed)
+        self._listeners.clear()
+
     def tick(self) -> None:
         """Let time act at the table (a countdown running out); a refusal or
         a store that cannot take it is logged, and the table plays on."""

@@ -95,9 +95,9 @@ class SeatButtons(ModalView):
         self._taken: int | None = None  # the seat whose press the last commit was
         self.gavel: PinButton | None = None
         self._build()
-        following = session or Session.around(table)
-        following.subscribe(self._updated)
-        self.bind(on_dismiss=lambda *_: following.unsubscribe(self._updated))
+        self.session = session or Session.around(table)
+        self.session.subscribe(self._updated)
+        self.bind(on_dismiss=lambda *_: self._stop_following(own=session is None))
 
     def _build(self) -> None:
         rows = self.ids.rows
@@ -128,6 +128,11 @@ class SeatButtons(ModalView):
             )
             self.ids.header.add_widget(self.gavel, index=1)
         self._label()
+
+    def _stop_following(self, own: bool) -> None:
+        self.session.unsubscribe(self._updated)
+        if own:  # the panel's own session of its table: done with it
+            self.session.close()
 
     def _updated(self, update: Update) -> None:
         if update.switched:  # another game: its seats and buttons are not these
