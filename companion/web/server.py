@@ -107,7 +107,10 @@ FAILED_JOINS = 10  # failed join attempts per address...
 FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
 SOCKET_HEARTBEAT = 20.0  # seconds: dead phones are noticed
 SEND_WAIT = 3.0  # seconds a page may take to accept a state before it is dropped
-WAKE_BATCH = 16  # sockets woken per turn of the loop
+# Sockets woken per turn of the loop: one, so that the kiosk's frame (a
+# Clock callback due) runs between any two phones' states, which take about
+# a millisecond each on a Pi 4; eleven sockets at once held a frame back.
+WAKE_BATCH = 1
 TIMER_LOOK = 0.25  # seconds between looks at a running timer, as the kiosk's
 SEAT_SOCKETS = 3  # open sockets a seat keeps (its newest)
 # Open sockets one address may hold, and all together: far more than a
@@ -827,8 +830,8 @@ class TableServer:
     def _wake_phones(self) -> None:
         """Every phone and table page works out its state again, and sends
         it only if it changed: the seats' phones first, then the table
-        pages, a batch per turn of the loop so the kiosk's frames go on
-        between them."""
+        pages, ``WAKE_BATCH`` per turn of the loop so the kiosk's frames go
+        on between them (tests/test_web_spread.py)."""
         seats = [self._wake[s] for s in self._seat_sockets if s in self._wake]
         pages = [self._wake[s] for s in self._table_sockets if s in self._wake]
         self._wake_in_turn(seats + pages)
