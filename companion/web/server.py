@@ -241,7 +241,8 @@ class TableServer:
         self._table_sockets: dict[web.WebSocketResponse, str] = {}  # socket → language
         self._wake: dict[web.WebSocketResponse, asyncio.Event] = {}
         self._failures: dict[str, deque[float]] = defaultdict(deque)
-        self.sent: list[tuple[str, str]] | None = None  # (audience, text), when recording
+        # (audience, the state as its page reads it, JSON), when recording
+        self.sent: list[tuple[str, str]] | None = None
         self._links_changes = 0  # claims and re-pairs so far: the phones' status
         self._phones_cache: tuple[Any, list[dict[str, object]]] = (None, [])
         self._public_cache: tuple[Any, View] = (None, {})
