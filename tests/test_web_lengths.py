@@ -4,17 +4,20 @@ but public things. Through the real server on 127.0.0.1, with a tap in
 front of it that keeps every byte the server sends: two tables that differ
 only in a secret send every socket frames of the same lengths and answer
 every ``/api/seat`` with as many bytes; a seat's socket is never
-compressed; a command's answer is as long taken as refused. And over
-random playouts of every game, in every language, with the longest names,
-no seat's own part of its state outgrows its game's ``private_bytes``."""
+compressed by the socket (its frames carry their own part deflated alone
+and padded, and the public part deflated once per language); a command's
+answer is as long taken as refused. And over random playouts of every
+game, in every language, with the longest names, no seat's own part of its
+state outgrows its game's ``private_bytes``, nor ``sealed_bytes`` as its
+socket sends it."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import json
 import os
 import random
+import struct
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -22,7 +25,7 @@ import aiohttp
 import pytest
 from a27_helpers import FOUR, PK, FakeClock, quiet_slots
 from aiohttp.test_utils import TestServer
-from web_helpers import join, served, state
+from web_helpers import join, served, state, unframe
 
 from companion.games import spec_for
 from companion.games.base import Fate, RuleError, Setup
@@ -30,7 +33,15 @@ from companion.i18n import LANGUAGES, Messages
 from companion.table import LOCAL, Table, seat_source
 from companion.table.seats import MAX_NAME
 from companion.table.store import EventStore
-from companion.web.server import ANSWER_BYTES, CSRF_HEADER, TableServer, answer, private_bytes
+from companion.web.server import (
+    ANSWER_BYTES,
+    CSRF_HEADER,
+    OWN_HEAD,
+    TableServer,
+    answer,
+    deflate,
+    private_bytes,
+)
 
 NAMES = {"en": "Player", "el": "Παίκτης", "ru": "Игрок", "fa": "بازیکن"}
 L, F, H = "liberal", "fascist", "hitler"
@@ -143,8 +154,9 @@ async def watch(table: Table, commands: list[dict[str, Any]]) -> tuple[list[Any]
         for command in [None, *commands]:
             if command is not None:
                 table.execute(command, source=source(command))
-            for socket in sockets:
-                assert (await socket.receive(timeout=5)).type == aiohttp.WSMsgType.TEXT
+            for socket in sockets[:-1]:
+                assert (await socket.receive(timeout=5)).type == aiohttp.WSMsgType.BINARY
+            assert (await sockets[-1].receive(timeout=5)).type == aiohttp.WSMsgType.TEXT
             for phone in phones:
                 async with phone.get(f"{tap.url}/api/seat") as response:
                     assert response.status == 200
@@ -307,7 +319,10 @@ def test_a_seat_s_socket_and_state_are_never_compressed_the_table_s_may_be():
             assert "Content-Encoding" not in mine.headers
             socket = await client.ws_connect("/ws", compress=15)  # offered, refused
             assert socket.compress == 0
-            assert "pad" in json.loads((await socket.receive(timeout=5)).data)
+            frame = (await socket.receive(timeout=5)).data
+            # Its own part deflated alone and padded to the game's size.
+            assert struct.unpack_from(">BI", frame) == (0, table.spec.sealed_bytes)
+            assert unframe(frame, None)[0]["seat"] == 0
             await socket.close()
             public = await client.ws_connect("/ws/table", compress=15)
             assert public.compress == 15, "the public table's may be: it says nothing private"
@@ -359,8 +374,11 @@ STEPS = 150
 
 
 def longest_names(players: int) -> list[str]:
-    """Names of MAX_NAME characters of four bytes each."""
-    return [chr(0x1F600 + i) * MAX_NAME for i in range(players)]
+    """Names of MAX_NAME characters of four bytes each, no two alike
+    anywhere (the names deflate least)."""
+    return [
+        "".join(chr(0x1F300 + i * MAX_NAME + n) for n in range(MAX_NAME)) for i in range(players)
+    ]
 
 
 def at_most_two_bribes(private: dict[str, Any]) -> bool:
@@ -379,10 +397,11 @@ def not_now(spec, state: dict[str, Any], names: list[str]):
 def test_no_seat_s_own_part_outgrows_its_game_s_size(game, counts, options):
     """Random legal commands from every seat; after each, every seat's
     state in every language: its own fields (and a refusal's answer) fit
-    its game's size. An Article 27 seat in more than two bribes of a round
-    may outgrow it (see its spec)."""
+    its game's size, and its own part as its socket sends it (deflated on
+    its own) fits its game's ``sealed_bytes``. An Article 27 seat in more
+    than two bribes of a round may outgrow them (see its spec)."""
     spec = spec_for(game)
-    worst = 0
+    worst = worst_sealed = 0
     for players in counts:
         setup = Setup(
             game=game, seats=longest_names(players), mode="keeper", options={"first": 0, **options}
@@ -399,10 +418,14 @@ def test_no_seat_s_own_part_outgrows_its_game_s_size(game, counts, options):
                 for lang in LANGUAGES:
                     seat_state = server._seat_state(seat, lang)
                     worst = max(worst, private_bytes(seat_state))
+                    own = server.seat_message(seat, lang).own
+                    worst_sealed = max(worst_sealed, OWN_HEAD.size + len(deflate(own)))
                     assert len(not_now(spec, seat_state, table.names).body) == ANSWER_BYTES
             commands = list(table.legal_commands())
             if table.is_over or not commands:
                 break
             command = pick.choice(commands)
             table.execute(dict(command), source=source(command))
+    print(f"{game}: {worst} bytes, {worst_sealed} sealed")
     assert worst <= spec.private_bytes
+    assert worst_sealed <= spec.sealed_bytes

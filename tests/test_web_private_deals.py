@@ -9,9 +9,10 @@ import json
 import math
 import time
 
+import aiohttp
 import pytest
 from a27_helpers import PK, keeper4, propose
-from web_helpers import join, served, state
+from web_helpers import join, served, state, unframe
 
 from companion.table import seat_source
 from companion.web.server import CSRF_HEADER, TableServer
@@ -113,9 +114,15 @@ QUIET = 0.3  # seconds after a private step in which no other page may hear a th
 
 
 async def frames_of(socket, heard: list[tuple[float, dict]]) -> None:
-    """Keep every state a socket is sent, with when it came."""
+    """Keep every state a socket is sent, with when it came (a seat's
+    frame read as its page reads it)."""
+    shared = None
     async for message in socket:
-        heard.append((time.monotonic(), json.loads(message.data)))
+        if message.type == aiohttp.WSMsgType.BINARY:
+            seen, shared = unframe(message.data, shared)
+        else:
+            seen = json.loads(message.data)
+        heard.append((time.monotonic(), seen))
 
 
 @pytest.mark.slow  # twelve steps a timer's tick apart
