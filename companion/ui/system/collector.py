@@ -17,8 +17,10 @@ whatever died since goes, then freezes what is left: one full collection
 for each screen built, run a few frames after it is built
 (``SETTLE_FRAMES``: the screen is shown first, the collection comes
 between two quiet frames) and one for all the screens built in that
-while. Call :func:`freeze_when_settled` once a screen that stays is built
-(``ui/kiosk.py`` does, for home and each table screen)."""
+while. What was frozen only passing through (a panel open at the time)
+is collected at the next freeze. Call :func:`freeze_when_settled` once a
+screen that stays is built (``ui/kiosk.py`` does, for home and each table
+screen)."""
 
 from __future__ import annotations
 
