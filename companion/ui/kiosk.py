@@ -20,6 +20,7 @@ from ..paths import cache_dir, data_dir
 from ..table import OPERATOR, EventStore, Session, Table, Update
 from ..table.damage import StoreDamage, resume_active
 from .screens.table_screen import TableScreen, screen_class
+from .system.collector import freeze_when_settled
 from .system.kiosk_settings import KioskSettings, settings_path
 from .system.narrator import Narrator
 from .system.sounds import Sounds
@@ -100,6 +101,7 @@ class Kiosk(ScreenManager):
                 with_pin=self.with_pin,
             )
             self.get_screen(HOME).add_widget(self._home)
+            freeze_when_settled()
         return self._home
 
     def show_table(self, table: Table) -> None:
@@ -140,6 +142,7 @@ class Kiosk(ScreenManager):
         self.table_screen = screen
         self.table = table
         self.current = TABLE
+        freeze_when_settled()
 
     def on_open_phones(self, _kiosk: Any, opener: Callable[[], Any] | None) -> None:
         if self.table_screen is not None:

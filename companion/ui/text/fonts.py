@@ -17,10 +17,12 @@ EXTENTS_KEPT = 4096  # words measured, per font and size, before the oldest are 
 
 def use_dejavu() -> None:
     """DejaVu Sans for every label, each word's size measured once, each
-    line drawn in the kiosk's writing direction."""
+    line drawn in the kiosk's writing direction; and Kivy's needless costs
+    spared (every kiosk calls this once Kivy is set up)."""
     import kivy
     from kivy.core.text import DEFAULT_FONT, LabelBase
 
+    from ..system.kivy_costs import spare_kivy_costs
     from .direction import draw_in_writing_direction  # imports Kivy: not before it is set up
 
     font = str(Path(kivy.__file__).parent / "data" / "fonts" / "DejaVuSans.ttf")
@@ -28,6 +30,7 @@ def use_dejavu() -> None:
     _measure_once()
     wrapping.install()
     draw_in_writing_direction()
+    spare_kivy_costs()
 
 
 def _measure_once() -> None:
