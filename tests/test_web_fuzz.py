@@ -176,7 +176,7 @@ async def answers_to_cookie(stranger, header: str, phone_0, token_0: str) -> dic
         )
     )
     try:
-        socket = await stranger.ws_connect("/ws", headers=cookie)
+        socket = await stranger.ws_connect("/ws?frames=binary", headers=cookie)
     except WSServerHandshakeError as exc:
         answers["/ws"] = Answer(exc.status)
     else:
@@ -488,7 +488,7 @@ def test_frames_a_page_sends_build_no_state_and_leave_its_socket_usable_or_close
             seat = data.draw(st.integers(0, table.setup.players - 1), label="seat")
             mine = await seated(server, phone, seat)
             sockets = [
-                await mine.client.ws_connect("/ws"),
+                await mine.client.ws_connect("/ws?frames=binary"),
                 await mine.client.ws_connect("/ws/table"),
             ]
             firsts = [await seat_json(sockets[0]), await sockets[1].receive_json(timeout=5)]
@@ -582,7 +582,8 @@ async def raw_seat_socket(client, cookie: str):
     key = base64.b64encode(os.urandom(16)).decode()
     writer.write(
         (
-            f"GET /ws HTTP/1.1\r\nHost: {url.host}:{url.port}\r\nCookie: {COOKIE}={cookie}\r\n"
+            f"GET /ws?frames=binary HTTP/1.1\r\nHost: {url.host}:{url.port}\r\n"
+            f"Cookie: {COOKIE}={cookie}\r\n"
             "Upgrade: websocket\r\nConnection: Upgrade\r\n"
             f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
         ).encode()
@@ -749,7 +750,7 @@ async def check_headers(mine, table, own, origin, csrf, accept, command) -> None
     TALLY["requests with fuzzed headers", f"/api/table {public.status}"] += 1
     TALLY["requests with fuzzed headers", f"/api/seat {seat.status}"] += 1
     try:
-        socket = await mine.client.ws_connect("/ws", headers=page_headers)
+        socket = await mine.client.ws_connect("/ws?frames=binary", headers=page_headers)
     except WSServerHandshakeError as exc:
         assert (exc.status, origin not in (None, own)) == (401, True)
         TALLY["requests with fuzzed headers", f"/ws {exc.status}"] += 1
