@@ -116,7 +116,7 @@ async def phone_vote(directory: Path) -> Counter[str]:
                 assert seat_page.status == 200, seat_page.status
             async with session.get("/api/seat") as state:
                 csrf = csrf if seat else (await state.json())["csrf"]
-            sockets.append(await session.ws_connect("/ws"))
+            sockets.append(await session.ws_connect("/ws?frames=binary"))
         spectator = aiohttp.ClientSession(base_url=base)
         sessions.append(spectator)
         sockets.append(await spectator.ws_connect("/ws/table"))

@@ -110,7 +110,7 @@ async def bytes_per_change(directory: Path) -> list[int]:
             token = server.links.token(table.game_id, seat)
             async with session.post(f"{base}/join/{token}") as page:
                 assert page.status == 200, page.status
-            socket = await session.ws_connect(f"{base}/ws", compress=15)
+            socket = await session.ws_connect(f"{base}/ws?frames=binary", compress=15)
             readers.append(asyncio.ensure_future(_drain(socket)))
         pick = random.Random(SEED)
         changes = []

@@ -61,7 +61,7 @@ async def push_latencies(directory: Path) -> list[float]:
             async with session.post(f"/join/{token}") as seat_page:
                 assert seat_page.status == 200, seat_page.status
             sessions.append(session)
-            sockets.append(await session.ws_connect("/ws"))
+            sockets.append(await session.ws_connect("/ws?frames=binary"))
         spectator = aiohttp.ClientSession(base_url=base)
         sessions.append(spectator)
         sockets.append(await spectator.ws_connect("/ws/table"))

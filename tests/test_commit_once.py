@@ -217,7 +217,7 @@ def test_open_sockets_cost_a_commit_no_seat_link_look_up(store):
             for seat in range(3):
                 client = await phone()
                 assert (await join(client, server.links.token(table.game_id, seat))).status == 303
-                socket = await client.ws_connect("/ws")
+                socket = await client.ws_connect("/ws?frames=binary")
                 await seat_json(socket)
                 sockets.append(socket)
             await asyncio.sleep(0.3)  # each join woke the phones before it: all sent
@@ -262,7 +262,7 @@ def test_a_seat_re_paired_while_its_socket_opens_is_sent_nothing(store):
         await client.start_server()
         try:
             assert (await join(client, server.links.token(table.game_id, 1))).status == 303
-            socket = await client.ws_connect("/ws")
+            socket = await client.ws_connect("/ws?frames=binary")
             return await socket.receive(timeout=5)
         finally:
             await client.close()

@@ -102,7 +102,7 @@ def test_re_pairing_invalidates_the_old_link_cookie_and_socket(store):
             old_token = server.links.token(table.game_id, 0)
             lost = await phone()
             await join(lost, old_token)
-            socket = await lost.ws_connect("/ws")
+            socket = await lost.ws_connect("/ws?frames=binary")
             assert (await seat_json(socket))["seat"] == 0
             new_token = server.repair(0)
             message = await socket.receive()
@@ -202,7 +202,7 @@ def test_a_vote_from_the_phone_and_the_reveal_arrive_live(store):
             bob, mine = await seat_phone(server, phone, 1)
             labels = [a["label"] for a in mine["actions"]]
             assert labels == ["Ja!", "Nein"]
-            socket = await bob.ws_connect("/ws")
+            socket = await bob.ws_connect("/ws?frames=binary")
             await seat_json(socket)
             spectator = await phone()
             board = await spectator.ws_connect("/ws/table")

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import struct
 from collections import defaultdict
 
+import aiohttp
 import pytest
-from a27_helpers import FakeClock
+from a27_helpers import PK, FakeClock, bribe, propose
 from test_web_lengths import GAMES, lengths, seat_phone, source, tapped
-from web_helpers import unframe
+from web_helpers import join, served, unframe
 
 from companion.games import spec_for
+from companion.games.article27.bribes import MAX_TEXT
 from companion.games.base import Fate, Setup
 from companion.i18n import LANGUAGES
 from companion.table import EventStore, Table
@@ -51,7 +54,10 @@ def test_ten_phones_take_at_most_16_kB_a_change_and_one_language_one_shared_part
         table = sh_ten()
         async with tapped(table) as (server, tap, sessions):
             phones = [await seat_phone(server, tap, sessions, s) for s in range(SEATS)]
-            sockets = [await phone.ws_connect(f"{tap.url}/ws", compress=15) for phone in phones]
+            sockets = [
+                await phone.ws_connect(f"{tap.url}/ws?frames=binary", compress=15)
+                for phone in phones
+            ]
             frames = [[(await socket.receive(timeout=5)).data] for socket in sockets]
             for command in COMMANDS:
                 table.execute(command, source=source(command))
@@ -113,3 +119,60 @@ def test_the_phones_json_is_what_json_dumps_writes(game, counts, options):
         command = dict(pick.choice(commands))
         table.execute(command, source=source(command))
     assert texts > 100
+
+
+def test_a_seat_s_own_part_that_outgrows_its_size_is_told_in_the_log_once_a_game(caplog):
+    """An Article 27 seat offered bribe after bribe, each with 200 characters
+    that deflate least: once its own part outgrows ``sealed_bytes`` (on its
+    socket) and ``private_bytes`` (as /api/seat sends it), its states are
+    longer, and the log says so once for each size, however many states."""
+    setup = Setup(game="article27", seats=["A", "B", "C", "D"], mode="keeper", options={"first": 0})
+    table = Table.start(EventStore(":memory:"), setup, fate=Fate(seed=11), clock=FakeClock())
+    propose(table, PK, call_vote=False)
+    server = TableServer(table)
+    spec, pick = table.spec, random.Random(3)
+    with caplog.at_level(logging.WARNING, logger="companion.web.server"):
+        frame = server.seat_frame(server.seat_message(0, "en"), None)
+        text = server.seat_text(0, "en")
+        assert caplog.records == [], "within its sizes: nothing to tell"
+        while len(server.seat_text(0, "en")) < len(text) + spec.private_bytes:
+            words = "".join(chr(0x4E00 + pick.randrange(20_000)) for _ in range(MAX_TEXT))
+            bribe(table, 1 + len(table.private_view(0)["bribes"]) % 3, 0, 1, "other", text=words)
+            for _ in range(3):
+                server.seat_frame(server.seat_message(0, "en"), None)
+                server.seat_text(0, "en")
+    longer = server.seat_frame(server.seat_message(0, "en"), None)
+    assert struct.unpack_from(">BI", longer)[1] > struct.unpack_from(">BI", frame)[1]
+    told = [record.getMessage() for record in caplog.records]
+    assert len(told) == 2, told
+    assert "sealed_bytes (2048)" in told[0] and "private_bytes (4608)" in told[1]
+
+
+def test_a_socket_that_asks_for_no_frames_is_closed_with_4001():
+    """A page from before the frames (its script reads every message as
+    JSON text) opens ``/ws`` asking for none: it is closed with 4001, on
+    which such a page reloads, and gets the new scripts."""
+
+    async def scenario():
+        table = sh_ten()
+        async with served(table) as (server, phone):
+            client = await phone()
+            await join(client, server.links.token(table.game_id, 0))
+            socket = await client.ws_connect("/ws")
+            message = await socket.receive(timeout=5)
+            return message, socket.close_code, server._seat_sockets
+
+    message, code, open_sockets = asyncio.run(scenario())
+    assert message.type == aiohttp.WSMsgType.CLOSE
+    assert code == 4001 and open_sockets == {}
+
+
+def test_every_seat_in_a_language_shares_one_written_shared_part():
+    """The shared part is written and encoded once per state and language,
+    not once per socket: every seat's message holds the same bytes object."""
+    table = sh_ten()
+    server = TableServer(table)
+    for lang in LANGUAGES:
+        seats = [seat for seat in range(SEATS) if LANGUAGES[seat % 4] == lang]
+        parts = [server.seat_message(seat, lang).shared for seat in seats]
+        assert all(part is parts[0] for part in parts)

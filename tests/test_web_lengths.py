@@ -140,22 +140,29 @@ async def seat_phone(server, tap, sessions, seat: int) -> aiohttp.ClientSession:
     return session
 
 
-async def watch(table: Table, commands: list[dict[str, Any]]) -> tuple[list[Any], list[list[int]]]:
+async def watch(
+    table: Table, commands: list[dict[str, Any]], frames: str = "binary"
+) -> tuple[list[Any], list[list[int]]]:
     """Phones on every seat and a table page, through a tap, their sockets
-    offering compression as browsers do: ``commands`` played one by one;
+    offering compression as browsers do and asking for ``frames`` (the
+    deflated binary frames, or the plain text a browser that cannot inflate
+    them asks for): ``commands`` played one by one;
     after each, every socket takes its new state and every phone asks for
     ``/api/seat``. The public views the table went through, and the lengths
     a watcher saw on every connection."""
     async with tapped(table) as (server, tap, sessions):
         phones = [await seat_phone(server, tap, sessions, s) for s in range(table.setup.players)]
-        sockets = [await phone.ws_connect(f"{tap.url}/ws", compress=15) for phone in phones]
+        sockets = [
+            await phone.ws_connect(f"{tap.url}/ws?frames={frames}", compress=15) for phone in phones
+        ]
+        kind = aiohttp.WSMsgType.BINARY if frames == "binary" else aiohttp.WSMsgType.TEXT
         sockets.append(await phones[0].ws_connect(f"{tap.url}/ws/table", compress=15))
         publics = []
         for command in [None, *commands]:
             if command is not None:
                 table.execute(command, source=source(command))
             for socket in sockets[:-1]:
-                assert (await socket.receive(timeout=5)).type == aiohttp.WSMsgType.BINARY
+                assert (await socket.receive(timeout=5)).type == kind
             assert (await sockets[-1].receive(timeout=5)).type == aiohttp.WSMsgType.TEXT
             for phone in phones:
                 async with phone.get(f"{tap.url}/api/seat") as response:
@@ -172,12 +179,14 @@ def source(command: dict[str, Any]) -> str:
     return seat_source(command["seat"]) if "seat" in command else LOCAL
 
 
-def both(tables: tuple[Table, Table], commands: list[dict[str, Any]]):
-    return [asyncio.run(watch(table, commands)) for table in tables]
+def both(tables: tuple[Table, Table], commands: list[dict[str, Any]], frames: str = "binary"):
+    return [asyncio.run(watch(table, commands, frames)) for table in tables]
 
 
-def assert_same_lengths(tables: tuple[Table, Table], commands: list[dict[str, Any]]) -> None:
-    (publics_a, seen_a), (publics_b, seen_b) = both(tables, commands)
+def assert_same_lengths(
+    tables: tuple[Table, Table], commands: list[dict[str, Any]], frames: str = "binary"
+) -> None:
+    (publics_a, seen_a), (publics_b, seen_b) = both(tables, commands, frames)
     assert publics_a == publics_b, "the two tables differ only in a secret"
     assert len(seen_a) == len(seen_b)
     for connection, (a, b) in enumerate(zip(seen_a, seen_b)):
@@ -227,6 +236,15 @@ def test_secret_hitler_roles_and_tiles_do_not_show_in_any_frame_s_length(lang):
     tables = sh_tables(lang)
     assert tables[0].private_view(0)["party"] != tables[1].private_view(0)["party"]
     assert_same_lengths(tables, SH_COMMANDS)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_plain_text_states_of_a_browser_that_cannot_inflate_hide_them_too(lang):
+    """A page without ``DecompressionStream("deflate-raw")`` asks its socket
+    for the text ``/api/seat`` sends (``/ws?frames=text``): its own part
+    padded with spaces, never compressed, as long whatever the secrets."""
+    tables = sh_tables(lang)
+    assert_same_lengths(tables, SH_COMMANDS, frames="text")
 
 
 def coup_tables(lang: str) -> tuple[Table, Table]:
@@ -310,14 +328,14 @@ def test_a_seat_s_socket_and_state_are_never_compressed_the_table_s_may_be():
         async with served(table) as (server, phone):
             client = await phone()
             await join(client, server.links.token(table.game_id, 0))
-            upgrade = await client.get("/ws", headers=upgrade_headers())
+            upgrade = await client.get("/ws?frames=binary", headers=upgrade_headers())
             assert upgrade.status == 101
             assert "Sec-WebSocket-Extensions" not in upgrade.headers
             upgrade.close()
             mine = await client.get("/api/seat", headers={"Accept-Encoding": "gzip, deflate"})
             assert mine.status == 200
             assert "Content-Encoding" not in mine.headers
-            socket = await client.ws_connect("/ws", compress=15)  # offered, refused
+            socket = await client.ws_connect("/ws?frames=binary", compress=15)  # offered, refused
             assert socket.compress == 0
             frame = (await socket.receive(timeout=5)).data
             # Its own part deflated alone and padded to the game's size.
@@ -396,9 +414,10 @@ def not_now(spec, state: dict[str, Any], names: list[str]):
 @pytest.mark.parametrize("game, counts, options", GAMES, ids=[g[0] for g in GAMES])
 def test_no_seat_s_own_part_outgrows_its_game_s_size(game, counts, options):
     """Random legal commands from every seat; after each, every seat's
-    state in every language: its own fields (and a refusal's answer) fit
-    its game's size, and its own part as its socket sends it (deflated on
-    its own) fits its game's ``sealed_bytes``. An Article 27 seat in more
+    state in every language, with the longest refusal it may be told: its
+    own fields (and a refusal's answer) fit its game's size, and its own
+    part as its socket sends it (deflated on its own) fits its game's
+    ``sealed_bytes``. An Article 27 seat in more
     than two bribes of a round may outgrow them (see its spec)."""
     spec = spec_for(game)
     worst = worst_sealed = 0
@@ -416,9 +435,15 @@ def test_no_seat_s_own_part_outgrows_its_game_s_size(game, counts, options):
                 if not at_most_two_bribes(table.private_view(seat)):
                     continue
                 for lang in LANGUAGES:
+                    # With the longest refusal the phone is told (tell_seat),
+                    # which its next state carries in its own part.
+                    server.tell_seat(seat, RuleError(f"{spec.name}.not_now"))
                     seat_state = server._seat_state(seat, lang)
+                    assert "notice" in seat_state
                     worst = max(worst, private_bytes(seat_state))
+                    server.tell_seat(seat, RuleError(f"{spec.name}.not_now"))
                     own = server.seat_message(seat, lang).own
+                    assert b'"notice"' in own
                     worst_sealed = max(worst_sealed, OWN_HEAD.size + len(deflate(own)))
                     assert len(not_now(spec, seat_state, table.names).body) == ANSWER_BYTES
             commands = list(table.legal_commands())

@@ -36,7 +36,7 @@ def test_private_offers_send_nothing_to_anyone_but_their_two_seats(store):
             for seat in range(4):
                 client = await phone()
                 assert (await join(client, server.links.token(table.game_id, seat))).status == 303
-                sockets.append(await client.ws_connect("/ws"))
+                sockets.append(await client.ws_connect("/ws?frames=binary"))
             spectator = await phone()
             sockets.append(await spectator.ws_connect("/ws/table"))
             before = await (await spectator.get("/api/table")).json()
@@ -148,7 +148,7 @@ def test_private_steps_wake_nobody_else_while_the_timer_runs(store):
             csrf = [(await state(client))["csrf"] for client in clients]
             spectator = await phone()
             for name, client, path in [
-                *((f"seat:{seat}", clients[seat], "/ws") for seat in range(4)),
+                *((f"seat:{seat}", clients[seat], "/ws?frames=binary") for seat in range(4)),
                 ("table", spectator, "/ws/table"),
             ]:
                 heard[name] = []

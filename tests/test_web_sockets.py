@@ -38,7 +38,7 @@ def test_frames_a_phone_sends_are_dropped_without_building_a_state(store):
         async with served(table) as (server, phone):
             client = await phone()
             assert (await join(client, server.links.token(table.game_id, 0))).status == 303
-            socket = await client.ws_connect("/ws")
+            socket = await client.ws_connect("/ws?frames=binary")
             first = await seat_json(socket, timeout=2)
             built = []
             seat_state = server._seat_state
@@ -71,7 +71,7 @@ def test_a_seat_keeps_only_its_newest_sockets(store):
             assert (await join(client, server.links.token(table.game_id, 1))).status == 303
             sockets = []
             for _ in range(SEAT_SOCKETS + 2):
-                socket = await client.ws_connect("/ws")
+                socket = await client.ws_connect("/ws?frames=binary")
                 await seat_json(socket, timeout=2)
                 sockets.append(socket)
             await asyncio.sleep(0.1)
@@ -167,7 +167,7 @@ def test_sockets_are_capped_per_address_and_the_open_ones_stay(store):
         async with served(table) as (server, phone):
             client = await phone()
             assert (await join(client, server.links.token(table.game_id, 0))).status == 303
-            seat = await client.ws_connect("/ws")
+            seat = await client.ws_connect("/ws?frames=binary")
             await seat_json(seat, timeout=2)
             pages = []
             for _ in range(ADDRESS_SOCKETS - 1):
@@ -228,7 +228,7 @@ def test_sockets_are_capped_in_all_and_the_open_ones_stay(store):
         async with served(table) as (server, phone):
             client = await phone()
             assert (await join(client, server.links.token(table.game_id, 0))).status == 303
-            seat = await client.ws_connect("/ws")
+            seat = await client.ws_connect("/ws?frames=binary")
             await seat_json(seat, timeout=2)
             url = client.make_url("/ws/table")
             sessions = [

@@ -6,6 +6,7 @@ due) runs between any two of them."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from web_helpers import join, served
 
@@ -29,9 +30,12 @@ def test_the_loop_turns_between_any_two_seats_states():
             for seat in range(SEATS):
                 client = await phone()
                 assert (await join(client, server.links.token(table.game_id, seat))).status == 303
-                sockets.append(await client.ws_connect("/ws"))
-            for socket in sockets:
+                sockets.append(await client.ws_connect("/ws?frames=binary"))
+            for socket in sockets:  # each phone that joined changed the others' states
                 await socket.receive(timeout=5)
+                with contextlib.suppress(TimeoutError):
+                    while True:
+                        await socket.receive(timeout=0.3)
             server.sent = []
             turns: list[int] = []  # the states sent so far, at each turn of the loop
 

@@ -162,12 +162,13 @@ class GameSpec:
     in any phase and language with the longest names, as
     tests/test_web_lengths.py plays it out: a part that outgrows it takes
     twice as many bytes (or four times...), and shows that it did. 2048
-    covers Coup's, G54's and Secret Hitler's (1.2 kB, 1.2 kB, 1.5 kB at most).
+    covers Coup's, G54's and Secret Hitler's (1.0 kB, 1.4 kB, 1.4 kB at most,
+    with the longest refusal).
     ``sealed_bytes`` is the length the same part takes on the seat's socket,
     where it is deflated on its own and then padded
     (``companion.web.server.sealed``); the same test holds it to that,
     with names that deflate least. 768 covers Coup's, G54's and Secret
-    Hitler's (0.4 kB, 0.4 kB, 0.6 kB at most).
+    Hitler's (0.5 kB, 0.5 kB, 0.7 kB at most).
     """
 
     name: str

@@ -67,7 +67,19 @@ a second, compressed socket per phone: that would double the phones'
 sockets (and the caps in :mod:`.gate`), deflate the same public text once
 per phone instead of once per language, and leave the page to pair two
 sockets' messages; aiohttp cannot send one message uncompressed on a socket
-that negotiated compression. Ten phones at a Secret Hitler table take about
+that negotiated compression.
+
+A seat's page asks for its frames (``/ws?frames=binary``), or, in a
+browser without ``DecompressionStream("deflate-raw")`` (Chrome before 103,
+Firefox before 113, Safari before 16.4), for the text ``/api/seat`` sends
+(``/ws?frames=text``): its own part padded with spaces to ``private_bytes``,
+never compressed. A socket that asks for neither is a page from before the
+frames, which would read them as text: it is closed with 4001, and the page
+reloads into the new one (the pages' scripts and style carry their version
+in their URLs, so no browser keeps an old script). A state the page fails
+to show is logged there and its socket stays open; a frame it fails to read
+closes the socket, and the next one starts with a frame based on nothing.
+An own part that outgrows its size is told in the log, once a game. Ten phones at a Secret Hitler table take about
 9.6 kB a change instead of 131 kB (``bench/phone_bytes.py``).
 
 Every private request and socket is authorised by the seat cookie. Failed
@@ -158,6 +170,11 @@ PAD = "pad"  # the spaces a message is padded with (a page ignores them)
 # shared part is deflated after the one before, and its own part's length;
 # in the own part, how many of its bytes are the deflated JSON.
 FRAME_HEAD = struct.Struct(">BI")
+# How a seat's page asks its socket for its states (``/ws?frames=``): the
+# deflated binary frames, or, from a browser that cannot inflate them, the
+# text /api/seat sends. A socket that asks neither (a page from before the
+# frames) is closed with 4001, and its page reloads.
+SEAT_FRAMES = ("binary", "text")
 OWN_HEAD = struct.Struct(">I")
 # zlib's default: level 9 makes a shared part 7% smaller (129 bytes, not
 # 139, after a Secret Hitler vote) for 16% more time (215 µs, not 185, here).
@@ -252,10 +269,10 @@ class TableServer:
         self._seat_versions: dict[tuple[int, str], tuple[int, PhoneState]] = {}
         self._table_text_cache: tuple[Any, dict[str, str]] = (None, {})
         self._board_cache: tuple[Any, dict[str, PublicBoard]] = (None, {})
-        self._shared_cache: tuple[Any, dict[tuple[Any, ...], tuple[frozenset[str], str]]] = (
-            None,
-            {},
-        )
+        self._shared_cache: tuple[Any, dict[tuple[Any, ...], SharedPart]] = (None, {})
+        # Games whose seats' own parts outgrew their size, by the size's name:
+        # told in the log once each (see _outgrown).
+        self._outgrown_told: set[tuple[int, str]] = set()
         # The shared part as sent, by (shared, the one before it), per public state.
         self._deflated_cache: tuple[Any, dict[tuple[bytes, bytes | None], bytes]] = (None, {})
         self._closing: set[asyncio.Future] = set()  # sockets being closed
@@ -467,7 +484,7 @@ class TableServer:
         if self._arrive(request) is None:
             seatless = self._seatless(request)
             return _refusal(request, seatless.key, seatless.status)
-        return web.FileResponse(PAGES / "seat.html")
+        return web.Response(text=_versioned(PAGES / "seat.html"), content_type="text/html")
 
     async def seat_state(self, request: web.Request) -> web.Response:
         phone = self._arrive(request)
@@ -501,16 +518,18 @@ class TableServer:
         view and board) is written once per state and language, however
         many phones are sent it."""
         state = self._seat_state(seat, lang, csrf)
-        keys, shared = self._shared_text(state)
-        own = {key: value for key, value in state.items() if key not in keys}
-        return padded(own, self.table.spec.private_bytes, shared=shared)
+        shared = self._shared_text(state)
+        own = {key: value for key, value in state.items() if key not in shared.keys}
+        size = self.table.spec.private_bytes
+        self._outgrown("private_bytes", private_bytes(own), size)
+        return padded(own, size, shared=shared.text)
 
     def seat_message(self, seat: int, lang: str) -> SeatMessage:
         """The seat's state as its socket sends it (:meth:`seat_frame`)."""
         state = self._seat_state(seat, lang)
-        keys, shared = self._shared_text(state)
-        own = {key: value for key, value in state.items() if key not in keys}
-        return SeatMessage(_json(own), f"{{{shared}}}".encode())
+        shared = self._shared_text(state)
+        own = {key: value for key, value in state.items() if key not in shared.keys}
+        return SeatMessage(_json(own), shared.json)
 
     def seat_frame(self, message: SeatMessage, last: SeatMessage | None) -> bytes:
         """A seat's frame: its own part deflated alone and padded to its
@@ -518,7 +537,9 @@ class TableServer:
         deflated once per state and language for every seat that was sent
         the same one before (with that one as its dictionary)."""
         base = None if last is None else last.shared
-        own = sealed(message.own, self.table.spec.sealed_bytes)
+        size = self.table.spec.sealed_bytes
+        own = sealed(message.own, size)
+        self._outgrown("sealed_bytes", len(own), size)
         return FRAME_HEAD.pack(base is not None, len(own)) + own + self._deflated(message, base)
 
     def _deflated(self, message: SeatMessage, base: bytes | None) -> bytes:
@@ -531,10 +552,27 @@ class TableServer:
             packed[key] = deflate(message.shared, base)
         return packed[key]
 
-    def _shared_text(self, state: PhoneState) -> tuple[frozenset[str], str]:
+    def _outgrown(self, name: str, taken: int, size: int) -> None:
+        """Tell the log, once per game, that a seat's own part took more than
+        its game's ``name`` (``size`` bytes): its states are then 2, 4...
+        times as long (which tells that much), and the game's size is to be
+        raised."""
+        told = (self.table.game_id, name)
+        if taken > size and told not in self._outgrown_told:
+            self._outgrown_told.add(told)
+            log.warning(
+                "a seat's own part took %d bytes, past its game's %s (%d): "
+                "its states are longer from now on; raise %s in the game's spec",
+                taken,
+                name,
+                size,
+                name,
+            )
+
+    def _shared_text(self, state: PhoneState) -> SharedPart:
         """The members of a seat's state that every seat's in its language
         shares (the public view and board, the table's status, names and
-        languages): their keys, and their JSON without its braces."""
+        languages), written once per state and language."""
         public = self._public()
         if self._shared_cache[0] is not public:
             self._shared_cache = (public, {})
@@ -550,7 +588,8 @@ class TableServer:
                 "public": state["public"],
                 **self._public_board(Messages(state["lang"], self.table.names)),
             }
-            texts[key] = (frozenset(shared), _text(shared)[1:-1])
+            written = _json(shared)
+            texts[key] = SharedPart(frozenset(shared), written.decode()[1:-1], written)
         return texts[key]
 
     def _seat_state(self, seat: int, lang: str, csrf: str | None = None) -> PhoneState:
@@ -737,19 +776,32 @@ class TableServer:
         # socket opens is seen at its first state, not taken as already known.
         still = self._still_held(request, phone)
         await socket.prepare(request)
+        frames = request.query.get("frames")
+        if frames not in SEAT_FRAMES:  # a page from before an update: it reloads
+            await socket.close(code=4001, message=b"reload")
+            return socket
         self._make_room(phone.seat)
         self._seat_sockets[socket] = phone.seat
         self._open_by_address[request.remote or ""] += 1
         try:
             lang = phone_language(request, self._seat_lang(phone.seat))
-            await self._feed(
-                socket,
-                lambda: self.seat_message(phone.seat, lang),
-                f"seat:{phone.seat}",
-                still,
-                request,
-                self.seat_frame,
-            )
+            if frames == "text":  # a browser that cannot inflate: as /api/seat
+                await self._feed(
+                    socket,
+                    lambda: self.seat_text(phone.seat, lang),
+                    f"seat:{phone.seat}",
+                    still,
+                    request,
+                )
+            else:
+                await self._feed(
+                    socket,
+                    lambda: self.seat_message(phone.seat, lang),
+                    f"seat:{phone.seat}",
+                    still,
+                    request,
+                    self.seat_frame,
+                )
         finally:
             self._seat_sockets.pop(socket, None)
             self._closed_from(request)
@@ -768,7 +820,7 @@ class TableServer:
 
     # -- the public table ------------------------------------------------------------------
     async def table_page(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(PAGES / "table.html")
+        return web.Response(text=_versioned(PAGES / "table.html"), content_type="text/html")
 
     async def table_state(self, request: web.Request) -> web.Response:
         lang = phone_language(request)
@@ -892,7 +944,8 @@ class TableServer:
                 if now != sent:  # what this phone sees changed
                     message = now if frame is None else frame(now, sent)
                     sent = now
-                    self._record(audience, now if frame is None else now.text())
+                    if self.sent is not None:
+                        self.sent.append((audience, now if frame is None else now.text()))
                     try:
                         async with asyncio.timeout(SEND_WAIT):
                             if isinstance(message, bytes):
@@ -936,10 +989,6 @@ class TableServer:
                     wake.set()
                 return
             loop.call_soon(self._wake_in_turn, wakes[WAKE_BATCH:])
-
-    def _record(self, audience: str, text: str) -> None:
-        if self.sent is not None:
-            self.sent.append((audience, text))
 
     async def _close_sockets(self, app: web.Application) -> None:
         for socket in [*self._seat_sockets, *self._table_sockets]:
@@ -1040,6 +1089,17 @@ def _counting_down(timer: Any) -> TypeGuard[Timer]:
 def _seconds_left(timer: Timer) -> int:
     """A timer's whole seconds left, as a clock shows them (rounded up)."""
     return math.ceil(timer["remaining"])
+
+
+@dataclass(frozen=True)
+class SharedPart:
+    """The members every seat's state in a language shares: their keys,
+    their JSON without its braces (for the text :func:`padded` writes) and
+    with them, in UTF-8 (a frame's shared part)."""
+
+    keys: frozenset[str]
+    text: str
+    json: bytes
 
 
 @dataclass(frozen=True)
@@ -1216,11 +1276,29 @@ def _refusal(request: web.Request, key: str, status: int) -> web.Response:
 def _page(name: str, lang: str, **texts: str) -> str:
     """A page of ``pages/`` with its ``{{field}}``s filled: the language and
     its direction, and the texts, escaped."""
-    page = (PAGES / name).read_text(encoding="utf-8")
+    page = _versioned(PAGES / name)
     fields = {"lang": lang, "dir": direction(lang)} | {k: _html(v) for k, v in texts.items()}
     for field, value in fields.items():
         page = page.replace("{{" + field + "}}", value)
     return page
+
+
+def _static_version() -> str:
+    """A hash of the pages' scripts and style, which their URLs carry
+    (``?v=``): a browser never runs a script it cached before an update
+    with a page of after it."""
+    digest = hashlib.sha256()
+    for path in sorted((PAGES / "static").iterdir()):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+STATIC_VERSION = _static_version()
+
+
+def _versioned(page: Path) -> str:
+    """A page of ``pages/``, its scripts' and style's URLs versioned."""
+    return page.read_text(encoding="utf-8").replace("{{v}}", STATIC_VERSION)
 
 
 def _html(text: str) -> str:

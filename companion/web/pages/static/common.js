@@ -222,34 +222,73 @@ const Companion = {
     return { state: { ...JSON.parse(text.decode(own)), ...JSON.parse(text.decode(shared)) }, shared };
   },
 
+  // Whether this browser inflates a raw deflate stream (Chrome 103+,
+  // Firefox 113+, Safari 16.4+): a seat's page asks its socket for the
+  // deflated frames if so, else for the plain padded text (server.py).
+  inflates() {
+    try {
+      new DecompressionStream("deflate-raw");
+      return true;
+    } catch {
+      return false;
+    }
+  },
+
+  // A seat's socket, as this browser can read it. A socket asking neither
+  // way (an old page after an update) is closed with 4001: it reloads.
+  seatSocket() {
+    return `/ws?frames=${Companion.inflates() ? "binary" : "text"}`;
+  },
+
   // `seatGone` (optional) is asked after a socket closes for another reason
   // than a re-pair: true when this page holds no seat any more (its re-pair's
   // close was lost on the way), so the page reloads instead of retrying.
+  // A state the page fails to show is logged and the socket stays open (the
+  // same state again would fail again); a frame it fails to read closes the
+  // socket, whose next one starts with a frame based on nothing.
   live(path, onState, linkElement, seatGone = null) {
     let delay = 500;
+    const show = (state) => {
+      try {
+        onState(state);
+      } catch (error) {
+        console.error(error);
+      }
+    };
     const connect = () => {
       const scheme = location.protocol === "https:" ? "wss" : "ws";
       const socket = new WebSocket(`${scheme}://${location.host}${path}`);
       socket.binaryType = "arraybuffer";
       // A seat's frames are read in turn: each one's shared part may be
-      // deflated after the one before it on this socket.
+      // deflated after the one before it on this socket. Once one could not
+      // be read, those behind it are not (their dictionary is lost).
       let shared = new Uint8Array(0);
       let reading = Promise.resolve();
+      let unreadable = false;
       socket.onopen = () => {
         delay = 500;
         linkElement.dataset.state = "open";
         linkElement.textContent = Companion.t("web.connected");
       };
       socket.onmessage = (message) => {
-        if (typeof message.data === "string") {   // the public table's
-          onState(JSON.parse(message.data));
+        if (typeof message.data === "string") {   // the public table's, a plain seat's
+          show(JSON.parse(message.data));
           return;
         }
         reading = reading.then(async () => {
-          const frame = await Companion.seatFrame(message.data, shared);
+          if (unreadable) return;
+          let frame;
+          try {
+            frame = await Companion.seatFrame(message.data, shared);
+          } catch (error) {
+            unreadable = true;
+            console.error(error);
+            socket.close();                         // the next socket starts afresh
+            return;
+          }
           shared = frame.shared;
-          onState(frame.state);
-        }).catch(() => socket.close());            // the next socket starts afresh
+          show(frame.state);
+        });
       };
       socket.onclose = (event) => {
         linkElement.dataset.state = "closed";
