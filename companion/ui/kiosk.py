@@ -228,6 +228,7 @@ class Kiosk(ScreenManager):
         page = self.get_screen(TABLE)
         Clock.tick_draw()  # what waits to be drawn in sight, in its direction
         writing.use(lang)
+        self._keep_drawn()
         try:
             screen = self._build(self.table, lang, in_sight=False)
             screen.detach()
@@ -237,22 +238,23 @@ class Kiosk(ScreenManager):
             _draw_texts(screen)
         finally:
             writing.use(self.lang)
-        self._keep_drawn()
+            self._keep_drawn()
         return screen
 
     def _keep_drawn(self) -> None:
-        """The kiosk's writing direction changed: every label of a kept
-        screen out of sight that follows it (``halign: writing.start``)
-        would be drawn again at the next frame, in a direction not its own,
-        for nothing. They keep their texts as drawn in their own (each is
-        drawn again when its screen is back in sight and the direction with
-        it); only the screen in sight is drawn again. Whatever waited to be
-        drawn before the change was drawn first (``Clock.tick_draw``)."""
+        """The kiosk's writing direction just changed, and every label of
+        the kept table screens that follows it (``halign:
+        writing.start``) would be drawn again at the next frame, for
+        nothing: each screen's texts are drawn in its own language's
+        direction already, whether out of sight (it is only ever shown in
+        that direction) or about to go out of sight (the table screen in
+        the old language). Whatever waited to be drawn before the change was
+        drawn first (``Clock.tick_draw``), so only that redraw is spared; a
+        text a kept screen changes when back in sight is drawn as ever."""
         for screen in self.kept.values():
-            if screen is not self.table_screen or self.current != TABLE:
-                for widget in screen.walk(restrict=True):
-                    if isinstance(widget, Label):
-                        widget._trigger_texture.cancel()
+            for widget in screen.walk(restrict=True):
+                if isinstance(widget, Label):
+                    widget._trigger_texture.cancel()
 
     def on_open_phones(self, _kiosk: Any, opener: Callable[[], Any] | None) -> None:
         if self.table_screen is not None:
@@ -325,6 +327,8 @@ class Kiosk(ScreenManager):
         if turned:
             Clock.tick_draw()  # what waits to be drawn, in the old direction (_keep_drawn)
         writing.use(self.lang)
+        if turned:
+            self._keep_drawn()
         keyboard().close()
         keyboard().use_language(self.lang, kiosk_languages())
         # Only the screen in sight changes now: the other does when next
@@ -339,8 +343,6 @@ class Kiosk(ScreenManager):
                 self._home.refresh()
         if self.table is not None and self.current == TABLE:
             self._in_language()
-        if turned:
-            self._keep_drawn()
 
     def set_log_level(self, level: str) -> None:
         """How much the log says, from now on and at every start."""
