@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from bench.press_latency import pad_latencies
 from companion.devices.pad_sim import PadSimulator
 
@@ -24,6 +26,7 @@ def _held_up(every: int, seconds: float):
     return hold
 
 
+@pytest.mark.slow
 def test_the_pad_part_measures_every_ballot_with_the_pad_running_late(tmp_path):
     latencies = asyncio.run(pad_latencies(tmp_path, ballots=12, between_steps=_held_up(100, 0.05)))
     assert len(latencies) == 12

@@ -24,6 +24,7 @@ def _files(directory: Path) -> dict[Path, int]:
     return {path: path.stat().st_mtime_ns for path in directory.rglob("*") if path.is_file()}
 
 
+@pytest.mark.slow
 def test_the_cold_start_makes_nothing_in_its_cache_nor_in_the_machines(tmp_path):
     machine = tmp_path / "machine-cache"  # the ~/.cache of the machine the bench runs on
     counted = tmp_path / "counted"
