@@ -1,6 +1,7 @@
 """The instructions each game's busiest step costs the kiosk's CPU
-(bench/pi_budget.py, counted by valgrind's callgrind) stay within 20% of
-the counts recorded in bench/instructions.json: a change that makes a step
+(bench/pi_budget.py, counted by valgrind's callgrind, with the kiosk in
+English and in Persian: pi_budget.CREEP_LANGS) stay within 20% of the
+counts recorded in bench/instructions.json: a change that makes a step
 cost more shows here, on any machine, however busy (instruction counts do
 not wait on the machine's load as times do). A change that makes one cost
 less is recorded with ``python -m bench.pi_budget --record``."""
