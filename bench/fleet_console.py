@@ -3,11 +3,11 @@ through one Mosquitto on 127.0.0.1 to a real ``companion console``, whose
 page is open in Chromium.
 
 Each table is a real ``Table`` (a three-seat Coup game) with its own
-``StatusPublisher`` and ``TableReporter``, as ``companion serve --fleet``
-runs them; every second each renames a player (a change every card shows),
-the 50 spread over the second. The page records when each new name appears
-on its table's card (a MutationObserver, in the page's clock, which is this
-machine's), so:
+``StatusPublisher`` and ``TableReporter`` (following the table's session),
+as ``companion serve --fleet`` runs them; every second each renames a
+player (a change every card shows), the 50 spread over the second. The
+page records when each new name appears on its table's card (a
+MutationObserver, in the page's clock, which is this machine's), so:
 
 - ``fleet.console_update.{p50,p99}``: a table's commit to its card showing
   it (target: p99 at most 250 ms);
@@ -34,7 +34,7 @@ from companion.fleet import Broker, StatusPublisher, TableReporter
 from companion.games.base import Fate, Setup
 from companion.table import OPERATOR, EventStore, Table
 
-from .fleet_publish import MOSQUITTO, mosquitto
+from .fleet_publish import MOSQUITTO, mosquitto, time_listener
 from .report import figure, latency_figures
 
 TABLES = 50
@@ -66,15 +66,8 @@ class BenchTable:
         self.reporter = TableReporter(self.publisher, self.name)
         self.publisher.start()
         self.reporter.follow(self.table)
-        self.table.unsubscribe(self.reporter.committed)
-        self.table.subscribe(self._timed)
-        self._took = took
+        time_listener(self.reporter, took)
         self.changes: dict[str, float] = {}  # the new name: when it was committed (epoch s)
-
-    def _timed(self, committed: Any) -> None:
-        start = time.perf_counter()
-        self.reporter.committed(committed)
-        self._took.append(time.perf_counter() - start)
 
     def change(self, count: int) -> None:
         name = f"N{count}x{self.name[-2:]}"

@@ -1,7 +1,8 @@
 """What publishing to the café's broker costs the table's loop: the fleet's
-listener (the status built from the commit's public view and handed to the
-publisher's thread), timed on every commit of a Secret Hitler table of 10
-keeper-mode seats, with a real Mosquitto on 127.0.0.1 taking the statuses.
+listener on the table's session (the status built from the public view the
+session's update carries and handed to the publisher's thread), timed on
+every commit of a Secret Hitler table of 10 keeper-mode seats, with a real
+Mosquitto on 127.0.0.1 taking the statuses.
 
 - ``fleet.listener_per_commit.{p50,p99}``: the broker up (target: p99 at
   most 1 ms);
@@ -20,12 +21,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from companion.fleet import Broker, StatusPublisher, TableReporter
-from companion.table import Committed
+from companion.table import Update
 
 from .busy_table import busy_table, next_change
 from .report import latency_figures
@@ -61,23 +62,36 @@ def mosquitto(directory: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
         broker.wait(5)
 
 
-def _timed(listener: Callable[[Committed], None], took: list[float]) -> Callable[[Committed], None]:
-    def timed(committed: Committed) -> None:
+def time_listener(reporter: TableReporter, took: list[float]) -> None:
+    """Swap the reporter's listener on its session for one that times it,
+    appending each commit's cost to ``took``. A switch to the next game is
+    passed on untimed: that status is offered once a game, not per commit."""
+    listener = reporter.updated
+    assert reporter.session is not None, "the reporter follows no session yet"
+
+    def timed(update: Update) -> None:
+        if update.switched:
+            listener(update)
+            return
         start = time.perf_counter()
-        listener(committed)
+        listener(update)
         took.append(time.perf_counter() - start)
 
-    return timed
+    reporter.session.unsubscribe(listener)
+    reporter.session.subscribe(timed)
 
 
 def listener_times(
     directory: Path, broker: subprocess.Popen[bytes], port: int, hang: bool
 ) -> list[float]:
-    table = busy_table(directory / "fleet.sqlite3")
+    """The listener's cost on each of ``COMMITS`` commits, the games played
+    one after another in the reporter's session, as the host plays them."""
     publisher = StatusPublisher(Broker("127.0.0.1", port), "bench")
     reporter = TableReporter(publisher, "bench")
     publisher.start()
-    reporter.follow(table)
+    reporter.follow(busy_table(directory / "fleet.sqlite3"))
+    session = reporter.session
+    assert session is not None and session.table is not None
     deadline = time.monotonic() + 10
     while not publisher.idle():  # connected, the first status at the broker
         if time.monotonic() > deadline:
@@ -86,15 +100,11 @@ def listener_times(
     if hang:
         broker.send_signal(signal.SIGSTOP)
     took: list[float] = []
-    table.unsubscribe(reporter.committed)
-    table.subscribe(_timed(reporter.committed, took))
+    time_listener(reporter, took)
     while len(took) < COMMITS:
-        if table.is_over:
-            table = table.next_game()
-            reporter.follow(table)
-            table.unsubscribe(reporter.committed)
-            table.subscribe(_timed(reporter.committed, took))
-        next_change(table)
+        if session.table.is_over:
+            session.next_game()
+        next_change(session.table)
     broker.send_signal(signal.SIGCONT)
     publisher.close()
     return took
