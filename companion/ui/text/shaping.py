@@ -75,6 +75,7 @@ class SDLTTF:
         lib.TTF_OpenFont.restype = ctypes.c_void_p
         lib.TTF_OpenFont.argtypes = [ctypes.c_char_p, ctypes.c_int]
         lib.TTF_CloseFont.argtypes = [ctypes.c_void_p]
+        lib.TTF_FontHeight.argtypes = [ctypes.c_void_p]
         lib.TTF_SetFontDirection.argtypes = [ctypes.c_void_p, ctypes.c_int]
         lib.TTF_SetFontScriptName.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
         lib.TTF_SizeUTF8.argtypes = [
@@ -112,6 +113,9 @@ class SDLTTF:
                 self.sizes = {key: size for key, size in self.sizes.items() if key[0] != closed}
                 self.lib.TTF_CloseFont(closed)
         return font
+
+    def height(self, font: int) -> int:
+        return self.lib.TTF_FontHeight(font)
 
     def size(self, font: int, run: Run) -> tuple[int, int]:
         """``run``'s width and height, shaped in its direction and script."""
@@ -176,12 +180,10 @@ def draw_in_runs() -> None:
     def get_extents(label: Any, text: str) -> tuple[int, int]:
         options = label.options
         font = library.font(options["font_name_r"], int(options["font_size"]))
-        width = height = 0
-        for run in visual_runs(text, paragraph(label)) or (Run("", False, "Latn"),):
-            w, h = library.size(font, run)
-            width += w
-            height = max(height, h)
-        return width, height
+        width = sum(library.size(font, run)[0] for run in visual_runs(text, paragraph(label)))
+        # The font's height, whatever the text (as Pillow's ascent + descent):
+        # a line's height does not move with the marks over its letters.
+        return width, library.height(font)
 
     def render_text(label: Any, text: str, x: int, y: int) -> None:
         options = label.options
