@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from aiohttp import web
+from aiohttp import WSMsgType, web
 
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table, seat_source
@@ -116,12 +116,12 @@ async def phone_vote(directory: Path) -> Counter[str]:
                 assert seat_page.status == 200, seat_page.status
             async with session.get("/api/seat") as state:
                 csrf = csrf if seat else (await state.json())["csrf"]
-            sockets.append(await session.ws_connect("/ws"))
+            sockets.append(await session.ws_connect("/ws?frames=binary"))
         spectator = aiohttp.ClientSession(base_url=base)
         sessions.append(spectator)
         sockets.append(await spectator.ws_connect("/ws/table"))
-        for socket in sockets:
-            await socket.receive_json()
+        for socket in sockets:  # a seat's state is a binary frame, the table's a text
+            assert (await socket.receive()).type in (WSMsgType.BINARY, WSMsgType.TEXT)
         await asyncio.sleep(QUIET)
         counts: Counter[str] = Counter()
         with counting(table, counts):
@@ -131,7 +131,8 @@ async def phone_vote(directory: Path) -> Counter[str]:
             ) as answer:
                 assert answer.status == 200, await answer.text()
             for socket in sockets:
-                await socket.receive_json(timeout=10)
+                message = await socket.receive(timeout=10)
+                assert message.type in (WSMsgType.BINARY, WSMsgType.TEXT)
             await asyncio.sleep(QUIET)
         return counts
     finally:

@@ -276,14 +276,18 @@ class Listeners:
         self.table = table
         kiosk.screens.show_table(table)
         self.server = TableServer(table)
+        self._sent: dict[int, Any] = {}  # by seat: the state its phone was sent
         self.leds = _gpio_leds(table.setup.players)
         self.loop = asyncio.new_event_loop()
         self.controls = Controls(table, outputs=[self.leds], loop=self.loop)
 
     def phones(self) -> None:
-        """What every seat's phone and a /table page are sent now."""
+        """What every seat's phone and a /table page are sent now (a seat's
+        frame is deflated after the state its phone was sent before)."""
         for seat in range(self.table.setup.players):
-            self.server.seat_text(seat, LANGS[seat % len(LANGS)])
+            message = self.server.seat_message(seat, LANGS[seat % len(LANGS)])
+            self.server.seat_frame(message, self._sent.get(seat))
+            self._sent[seat] = message
         self.server.table_text("en")
 
     def close(self) -> None:

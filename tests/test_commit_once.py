@@ -19,7 +19,7 @@ from typing import Any
 from a27_helpers import FakeClock, keeper4
 from aiohttp import web
 from aiohttp.test_utils import TestClient, make_mocked_request
-from web_helpers import GatedTestServer, join, served, tap_take_seat
+from web_helpers import GatedTestServer, join, seat_json, served, tap_take_seat
 
 from companion.games.base import Fate, Setup
 from companion.table import Table, seat_source
@@ -193,7 +193,7 @@ def test_a_refused_undo_leaves_the_lines_as_they_were(store):
 async def _voted(socket) -> dict[str, Any]:
     """The first state a socket is sent with a vote cast in the ballot."""
     while True:
-        state = await socket.receive_json(timeout=5)
+        state = await seat_json(socket)
         if state["public"]["ballot"]["voted"]:
             return state
 
@@ -217,8 +217,8 @@ def test_open_sockets_cost_a_commit_no_seat_link_look_up(store):
             for seat in range(3):
                 client = await phone()
                 assert (await join(client, server.links.token(table.game_id, seat))).status == 303
-                socket = await client.ws_connect("/ws")
-                await socket.receive_json(timeout=5)
+                socket = await client.ws_connect("/ws?frames=binary")
+                await seat_json(socket)
                 sockets.append(socket)
             await asyncio.sleep(0.3)  # each join woke the phones before it: all sent
             with statements(store) as ran:
@@ -228,7 +228,7 @@ def test_open_sockets_cost_a_commit_no_seat_link_look_up(store):
             server.repair(1)
             closed = await sockets[1].receive(timeout=5)
             while True:  # the others are told: the phones' status is read again
-                seen = await sockets[0].receive_json(timeout=5)
+                seen = await seat_json(sockets[0])
                 if not seen["public"]["phones"][1]["phone"]:
                     break
             for socket in sockets:
@@ -262,7 +262,7 @@ def test_a_seat_re_paired_while_its_socket_opens_is_sent_nothing(store):
         await client.start_server()
         try:
             assert (await join(client, server.links.token(table.game_id, 1))).status == 303
-            socket = await client.ws_connect("/ws")
+            socket = await client.ws_connect("/ws?frames=binary")
             return await socket.receive(timeout=5)
         finally:
             await client.close()

@@ -212,7 +212,7 @@ def test_the_status_says_which_seats_have_a_phone_open(store, broker, recorder):
                 recorder.wait_for(STATUS, lambda s: s["health"]["phones"] == [])
                 client = await phone()
                 assert (await join(client, server.links.token(table.game_id, 1))).status == 303
-                socket = await client.ws_connect("/ws")
+                socket = await client.ws_connect("/ws?frames=binary")
                 await socket.receive()  # its first state: the seat's page is open
                 clock.advance(QUIET_REFRESH)
                 fleet.reporter.tick()  # no commit: the loop's tick looks again

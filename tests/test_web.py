@@ -10,7 +10,7 @@ import json
 import pytest
 from ports import free_port
 from sh_helpers import nominate, sh_table
-from web_helpers import join, served, state
+from web_helpers import join, seat_json, served, state
 
 from companion.games.base import Fate, Setup
 from companion.table import OPERATOR, EventStore, Table, seat_source
@@ -102,8 +102,8 @@ def test_re_pairing_invalidates_the_old_link_cookie_and_socket(store):
             old_token = server.links.token(table.game_id, 0)
             lost = await phone()
             await join(lost, old_token)
-            socket = await lost.ws_connect("/ws")
-            assert json.loads((await socket.receive()).data)["seat"] == 0
+            socket = await lost.ws_connect("/ws?frames=binary")
+            assert (await seat_json(socket))["seat"] == 0
             new_token = server.repair(0)
             message = await socket.receive()
             assert (message.type.name, message.data) == ("CLOSE", 4001)
@@ -202,14 +202,14 @@ def test_a_vote_from_the_phone_and_the_reveal_arrive_live(store):
             bob, mine = await seat_phone(server, phone, 1)
             labels = [a["label"] for a in mine["actions"]]
             assert labels == ["Ja!", "Nein"]
-            socket = await bob.ws_connect("/ws")
-            await socket.receive()
+            socket = await bob.ws_connect("/ws?frames=binary")
+            await seat_json(socket)
             spectator = await phone()
             board = await spectator.ws_connect("/ws/table")
             await board.receive()
             vote = mine["actions"][1]["command"]
             await bob.post("/api/command", json=vote, headers={CSRF_HEADER: mine["csrf"]})
-            after = json.loads((await socket.receive()).data)
+            after = await seat_json(socket)
             assert after["private"]["ballot_vote"] == "nein"
             assert "Your vote: Nein" in after["secrets"]
             shown = json.loads((await board.receive()).data)

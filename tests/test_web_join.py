@@ -157,7 +157,7 @@ def test_of_two_phones_that_tapped_the_first_to_use_its_cookie_holds_the_seat(st
             assert (await state(quick))["seat"] == 2
             assert await taken_refusals(early) == [(403, "page"), (403, "web.seat_taken")]
             with pytest.raises(WSServerHandshakeError) as socket:
-                await early.ws_connect("/ws")
+                await early.ws_connect("/ws?frames=binary")
             assert socket.value.status == 401
             assert (await open_link(early, token)).status == 403
             assert (await state(quick))["seat"] == 2

@@ -4,17 +4,20 @@ but public things. Through the real server on 127.0.0.1, with a tap in
 front of it that keeps every byte the server sends: two tables that differ
 only in a secret send every socket frames of the same lengths and answer
 every ``/api/seat`` with as many bytes; a seat's socket is never
-compressed; a command's answer is as long taken as refused. And over
-random playouts of every game, in every language, with the longest names,
-no seat's own part of its state outgrows its game's ``private_bytes``."""
+compressed by the socket (its frames carry their own part deflated alone
+and padded, and the public part deflated once per language); a command's
+answer is as long taken as refused. And over random playouts of every
+game, in every language, with the longest names, no seat's own part of its
+state outgrows its game's ``private_bytes``, nor ``sealed_bytes`` as its
+socket sends it."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import json
 import os
 import random
+import struct
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -22,7 +25,7 @@ import aiohttp
 import pytest
 from a27_helpers import FOUR, PK, FakeClock, quiet_slots
 from aiohttp.test_utils import TestServer
-from web_helpers import join, served, state
+from web_helpers import join, served, state, unframe
 
 from companion.games import spec_for
 from companion.games.base import Fate, RuleError, Setup
@@ -30,7 +33,15 @@ from companion.i18n import LANGUAGES, Messages
 from companion.table import LOCAL, Table, seat_source
 from companion.table.seats import MAX_NAME
 from companion.table.store import EventStore
-from companion.web.server import ANSWER_BYTES, CSRF_HEADER, TableServer, answer, private_bytes
+from companion.web.server import (
+    ANSWER_BYTES,
+    CSRF_HEADER,
+    OWN_HEAD,
+    TableServer,
+    answer,
+    deflate,
+    private_bytes,
+)
 
 NAMES = {"en": "Player", "el": "Παίκτης", "ru": "Игрок", "fa": "بازیکن"}
 L, F, H = "liberal", "fascist", "hitler"
@@ -129,22 +140,30 @@ async def seat_phone(server, tap, sessions, seat: int) -> aiohttp.ClientSession:
     return session
 
 
-async def watch(table: Table, commands: list[dict[str, Any]]) -> tuple[list[Any], list[list[int]]]:
+async def watch(
+    table: Table, commands: list[dict[str, Any]], frames: str = "binary"
+) -> tuple[list[Any], list[list[int]]]:
     """Phones on every seat and a table page, through a tap, their sockets
-    offering compression as browsers do: ``commands`` played one by one;
+    offering compression as browsers do and asking for ``frames`` (the
+    deflated binary frames, or the plain text a browser that cannot inflate
+    them asks for): ``commands`` played one by one;
     after each, every socket takes its new state and every phone asks for
     ``/api/seat``. The public views the table went through, and the lengths
     a watcher saw on every connection."""
     async with tapped(table) as (server, tap, sessions):
         phones = [await seat_phone(server, tap, sessions, s) for s in range(table.setup.players)]
-        sockets = [await phone.ws_connect(f"{tap.url}/ws", compress=15) for phone in phones]
+        sockets = [
+            await phone.ws_connect(f"{tap.url}/ws?frames={frames}", compress=15) for phone in phones
+        ]
+        kind = aiohttp.WSMsgType.BINARY if frames == "binary" else aiohttp.WSMsgType.TEXT
         sockets.append(await phones[0].ws_connect(f"{tap.url}/ws/table", compress=15))
         publics = []
         for command in [None, *commands]:
             if command is not None:
                 table.execute(command, source=source(command))
-            for socket in sockets:
-                assert (await socket.receive(timeout=5)).type == aiohttp.WSMsgType.TEXT
+            for socket in sockets[:-1]:
+                assert (await socket.receive(timeout=5)).type == kind
+            assert (await sockets[-1].receive(timeout=5)).type == aiohttp.WSMsgType.TEXT
             for phone in phones:
                 async with phone.get(f"{tap.url}/api/seat") as response:
                     assert response.status == 200
@@ -160,12 +179,14 @@ def source(command: dict[str, Any]) -> str:
     return seat_source(command["seat"]) if "seat" in command else LOCAL
 
 
-def both(tables: tuple[Table, Table], commands: list[dict[str, Any]]):
-    return [asyncio.run(watch(table, commands)) for table in tables]
+def both(tables: tuple[Table, Table], commands: list[dict[str, Any]], frames: str = "binary"):
+    return [asyncio.run(watch(table, commands, frames)) for table in tables]
 
 
-def assert_same_lengths(tables: tuple[Table, Table], commands: list[dict[str, Any]]) -> None:
-    (publics_a, seen_a), (publics_b, seen_b) = both(tables, commands)
+def assert_same_lengths(
+    tables: tuple[Table, Table], commands: list[dict[str, Any]], frames: str = "binary"
+) -> None:
+    (publics_a, seen_a), (publics_b, seen_b) = both(tables, commands, frames)
     assert publics_a == publics_b, "the two tables differ only in a secret"
     assert len(seen_a) == len(seen_b)
     for connection, (a, b) in enumerate(zip(seen_a, seen_b)):
@@ -215,6 +236,15 @@ def test_secret_hitler_roles_and_tiles_do_not_show_in_any_frame_s_length(lang):
     tables = sh_tables(lang)
     assert tables[0].private_view(0)["party"] != tables[1].private_view(0)["party"]
     assert_same_lengths(tables, SH_COMMANDS)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_plain_text_states_of_a_browser_that_cannot_inflate_hide_them_too(lang):
+    """A page without ``DecompressionStream("deflate-raw")`` asks its socket
+    for the text ``/api/seat`` sends (``/ws?frames=text``): its own part
+    padded with spaces, never compressed, as long whatever the secrets."""
+    tables = sh_tables(lang)
+    assert_same_lengths(tables, SH_COMMANDS, frames="text")
 
 
 def coup_tables(lang: str) -> tuple[Table, Table]:
@@ -298,16 +328,19 @@ def test_a_seat_s_socket_and_state_are_never_compressed_the_table_s_may_be():
         async with served(table) as (server, phone):
             client = await phone()
             await join(client, server.links.token(table.game_id, 0))
-            upgrade = await client.get("/ws", headers=upgrade_headers())
+            upgrade = await client.get("/ws?frames=binary", headers=upgrade_headers())
             assert upgrade.status == 101
             assert "Sec-WebSocket-Extensions" not in upgrade.headers
             upgrade.close()
             mine = await client.get("/api/seat", headers={"Accept-Encoding": "gzip, deflate"})
             assert mine.status == 200
             assert "Content-Encoding" not in mine.headers
-            socket = await client.ws_connect("/ws", compress=15)  # offered, refused
+            socket = await client.ws_connect("/ws?frames=binary", compress=15)  # offered, refused
             assert socket.compress == 0
-            assert "pad" in json.loads((await socket.receive(timeout=5)).data)
+            frame = (await socket.receive(timeout=5)).data
+            # Its own part deflated alone and padded to the game's size.
+            assert struct.unpack_from(">BI", frame) == (0, table.spec.sealed_bytes)
+            assert unframe(frame, None)[0]["seat"] == 0
             await socket.close()
             public = await client.ws_connect("/ws/table", compress=15)
             assert public.compress == 15, "the public table's may be: it says nothing private"
@@ -359,8 +392,11 @@ STEPS = 150
 
 
 def longest_names(players: int) -> list[str]:
-    """Names of MAX_NAME characters of four bytes each."""
-    return [chr(0x1F600 + i) * MAX_NAME for i in range(players)]
+    """Names of MAX_NAME characters of four bytes each, no two alike
+    anywhere (the names deflate least)."""
+    return [
+        "".join(chr(0x1F300 + i * MAX_NAME + n) for n in range(MAX_NAME)) for i in range(players)
+    ]
 
 
 def at_most_two_bribes(private: dict[str, Any]) -> bool:
@@ -378,11 +414,13 @@ def not_now(spec, state: dict[str, Any], names: list[str]):
 @pytest.mark.parametrize("game, counts, options", GAMES, ids=[g[0] for g in GAMES])
 def test_no_seat_s_own_part_outgrows_its_game_s_size(game, counts, options):
     """Random legal commands from every seat; after each, every seat's
-    state in every language: its own fields (and a refusal's answer) fit
-    its game's size. An Article 27 seat in more than two bribes of a round
-    may outgrow it (see its spec)."""
+    state in every language, with the longest refusal it may be told: its
+    own fields (and a refusal's answer) fit its game's size, and its own
+    part as its socket sends it (deflated on its own) fits its game's
+    ``sealed_bytes``. An Article 27 seat in more
+    than two bribes of a round may outgrow them (see its spec)."""
     spec = spec_for(game)
-    worst = 0
+    worst = worst_sealed = 0
     for players in counts:
         setup = Setup(
             game=game, seats=longest_names(players), mode="keeper", options={"first": 0, **options}
@@ -397,12 +435,22 @@ def test_no_seat_s_own_part_outgrows_its_game_s_size(game, counts, options):
                 if not at_most_two_bribes(table.private_view(seat)):
                     continue
                 for lang in LANGUAGES:
+                    # With the longest refusal the phone is told (tell_seat),
+                    # which its next state carries in its own part.
+                    server.tell_seat(seat, RuleError(f"{spec.name}.not_now"))
                     seat_state = server._seat_state(seat, lang)
+                    assert "notice" in seat_state
                     worst = max(worst, private_bytes(seat_state))
+                    server.tell_seat(seat, RuleError(f"{spec.name}.not_now"))
+                    own = server.seat_message(seat, lang).own
+                    assert b'"notice"' in own
+                    worst_sealed = max(worst_sealed, OWN_HEAD.size + len(deflate(own)))
                     assert len(not_now(spec, seat_state, table.names).body) == ANSWER_BYTES
             commands = list(table.legal_commands())
             if table.is_over or not commands:
                 break
             command = pick.choice(commands)
             table.execute(dict(command), source=source(command))
+    print(f"{game}: {worst} bytes, {worst_sealed} sealed")
     assert worst <= spec.private_bytes
+    assert worst_sealed <= spec.sealed_bytes

@@ -9,9 +9,10 @@ import json
 import math
 import time
 
+import aiohttp
 import pytest
 from a27_helpers import PK, keeper4, propose
-from web_helpers import join, served, state
+from web_helpers import join, served, state, unframe
 
 from companion.table import seat_source
 from companion.web.server import CSRF_HEADER, TableServer
@@ -35,7 +36,7 @@ def test_private_offers_send_nothing_to_anyone_but_their_two_seats(store):
             for seat in range(4):
                 client = await phone()
                 assert (await join(client, server.links.token(table.game_id, seat))).status == 303
-                sockets.append(await client.ws_connect("/ws"))
+                sockets.append(await client.ws_connect("/ws?frames=binary"))
             spectator = await phone()
             sockets.append(await spectator.ws_connect("/ws/table"))
             before = await (await spectator.get("/api/table")).json()
@@ -113,9 +114,15 @@ QUIET = 0.3  # seconds after a private step in which no other page may hear a th
 
 
 async def frames_of(socket, heard: list[tuple[float, dict]]) -> None:
-    """Keep every state a socket is sent, with when it came."""
+    """Keep every state a socket is sent, with when it came (a seat's
+    frame read as its page reads it)."""
+    shared = None
     async for message in socket:
-        heard.append((time.monotonic(), json.loads(message.data)))
+        if message.type == aiohttp.WSMsgType.BINARY:
+            seen, shared = unframe(message.data, shared)
+        else:
+            seen = json.loads(message.data)
+        heard.append((time.monotonic(), seen))
 
 
 @pytest.mark.slow  # twelve steps a timer's tick apart
@@ -141,7 +148,7 @@ def test_private_steps_wake_nobody_else_while_the_timer_runs(store):
             csrf = [(await state(client))["csrf"] for client in clients]
             spectator = await phone()
             for name, client, path in [
-                *((f"seat:{seat}", clients[seat], "/ws") for seat in range(4)),
+                *((f"seat:{seat}", clients[seat], "/ws?frames=binary") for seat in range(4)),
                 ("table", spectator, "/ws/table"),
             ]:
                 heard[name] = []

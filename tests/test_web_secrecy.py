@@ -64,7 +64,7 @@ def test_no_seat_ever_receives_another_seats_secret(store, game, players, option
                 client = await phone()
                 assert (await join(client, server.links.token(table.game_id, seat))).status == 303
                 note()
-                sockets.append(await client.ws_connect("/ws"))
+                sockets.append(await client.ws_connect("/ws?frames=binary"))
             sockets.append(await (await phone()).ws_connect("/ws/table"))
             for _ in range(STEPS):
                 if table.is_over:

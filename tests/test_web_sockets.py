@@ -16,7 +16,7 @@ import aiohttp
 import pytest
 from aiohttp import WSMsgType, WSServerHandshakeError
 from campaign import report, scaled
-from web_helpers import join, served
+from web_helpers import join, seat_json, served
 
 from companion.games.base import Fate, Setup
 from companion.table import EventStore, Table
@@ -38,8 +38,8 @@ def test_frames_a_phone_sends_are_dropped_without_building_a_state(store):
         async with served(table) as (server, phone):
             client = await phone()
             assert (await join(client, server.links.token(table.game_id, 0))).status == 303
-            socket = await client.ws_connect("/ws")
-            first = await socket.receive_json(timeout=2)
+            socket = await client.ws_connect("/ws?frames=binary")
+            first = await seat_json(socket, timeout=2)
             built = []
             seat_state = server._seat_state
 
@@ -53,7 +53,7 @@ def test_frames_a_phone_sends_are_dropped_without_building_a_state(store):
             await asyncio.sleep(0.2)
             quiet = list(built)
             table.execute({"type": "income", "seat": 0})
-            after = await socket.receive_json(timeout=2)
+            after = await seat_json(socket, timeout=2)
             await socket.close()
         return first, quiet, after
 
@@ -71,8 +71,8 @@ def test_a_seat_keeps_only_its_newest_sockets(store):
             assert (await join(client, server.links.token(table.game_id, 1))).status == 303
             sockets = []
             for _ in range(SEAT_SOCKETS + 2):
-                socket = await client.ws_connect("/ws")
-                await socket.receive_json(timeout=2)
+                socket = await client.ws_connect("/ws?frames=binary")
+                await seat_json(socket, timeout=2)
                 sockets.append(socket)
             await asyncio.sleep(0.1)
             table.execute({"type": "income", "seat": 0})
@@ -88,7 +88,7 @@ def test_a_seat_keeps_only_its_newest_sockets(store):
     closed = [kind for kind, _ in answers[:2]]
     assert all(kind in (WSMsgType.CLOSE, WSMsgType.CLOSED) for kind in closed), answers
     assert [code for _, code in answers[:2]] == [4002, 4002], "closed as an older page"
-    assert [kind for kind, _ in answers[2:]] == [WSMsgType.TEXT] * SEAT_SOCKETS
+    assert [kind for kind, _ in answers[2:]] == [WSMsgType.BINARY] * SEAT_SOCKETS
 
 
 def test_a_table_page_that_stops_reading_holds_up_no_other():
@@ -167,8 +167,8 @@ def test_sockets_are_capped_per_address_and_the_open_ones_stay(store):
         async with served(table) as (server, phone):
             client = await phone()
             assert (await join(client, server.links.token(table.game_id, 0))).status == 303
-            seat = await client.ws_connect("/ws")
-            await seat.receive_json(timeout=2)
+            seat = await client.ws_connect("/ws?frames=binary")
+            await seat_json(seat, timeout=2)
             pages = []
             for _ in range(ADDRESS_SOCKETS - 1):
                 page = await client.ws_connect("/ws/table")
@@ -190,7 +190,8 @@ def test_sockets_are_capped_per_address_and_the_open_ones_stay(store):
                 elsewhere = await other.ws_connect(url)
                 first_elsewhere = await elsewhere.receive_json(timeout=2)
                 table.execute({"type": "income", "seat": 0})
-                updates = [await s.receive_json(timeout=2) for s in (seat, *pages, elsewhere)]
+                updates = [await seat_json(seat, timeout=2)]
+                updates += [await s.receive_json(timeout=2) for s in (*pages, elsewhere)]
                 await elsewhere.close()
             finally:
                 await other.close()
@@ -227,8 +228,8 @@ def test_sockets_are_capped_in_all_and_the_open_ones_stay(store):
         async with served(table) as (server, phone):
             client = await phone()
             assert (await join(client, server.links.token(table.game_id, 0))).status == 303
-            seat = await client.ws_connect("/ws")
-            await seat.receive_json(timeout=2)
+            seat = await client.ws_connect("/ws?frames=binary")
+            await seat_json(seat, timeout=2)
             url = client.make_url("/ws/table")
             sessions = [
                 aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(a, 0), limit=0))
@@ -247,7 +248,8 @@ def test_sockets_are_capped_in_all_and_the_open_ones_stay(store):
                     except WSServerHandshakeError as exc:
                         refused.append(exc.status)
                 table.execute({"type": "income", "seat": 0})
-                updates = [await s.receive_json(timeout=10) for s in (seat, *pages)]
+                updates = [await seat_json(seat, timeout=10)]
+                updates += [await s.receive_json(timeout=10) for s in pages]
             finally:
                 for page in pages:
                     await page.close()

@@ -3,8 +3,13 @@ real server on 127.0.0.1."""
 
 from __future__ import annotations
 
+import json
+import struct
+import weakref
+import zlib
 from contextlib import asynccontextmanager
 
+from aiohttp import WSMsgType
 from aiohttp.test_utils import TestClient, TestServer
 
 from companion.web.gate import GateRunner
@@ -89,3 +94,30 @@ async def state(phone) -> dict:
     response = await phone.get("/api/seat")
     assert response.status == 200, await response.text()
     return await response.json()
+
+
+# -- a seat's frames (companion/web/server.py: seat_frame) ----------------------------
+_SHARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # by socket: the last shared part
+
+
+def unframe(frame: bytes, base: bytes | None) -> tuple[dict, bytes]:
+    """A seat's frame read as its page reads it: the whole state, and its
+    shared part (the next frame's ``base``). Its own part's padding is
+    zeros and nothing else."""
+    based, own_bytes = struct.unpack_from(">BI", frame)
+    (packed,) = struct.unpack_from(">I", frame, 5)
+    own = zlib.decompress(frame[9 : 9 + packed], wbits=-15)
+    assert frame[9 + packed : 5 + own_bytes] == bytes(own_bytes - 4 - packed)
+    window = {"zdict": base} if based else {}
+    inflater = zlib.decompressobj(-15, **window)
+    shared = inflater.decompress(frame[5 + own_bytes :]) + inflater.flush()
+    assert inflater.eof and not inflater.unused_data
+    return {**json.loads(own), **json.loads(shared)}, shared
+
+
+async def seat_json(socket, timeout: float = 5) -> dict:
+    """A seat socket's next state (what ``receive_json`` reads of a page's)."""
+    message = await socket.receive(timeout=timeout)
+    assert message.type == WSMsgType.BINARY, (message, socket.close_code)
+    state, _SHARED[socket] = unframe(message.data, _SHARED.get(socket))
+    return state

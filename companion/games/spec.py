@@ -162,7 +162,13 @@ class GameSpec:
     in any phase and language with the longest names, as
     tests/test_web_lengths.py plays it out: a part that outgrows it takes
     twice as many bytes (or four times...), and shows that it did. 2048
-    covers Coup's, G54's and Secret Hitler's (1.2 kB, 1.2 kB, 1.5 kB at most).
+    covers Coup's, G54's and Secret Hitler's (1.0 kB, 1.4 kB, 1.4 kB at most,
+    with the longest refusal).
+    ``sealed_bytes`` is the length the same part takes on the seat's socket,
+    where it is deflated on its own and then padded
+    (``companion.web.server.sealed``); the same test holds it to that,
+    with names that deflate least. 768 covers Coup's, G54's and Secret
+    Hitler's (0.5 kB, 0.5 kB, 0.7 kB at most).
     """
 
     name: str
@@ -179,6 +185,7 @@ class GameSpec:
     traits: Traits = field(default_factory=Traits)
     catalogs: Path | tuple[Path, ...] | None = None
     private_bytes: int = 2048
+    sealed_bytes: int = 768
 
     def defaults(self) -> dict[str, Any]:
         """Every option's default, by name."""

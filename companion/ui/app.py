@@ -197,7 +197,12 @@ def kiosk_app(
         def build(self):
             use_dejavu()
             self.kiosk = Kiosk(
-                session.store, session.table, lang=lang, damage=damage, session=session
+                session.store,
+                session.table,
+                lang=lang,
+                damage=damage,
+                session=session,
+                build_ahead=True,
             )
             self.kiosk.close_app = self.stop
             self.title = translate("app.title", self.kiosk.lang)

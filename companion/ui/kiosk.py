@@ -13,13 +13,15 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.properties import ObjectProperty
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
-from ..i18n import Messages
+from ..i18n import Messages, direction
 from ..paths import cache_dir, data_dir
 from ..table import OPERATOR, EventStore, Session, Table, Update
 from ..table.damage import StoreDamage, resume_active
 from .screens.table_screen import TableScreen, screen_class
+from .system.collector import freeze_when_settled
 from .system.kiosk_settings import KioskSettings, settings_path
 from .system.narrator import Narrator
 from .system.sounds import Sounds
@@ -28,6 +30,7 @@ from .text.fonts import kiosk_languages
 from .widgets.touch_keyboard import keyboard
 
 HOME, TABLE = "home", "table"
+AHEAD_SECONDS = 4.0  # nothing happening this long: a screen in another language is built
 
 
 class Kiosk(ScreenManager):
@@ -45,9 +48,13 @@ class Kiosk(ScreenManager):
         sounds_dir: Path | None = None,
         damage: StoreDamage | None = None,
         session: Session | None = None,
+        build_ahead: bool = False,
         **kwargs: Any,
     ) -> None:
-        """``session``: the host's, which the kiosk follows (None: one of its own)."""
+        """``session``: the host's, which the kiosk follows (None: one of its
+        own). ``build_ahead``: build the table screen in the kiosk's other
+        languages while nothing happens (the app's kiosk; a kiosk measured
+        or tested frame by frame builds them when it says, prepare_language)."""
         super().__init__(transition=NoTransition(), **kwargs)
         self.store = store
         self.session = session or Session(store)
@@ -58,6 +65,12 @@ class Kiosk(ScreenManager):
         writing.use(self.lang)
         keyboard().use_language(self.lang, kiosk_languages())
         self.table_screen: TableScreen | None = None
+        # The table screens of the game shown, by language: the one in sight
+        # and those built ahead (see set_language).
+        self.kept: dict[str, TableScreen] = {}
+        self._ahead: Any = None  # the next one's trigger, if the kiosk builds them ahead
+        if build_ahead:
+            self._ahead = Clock.create_trigger(self._build_ahead, AHEAD_SECONDS)
         sounds_dir = sounds_dir or cache_dir() / "sounds"
         self.sounds = Sounds(sounds_dir, self.settings.volume)
         self.narrator = Narrator(
@@ -100,6 +113,7 @@ class Kiosk(ScreenManager):
                 with_pin=self.with_pin,
             )
             self.get_screen(HOME).add_widget(self._home)
+            freeze_when_settled()
         return self._home
 
     def show_table(self, table: Table) -> None:
@@ -113,6 +127,7 @@ class Kiosk(ScreenManager):
     def _updated(self, update: Update) -> None:
         """Another game at the table: shown, unless the table screen already
         follows it (its own "New game")."""
+        self._postpone_ahead()
         if not update.switched:
             return
         if self.table_screen is not None and self.table_screen.table is update.table:
@@ -121,25 +136,129 @@ class Kiosk(ScreenManager):
             self._show(update.table)
 
     def _show(self, table: Table) -> None:
-        if self.table_screen is not None:
-            self.table_screen.detach()  # the old screen stops following its table
+        """Put a new screen for ``table`` in sight; the screens kept in other
+        languages showed another game, and go."""
+        self._hide()
+        for kept in self.kept.values():
+            kept.detach()
+        self.kept = {}
+        self.table = table
+        self._put(self._build(table, self.lang))
+
+    def _build(self, table: Table, lang: str, in_sight: bool = True) -> TableScreen:
+        """A table screen in ``lang``, following the session; one built out
+        of sight has no voice while it is built (it would take the kiosk's
+        voice to its language)."""
         screen = screen_class(table.setup.game)(
             table,
-            lang=self.lang,
+            lang=lang,
             sounds=self.sounds,
-            narrator=self.narrator,
+            narrator=self.narrator if in_sight else None,
             settings=self.settings,
             session=self.session,
         )
         screen.go_home = self.go_home
         screen.open_phones = self.open_phones
         screen.open_buttons = self.open_buttons
+        if self.device_statuses:
+            screen.show_devices(self.device_statuses)
+        self.kept[lang] = screen
+        return screen
+
+    def _hide(self) -> None:
+        """The table screen in sight stops following its table (kept, if
+        it is, out of sight)."""
+        if self.table_screen is not None:
+            self.table_screen.detach()
+            self.table_screen = None
+
+    def _put(self, screen: TableScreen) -> None:
         page = self.get_screen(TABLE)
         page.clear_widgets()
         page.add_widget(screen)
         self.table_screen = screen
-        self.table = table
         self.current = TABLE
+        freeze_when_settled()
+        self._postpone_ahead()
+
+    def _in_language(self) -> None:
+        """The table screen in the kiosk's language in sight: the one kept,
+        shown the table as it is now, else one built now."""
+        assert self.table is not None
+        kept = self.kept.get(self.lang)
+        self._hide()
+        if kept is None:
+            kept = self._build(self.table, self.lang)
+        else:
+            kept.attach(self.table)
+            kept.open_phones, kept.open_buttons = self.open_phones, self.open_buttons
+            kept.show_devices(self.device_statuses)
+        self._put(kept)
+
+    # -- the table screen in the other languages, built ahead ---------------
+    def _postpone_ahead(self) -> None:
+        """Something happened: the next screen built ahead waits for
+        another quiet spell."""
+        if self._ahead is None:
+            return
+        self._ahead.cancel()
+        if self.table is not None:
+            self._ahead()
+
+    def on_touch_down(self, touch: Any) -> bool:
+        self._postpone_ahead()
+        return bool(super().on_touch_down(touch))
+
+    def _build_ahead(self, _dt: float = 0) -> None:
+        """While the table screen is in sight and nothing happens, build it
+        in one more of the kiosk's languages, out of sight, so a switch to
+        that language only puts it in sight (set_language)."""
+        if self.current != TABLE or self.table is None:
+            return
+        missing = [lang for lang in kiosk_languages() if lang not in self.kept]
+        if missing:
+            self.prepare_language(missing[0])
+            self._postpone_ahead()  # the next one after another quiet spell
+
+    def prepare_language(self, lang: str) -> TableScreen:
+        """The table screen in ``lang`` built out of sight, in that
+        language's writing direction and at the page's size, laid out and
+        its texts drawn as if it were shown; it follows nothing until it is
+        (the one kept, if there is one)."""
+        assert self.table is not None
+        if lang in self.kept:
+            return self.kept[lang]
+        page = self.get_screen(TABLE)
+        Clock.tick_draw()  # what waits to be drawn in sight, in its direction
+        writing.use(lang)
+        self._keep_drawn()
+        try:
+            screen = self._build(self.table, lang, in_sight=False)
+            screen.detach()
+            screen.narrator = self.narrator
+            screen.size = page.size
+            _lay_out(screen)
+            _draw_texts(screen)
+        finally:
+            writing.use(self.lang)
+            self._keep_drawn()
+        freeze_when_settled()  # a kept screen lives as long as its game
+        return screen
+
+    def _keep_drawn(self) -> None:
+        """The kiosk's writing direction just changed, and every label of
+        the kept table screens that follows it (``halign:
+        writing.start``) would be drawn again at the next frame, for
+        nothing: each screen's texts are drawn in its own language's
+        direction already, whether out of sight (it is only ever shown in
+        that direction) or about to go out of sight (the table screen in
+        the old language). Whatever waited to be drawn before the change was
+        drawn first (``Clock.tick_draw``), so only that redraw is spared; a
+        text a kept screen changes when back in sight is drawn as ever."""
+        for screen in self.kept.values():
+            for widget in screen.walk(restrict=True):
+                if isinstance(widget, Label):
+                    widget._trigger_texture.cancel()
 
     def on_open_phones(self, _kiosk: Any, opener: Callable[[], Any] | None) -> None:
         if self.table_screen is not None:
@@ -162,8 +281,9 @@ class Kiosk(ScreenManager):
         active = self.store.active_game()
         if self.table is not None and active is not None and self.table.game_id == active.id:
             if self.table_screen is not None and self.table_screen.lang != self.lang:
-                self.show_table(self.table)  # the language changed while home was shown
+                self._in_language()  # the language changed while home was shown
             self.current = TABLE
+            self._postpone_ahead()
             return
         table, set_aside = resume_active(self.store)
         if table is None:
@@ -207,18 +327,26 @@ class Kiosk(ScreenManager):
         """The kiosk's language, for home and the table screen alike."""
         self.settings.language = lang
         self.lang = self.settings.language
+        turned = writing.rtl != (direction(self.lang) == "rtl")
+        if turned:
+            Clock.tick_draw()  # what waits to be drawn, in the old direction (_keep_drawn)
         writing.use(self.lang)
+        if turned:
+            self._keep_drawn()
         keyboard().close()
         keyboard().use_language(self.lang, kiosk_languages())
-        # Only the screen in sight is built again now: the other is, when
-        # next shown (go_home refreshes home; resume rebuilds a table screen
-        # in another language), so a switch costs one screen, not two.
+        # Only the screen in sight changes now: the other does when next
+        # shown (go_home refreshes home; resume puts the table screen in
+        # this language in sight). The table screen in a language shown
+        # before, or built ahead while nothing happened, is kept and only
+        # put back in sight, showing the table as it is now; in a language
+        # not built yet it is built now.
         if self._home is not None:
             self._home.choice.lang = self.lang
             if self.current == HOME:
                 self._home.refresh()
         if self.table is not None and self.current == TABLE:
-            self.show_table(self.table)
+            self._in_language()
 
     def set_log_level(self, level: str) -> None:
         """How much the log says, from now on and at every start."""
@@ -273,3 +401,27 @@ class Kiosk(ScreenManager):
             if self.pinmap.gavel is not None:
                 lines.append(t("settings.pinmap_gavel", pin=self.pinmap.gavel))
         return lines
+
+
+def _lay_out(widget: Any, most: int = 12) -> None:
+    """Lay ``widget`` out and set its texts' lines now, as frames would (a
+    layout that sizes a label makes its lines be set again, and that may
+    grow the layout, and so on): Kivy's before-frame work, until it moves
+    nothing more."""
+    boxes = None
+    for _ in range(most):
+        Clock.tick_draw()
+        now = [(*w.pos, *w.size) for w in widget.walk(restrict=True)]
+        if now == boxes:
+            return
+        boxes = now
+
+
+def _draw_texts(widget: Any) -> None:
+    """Draw ``widget``'s texts into their textures now: Kivy draws a
+    label's text only when its texture is first bound to be drawn, so a
+    screen never shown would draw all of them in the frame that first shows
+    it (a language switch: 205 M instructions instead of 28 M, 2026-12-06)."""
+    for label in widget.walk(restrict=True):
+        if isinstance(label, Label) and label.texture is not None:
+            label.texture.bind()

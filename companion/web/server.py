@@ -38,10 +38,49 @@ pages by refreshing it (:meth:`TableServer._follow_timer`).
 - ``/static/``: the pages' script, style and font, served from the Pi itself;
   ``/favicon.ico``: the pages' icon (:mod:`.favicon`).
 
-What a seat's phone is sent is never compressed, and its own part (its
-secrets and choices) is padded to its game's ``private_bytes``: the length
-of a state tells only public things (:func:`padded`). A command's answer is
-padded too, as the page pads the command (``seat.js``).
+The length of whatever a seat's phone is sent tells only public things
+(WPA2 hides a frame's bytes, not its length). ``/api/seat`` is never
+compressed, and its own part (its secrets and choices) is padded with
+spaces to its game's ``private_bytes`` (:func:`padded`). A command's answer
+is padded too, as the page pads the command (``seat.js``).
+
+A seat's socket negotiates no compression (permessage-deflate would deflate
+its secrets with the public text, so how well they compress would show),
+and each state is one binary frame in two parts (:meth:`TableServer.seat_frame`):
+
+- its own part (its secrets and choices, version, cue: JSON) deflated on
+  its own, never with another text, after its length, then padded with
+  zeros to its game's ``sealed_bytes`` (:func:`sealed`): as long whatever
+  it says;
+- the members every seat in its language shares (the public view and
+  board, status, names; JSON) as a raw deflate stream, made once per state,
+  language and state before, with the shared part this socket was sent
+  before as its dictionary (most of a board is the same from one change to
+  the next). Every seat in a language that was sent the same state before
+  is sent the same bytes, which follow only public texts.
+
+A 5-byte head says whether the shared part is deflated after the one
+before, and how long the own part is. The page inflates both parts with the
+browser's own ``DecompressionStream("deflate-raw")`` (``common.js``), the
+dictionary given as stored blocks before the stream. This was chosen over
+a second, compressed socket per phone: that would double the phones'
+sockets (and the caps in :mod:`.gate`), deflate the same public text once
+per phone instead of once per language, and leave the page to pair two
+sockets' messages; aiohttp cannot send one message uncompressed on a socket
+that negotiated compression.
+
+A seat's page asks for its frames (``/ws?frames=binary``), or, in a
+browser without ``DecompressionStream("deflate-raw")`` (Chrome before 103,
+Firefox before 113, Safari before 16.4), for the text ``/api/seat`` sends
+(``/ws?frames=text``): its own part padded with spaces to ``private_bytes``,
+never compressed. A socket that asks for neither is a page from before the
+frames, which would read them as text: it is closed with 4001, and the page
+reloads into the new one (the pages' scripts and style carry their version
+in their URLs, so no browser keeps an old script). A state the page fails
+to show is logged there and its socket stays open; a frame it fails to read
+closes the socket, and the next one starts with a frame based on nothing.
+An own part that outgrows its size is told in the log, once a game. Ten phones at a Secret Hitler table take about
+9.6 kB a change instead of 131 kB (``bench/phone_bytes.py``).
 
 Every private request and socket is authorised by the seat cookie. Failed
 join attempts are rate-limited per address; connections are capped per
@@ -63,12 +102,16 @@ import json
 import logging
 import math
 import re
+import struct
 import time
+import zlib
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard
 
+import orjson
 from aiohttp import hdrs, web
 from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler, Middleware
@@ -107,7 +150,10 @@ FAILED_JOINS = 10  # failed join attempts per address...
 FAILED_WINDOW = 60.0  # ...per this many seconds, then 429
 SOCKET_HEARTBEAT = 20.0  # seconds: dead phones are noticed
 SEND_WAIT = 3.0  # seconds a page may take to accept a state before it is dropped
-WAKE_BATCH = 16  # sockets woken per turn of the loop
+# Sockets woken per turn of the loop: one, so that the kiosk's frame (a
+# Clock callback due) runs between any two phones' states, which take about
+# a millisecond each on a Pi 4; eleven sockets at once held a frame back.
+WAKE_BATCH = 1
 TIMER_LOOK = 0.25  # seconds between looks at a running timer, as the kiosk's
 SEAT_SOCKETS = 3  # open sockets a seat keeps (its newest)
 # Open sockets one address may hold, and all together: far more than a
@@ -120,6 +166,19 @@ SEATED_ADDRESSES = 64  # the newest addresses a seat's phone was seen at (see se
 # choices); the rest of it is public or the page's own.
 PRIVATE_FIELDS = ("private", "secrets", "actions", "forms", "notice", "at_table")
 PAD = "pad"  # the spaces a message is padded with (a page ignores them)
+# A seat's frame on its socket (see the module's docstring): whether its
+# shared part is deflated after the one before, and its own part's length;
+# in the own part, how many of its bytes are the deflated JSON.
+FRAME_HEAD = struct.Struct(">BI")
+# How a seat's page asks its socket for its states (``/ws?frames=``): the
+# deflated binary frames, or, from a browser that cannot inflate them, the
+# text /api/seat sends. A socket that asks neither (a page from before the
+# frames) is closed with 4001, and its page reloads.
+SEAT_FRAMES = ("binary", "text")
+OWN_HEAD = struct.Struct(">I")
+# zlib's default: level 9 makes a shared part 7% smaller (129 bytes, not
+# 139, after a Secret Hitler vote) for 16% more time (215 µs, not 185, here).
+DEFLATE_LEVEL = 6
 ANSWER_BYTES = 1024  # a command's answer, taken or refused (the longest: 0.4 kB)
 # A command's body, read no further: a command the table keeps, with room
 # for a client's spacing (the table refuses one past MAX_COMMAND_BYTES).
@@ -199,7 +258,8 @@ class TableServer:
         self._table_sockets: dict[web.WebSocketResponse, str] = {}  # socket → language
         self._wake: dict[web.WebSocketResponse, asyncio.Event] = {}
         self._failures: dict[str, deque[float]] = defaultdict(deque)
-        self.sent: list[tuple[str, str]] | None = None  # (audience, text), when recording
+        # (audience, the state as its page reads it, JSON), when recording
+        self.sent: list[tuple[str, str]] | None = None
         self._links_changes = 0  # claims and re-pairs so far: the phones' status
         self._phones_cache: tuple[Any, list[dict[str, object]]] = (None, [])
         self._public_cache: tuple[Any, View] = (None, {})
@@ -209,7 +269,12 @@ class TableServer:
         self._seat_versions: dict[tuple[int, str], tuple[int, PhoneState]] = {}
         self._table_text_cache: tuple[Any, dict[str, str]] = (None, {})
         self._board_cache: tuple[Any, dict[str, PublicBoard]] = (None, {})
-        self._shared_cache: tuple[Any, dict[str, tuple[frozenset[str], str]]] = (None, {})
+        self._shared_cache: tuple[Any, dict[tuple[Any, ...], SharedPart]] = (None, {})
+        # Games whose seats' own parts outgrew their size, by the size's name:
+        # told in the log once each (see _outgrown).
+        self._outgrown_told: set[tuple[int, str]] = set()
+        # The shared part as sent, by (shared, the one before it), per public state.
+        self._deflated_cache: tuple[Any, dict[tuple[bytes, bytes | None], bytes]] = (None, {})
         self._closing: set[asyncio.Future] = set()  # sockets being closed
         self._open_by_address: dict[str, int] = defaultdict(int)
         self._notices: dict[int, RuleError] = {}  # a seat's refused press, for its phone
@@ -419,7 +484,7 @@ class TableServer:
         if self._arrive(request) is None:
             seatless = self._seatless(request)
             return _refusal(request, seatless.key, seatless.status)
-        return web.FileResponse(PAGES / "seat.html")
+        return web.Response(text=_versioned(PAGES / "seat.html"), content_type="text/html")
 
     async def seat_state(self, request: web.Request) -> web.Response:
         phone = self._arrive(request)
@@ -447,28 +512,85 @@ class TableServer:
                 self._wake[socket].set()
 
     def seat_text(self, seat: int, lang: str, csrf: str | None = None) -> str:
-        """The seat's state as sent, on its socket or as ``/api/seat``: as
-        long as any other seat's would be at this point of the game,
-        whatever their secrets (see :func:`padded`). What every seat's
-        state shares (the public view and board) is written once per state
-        and language, however many phones are sent it."""
+        """The seat's state as ``/api/seat`` sends it: as long as any other
+        seat's would be at this point of the game, whatever their secrets
+        (see :func:`padded`). What every seat's state shares (the public
+        view and board) is written once per state and language, however
+        many phones are sent it."""
         state = self._seat_state(seat, lang, csrf)
-        keys, shared = self._shared_text(state["lang"])
-        own = {key: value for key, value in state.items() if key not in keys}
-        return padded(own, self.table.spec.private_bytes, shared=shared)
+        shared = self._shared_text(state)
+        own = {key: value for key, value in state.items() if key not in shared.keys}
+        size = self.table.spec.private_bytes
+        self._outgrown("private_bytes", private_bytes(own), size)
+        return padded(own, size, shared=shared.text)
 
-    def _shared_text(self, lang: str) -> tuple[frozenset[str], str]:
-        """The members of a seat's state that every seat's shares (the
-        public view and board in ``lang``): their keys, and their JSON
-        without its braces."""
+    def seat_message(self, seat: int, lang: str) -> SeatMessage:
+        """The seat's state as its socket sends it (:meth:`seat_frame`)."""
+        state = self._seat_state(seat, lang)
+        shared = self._shared_text(state)
+        own = {key: value for key, value in state.items() if key not in shared.keys}
+        return SeatMessage(_json(own), shared.json)
+
+    def seat_frame(self, message: SeatMessage, last: SeatMessage | None) -> bytes:
+        """A seat's frame: its own part deflated alone and padded to its
+        game's ``sealed_bytes`` (:func:`sealed`), then the shared part,
+        deflated once per state and language for every seat that was sent
+        the same one before (with that one as its dictionary)."""
+        base = None if last is None else last.shared
+        size = self.table.spec.sealed_bytes
+        own = sealed(message.own, size)
+        self._outgrown("sealed_bytes", len(own), size)
+        return FRAME_HEAD.pack(base is not None, len(own)) + own + self._deflated(message, base)
+
+    def _deflated(self, message: SeatMessage, base: bytes | None) -> bytes:
+        public = self._public()
+        if self._deflated_cache[0] is not public:
+            self._deflated_cache = (public, {})
+        packed = self._deflated_cache[1]
+        key = (message.shared, base)
+        if key not in packed:
+            packed[key] = deflate(message.shared, base)
+        return packed[key]
+
+    def _outgrown(self, name: str, taken: int, size: int) -> None:
+        """Tell the log, once per game, that a seat's own part took more than
+        its game's ``name`` (``size`` bytes): its states are then 2, 4...
+        times as long (which tells that much), and the game's size is to be
+        raised."""
+        told = (self.table.game_id, name)
+        if taken > size and told not in self._outgrown_told:
+            self._outgrown_told.add(told)
+            log.warning(
+                "a seat's own part took %d bytes, past its game's %s (%d): "
+                "its states are longer from now on; raise %s in the game's spec",
+                taken,
+                name,
+                size,
+                name,
+            )
+
+    def _shared_text(self, state: PhoneState) -> SharedPart:
+        """The members of a seat's state that every seat's in its language
+        shares (the public view and board, the table's status, names and
+        languages), written once per state and language."""
         public = self._public()
         if self._shared_cache[0] is not public:
             self._shared_cache = (public, {})
         texts = self._shared_cache[1]
-        if lang not in texts:
-            shared = {"public": public, **self._public_board(Messages(lang, self.table.names))}
-            texts[lang] = (frozenset(shared), _text(shared)[1:-1])
-        return texts[lang]
+        key = (state["lang"], state["status"], tuple(state["names"]))
+        if key not in texts:
+            shared: dict[str, Any] = {
+                "game": state["game"],
+                "dir": state["dir"],
+                "languages": state["languages"],
+                "names": state["names"],
+                "status": state["status"],
+                "public": state["public"],
+                **self._public_board(Messages(state["lang"], self.table.names)),
+            }
+            written = _json(shared)
+            texts[key] = SharedPart(frozenset(shared), written.decode()[1:-1], written)
+        return texts[key]
 
     def _seat_state(self, seat: int, lang: str, csrf: str | None = None) -> PhoneState:
         """What the seat's phone shows: the public view, and the seat's own
@@ -644,7 +766,8 @@ class TableServer:
             raise web.HTTPUnauthorized()
         if self._full(request):
             return _error(503, "web.busy", request)
-        # Never compressed: how well a state compresses would tell its secrets.
+        # Never compressed by the socket: how well a state compresses would
+        # tell its secrets. Its frames are deflated part by part instead.
         socket = web.WebSocketResponse(heartbeat=SOCKET_HEARTBEAT, compress=False)
         if not _can_open(socket, request):
             return _error(400, "web.not_a_socket", request)
@@ -653,18 +776,32 @@ class TableServer:
         # socket opens is seen at its first state, not taken as already known.
         still = self._still_held(request, phone)
         await socket.prepare(request)
+        frames = request.query.get("frames")
+        if frames not in SEAT_FRAMES:  # a page from before an update: it reloads
+            await socket.close(code=4001, message=b"reload")
+            return socket
         self._make_room(phone.seat)
         self._seat_sockets[socket] = phone.seat
         self._open_by_address[request.remote or ""] += 1
         try:
             lang = phone_language(request, self._seat_lang(phone.seat))
-            await self._feed(
-                socket,
-                lambda: self.seat_text(phone.seat, lang),
-                f"seat:{phone.seat}",
-                still,
-                request,
-            )
+            if frames == "text":  # a browser that cannot inflate: as /api/seat
+                await self._feed(
+                    socket,
+                    lambda: self.seat_text(phone.seat, lang),
+                    f"seat:{phone.seat}",
+                    still,
+                    request,
+                )
+            else:
+                await self._feed(
+                    socket,
+                    lambda: self.seat_message(phone.seat, lang),
+                    f"seat:{phone.seat}",
+                    still,
+                    request,
+                    self.seat_frame,
+                )
         finally:
             self._seat_sockets.pop(socket, None)
             self._closed_from(request)
@@ -683,7 +820,7 @@ class TableServer:
 
     # -- the public table ------------------------------------------------------------------
     async def table_page(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(PAGES / "table.html")
+        return web.Response(text=_versioned(PAGES / "table.html"), content_type="text/html")
 
     async def table_state(self, request: web.Request) -> web.Response:
         lang = phone_language(request)
@@ -781,17 +918,20 @@ class TableServer:
     async def _feed(
         self,
         socket: web.WebSocketResponse,
-        state: Callable[[], str],
+        state: Callable[[], Any],
         audience: str,
         still_valid: Callable[[], bool],
         request: web.Request,
+        frame: Callable[[Any, Any], bytes] | None = None,
     ) -> None:
         """Send the state now and after every change, always the latest one
         (a slow phone skips states, it never queues them), until the socket
         closes or its seat is no longer this phone's. Every socket is fed on
         its own: one that stops reading holds up nobody else, and once it
         has not taken a state for ``SEND_WAIT`` seconds it is dropped (its
-        page reconnects when it can)."""
+        page reconnects when it can). ``state`` is a text, sent as it is, or
+        what ``frame`` makes a binary frame of, given the state this socket
+        was sent before (None at first)."""
         wake = self._wake[socket] = asyncio.Event()
         reader = asyncio.ensure_future(_drop_what_it_says(socket, wake))
         sent = None
@@ -800,13 +940,18 @@ class TableServer:
                 if not still_valid():
                     await socket.close(code=4001, message=b"re-paired")
                     return
-                text = state()
-                if text != sent:  # what this phone sees changed
-                    sent = text
-                    self._record(audience, text)
+                now = state()
+                if now != sent:  # what this phone sees changed
+                    message = now if frame is None else frame(now, sent)
+                    sent = now
+                    if self.sent is not None:
+                        self.sent.append((audience, now if frame is None else now.text()))
                     try:
                         async with asyncio.timeout(SEND_WAIT):
-                            await socket.send_str(text)
+                            if isinstance(message, bytes):
+                                await socket.send_bytes(message)
+                            else:
+                                await socket.send_str(message)
                     except ConnectionError:  # the phone went away mid-send
                         return
                     except TimeoutError:  # not reading: drop it
@@ -827,8 +972,8 @@ class TableServer:
     def _wake_phones(self) -> None:
         """Every phone and table page works out its state again, and sends
         it only if it changed: the seats' phones first, then the table
-        pages, a batch per turn of the loop so the kiosk's frames go on
-        between them."""
+        pages, ``WAKE_BATCH`` per turn of the loop so the kiosk's frames go
+        on between them (tests/test_web_spread.py)."""
         seats = [self._wake[s] for s in self._seat_sockets if s in self._wake]
         pages = [self._wake[s] for s in self._table_sockets if s in self._wake]
         self._wake_in_turn(seats + pages)
@@ -844,10 +989,6 @@ class TableServer:
                     wake.set()
                 return
             loop.call_soon(self._wake_in_turn, wakes[WAKE_BATCH:])
-
-    def _record(self, audience: str, text: str) -> None:
-        if self.sent is not None:
-            self.sent.append((audience, text))
 
     async def _close_sockets(self, app: web.Application) -> None:
         for socket in [*self._seat_sockets, *self._table_sockets]:
@@ -950,8 +1091,66 @@ def _seconds_left(timer: Timer) -> int:
     return math.ceil(timer["remaining"])
 
 
+@dataclass(frozen=True)
+class SharedPart:
+    """The members every seat's state in a language shares: their keys,
+    their JSON without its braces (for the text :func:`padded` writes) and
+    with them, in UTF-8 (a frame's shared part)."""
+
+    keys: frozenset[str]
+    text: str
+    json: bytes
+
+
+@dataclass(frozen=True)
+class SeatMessage:
+    """A seat's state as its socket sends it: its own members (its secrets
+    and choices, its version) and the members every seat in its language
+    shares, each as JSON."""
+
+    own: bytes
+    shared: bytes
+
+    def text(self) -> str:
+        """The whole state, as its page reads it (its JSON text)."""
+        return f"{self.own[:-1].decode()},{self.shared[1:].decode()}"
+
+
+def _json(state: Mapping[str, Any]) -> bytes:
+    """JSON in UTF-8, as ``json.dumps(state, ensure_ascii=False,
+    separators=(",", ":"))`` writes it, byte for byte, in an eighth of the
+    instructions (orjson)."""
+    return orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS)
+
+
 def _text(state: Mapping[str, Any]) -> str:
-    return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+    return _json(state).decode()
+
+
+def deflate(data: bytes, dictionary: bytes | None = None) -> bytes:
+    """``data`` as a raw deflate stream (what a page's
+    ``DecompressionStream("deflate-raw")`` inflates), with ``dictionary``
+    (the text before it) as the window it may refer back to."""
+    packer = (
+        zlib.compressobj(DEFLATE_LEVEL, zlib.DEFLATED, -15, zdict=dictionary)
+        if dictionary
+        else zlib.compressobj(DEFLATE_LEVEL, zlib.DEFLATED, -15)
+    )
+    return packer.compress(data) + packer.flush()
+
+
+def sealed(own: bytes, size: int) -> bytes:
+    """A seat's own part as its frame carries it: deflated on its own
+    (never with another text, so another seat's or a chosen name cannot
+    tell how well it compresses), after its length, padded with zeros to
+    ``size`` bytes whatever it says. A part that outgrows ``size`` takes 2,
+    4, 8... times ``size``, the fewest that hold it (as :func:`padded`)."""
+    packed = deflate(own)
+    taken = OWN_HEAD.size + len(packed)
+    budget = size
+    while budget < taken:
+        budget *= 2
+    return OWN_HEAD.pack(len(packed)) + packed + bytes(budget - taken)
 
 
 def padded(
@@ -980,7 +1179,7 @@ def private_bytes(message: dict[str, Any], private: tuple[str, ...] = PRIVATE_FI
     pad, written as an object of their own. In the message they take as
     many, less the braces, plus a comma before each one not first there."""
     own = {key: message[key] for key in private if key in message}
-    return len(_text({**own, PAD: ""}).encode())
+    return len(_json({**own, PAD: ""}))
 
 
 def answer(body: dict[str, Any], status: int = 200) -> web.Response:
@@ -1077,11 +1276,29 @@ def _refusal(request: web.Request, key: str, status: int) -> web.Response:
 def _page(name: str, lang: str, **texts: str) -> str:
     """A page of ``pages/`` with its ``{{field}}``s filled: the language and
     its direction, and the texts, escaped."""
-    page = (PAGES / name).read_text(encoding="utf-8")
+    page = _versioned(PAGES / name)
     fields = {"lang": lang, "dir": direction(lang)} | {k: _html(v) for k, v in texts.items()}
     for field, value in fields.items():
         page = page.replace("{{" + field + "}}", value)
     return page
+
+
+def _static_version() -> str:
+    """A hash of the pages' scripts and style, which their URLs carry
+    (``?v=``): a browser never runs a script it cached before an update
+    with a page of after it."""
+    digest = hashlib.sha256()
+    for path in sorted((PAGES / "static").iterdir()):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+STATIC_VERSION = _static_version()
+
+
+def _versioned(page: Path) -> str:
+    """A page of ``pages/``, its scripts' and style's URLs versioned."""
+    return page.read_text(encoding="utf-8").replace("{{v}}", STATIC_VERSION)
 
 
 def _html(text: str) -> str:

@@ -325,6 +325,17 @@ class TableScreen(BoxLayout):
         self.session.unsubscribe(self.updated)
         self.leave()
 
+    def attach(self, table: Table) -> None:
+        """Follow the session again (the kiosk kept this screen out of
+        sight, in its language, and shows it again): ``table`` as it is now,
+        whatever it committed meanwhile, or a new game of it."""
+        self.session.subscribe(self.updated)
+        self.message_text = ""  # said to the table before it was hidden
+        if self._caption_end is not None:
+            self._caption_end.cancel()
+            self._end_caption(0)
+        self.follow(table)
+
     def leave(self) -> None:
         """The kiosk shows another page: say nothing more of what is queued
         (a screen reading a script aloud stops it), and close the rules at

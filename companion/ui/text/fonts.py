@@ -18,10 +18,12 @@ EXTENTS_KEPT = 4096  # words measured, per font and size, before the oldest are 
 
 def use_dejavu() -> None:
     """DejaVu Sans for every label, each word's size measured once, each
-    line drawn in the kiosk's writing direction."""
+    line drawn in the kiosk's writing direction; and Kivy's needless costs
+    spared (every kiosk calls this once Kivy is set up)."""
     import kivy
     from kivy.core.text import DEFAULT_FONT, LabelBase
 
+    from ..system.kivy_costs import spare_kivy_costs
     from .direction import draw_in_writing_direction  # imports Kivy: not before it is set up
     from .shaping import draw_in_runs
 
@@ -31,6 +33,7 @@ def use_dejavu() -> None:
     wrapping.install()
     draw_in_runs()  # SDL2's labels
     draw_in_writing_direction()  # Pillow's, where SDL2_ttf cannot shape
+    spare_kivy_costs()
 
 
 def _measure_once() -> None:

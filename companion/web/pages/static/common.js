@@ -22,6 +22,26 @@ const languageJustChosen = (() => {
   }
 })();
 
+// A raw deflate stream's stored blocks (none final) holding `bytes`: put
+// before a stream deflated with `bytes` as its dictionary, they give the
+// inflater the window that stream refers back to.
+function stored(bytes) {
+  const blocks = [];
+  for (let at = 0; at < bytes.length; at += 65535) {
+    const chunk = bytes.subarray(at, at + 65535);
+    const size = chunk.length;
+    blocks.push(new Uint8Array([0, size & 255, size >> 8, ~size & 255, (~size >> 8) & 255]), chunk);
+  }
+  return blocks;
+}
+
+// Inflate a raw deflate stream, after the stored blocks `window`: all it holds.
+async function inflate(window, packed) {
+  const stream = new Blob([...window, packed]).stream()
+    .pipeThrough(new DecompressionStream("deflate-raw"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 const Companion = {
   catalog: {},
 
@@ -184,20 +204,92 @@ const Companion = {
     return text.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? shown(args[name]) : whole));
   },
 
+  // A seat's frame (companion/web/server.py: seat_frame): a byte, 1 when its
+  // shared part is deflated after the shared part before it (`base`), then
+  // the length of its own part (4 bytes, big-endian); the own part: its
+  // length deflated (4 bytes), the seat's own members deflated, zeros; then
+  // the members every seat in its language shares, deflated. Returns the
+  // whole state, and the shared part for the next frame.
+  async seatFrame(data, base) {
+    const view = new DataView(data);
+    const based = view.getUint8(0) === 1;
+    const ownBytes = view.getUint32(1);
+    const own = await inflate([], new Uint8Array(data, 9, view.getUint32(5)));
+    const window = based ? base : new Uint8Array(0);
+    const all = await inflate(stored(window), new Uint8Array(data, 5 + ownBytes));
+    const shared = all.subarray(window.length);
+    const text = new TextDecoder();
+    return { state: { ...JSON.parse(text.decode(own)), ...JSON.parse(text.decode(shared)) }, shared };
+  },
+
+  // Whether this browser inflates a raw deflate stream (Chrome 103+,
+  // Firefox 113+, Safari 16.4+): a seat's page asks its socket for the
+  // deflated frames if so, else for the plain padded text (server.py).
+  inflates() {
+    try {
+      new DecompressionStream("deflate-raw");
+      return true;
+    } catch {
+      return false;
+    }
+  },
+
+  // A seat's socket, as this browser can read it. A socket asking neither
+  // way (an old page after an update) is closed with 4001: it reloads.
+  seatSocket() {
+    return `/ws?frames=${Companion.inflates() ? "binary" : "text"}`;
+  },
+
   // `seatGone` (optional) is asked after a socket closes for another reason
   // than a re-pair: true when this page holds no seat any more (its re-pair's
   // close was lost on the way), so the page reloads instead of retrying.
+  // A state the page fails to show is logged and the socket stays open (the
+  // same state again would fail again); a frame it fails to read closes the
+  // socket, whose next one starts with a frame based on nothing.
   live(path, onState, linkElement, seatGone = null) {
     let delay = 500;
+    const show = (state) => {
+      try {
+        onState(state);
+      } catch (error) {
+        console.error(error);
+      }
+    };
     const connect = () => {
       const scheme = location.protocol === "https:" ? "wss" : "ws";
       const socket = new WebSocket(`${scheme}://${location.host}${path}`);
+      socket.binaryType = "arraybuffer";
+      // A seat's frames are read in turn: each one's shared part may be
+      // deflated after the one before it on this socket. Once one could not
+      // be read, those behind it are not (their dictionary is lost).
+      let shared = new Uint8Array(0);
+      let reading = Promise.resolve();
+      let unreadable = false;
       socket.onopen = () => {
         delay = 500;
         linkElement.dataset.state = "open";
         linkElement.textContent = Companion.t("web.connected");
       };
-      socket.onmessage = (message) => onState(JSON.parse(message.data));
+      socket.onmessage = (message) => {
+        if (typeof message.data === "string") {   // the public table's, a plain seat's
+          show(JSON.parse(message.data));
+          return;
+        }
+        reading = reading.then(async () => {
+          if (unreadable) return;
+          let frame;
+          try {
+            frame = await Companion.seatFrame(message.data, shared);
+          } catch (error) {
+            unreadable = true;
+            console.error(error);
+            socket.close();                         // the next socket starts afresh
+            return;
+          }
+          shared = frame.shared;
+          show(frame.state);
+        });
+      };
       socket.onclose = (event) => {
         linkElement.dataset.state = "closed";
         linkElement.textContent = Companion.t("web.reconnecting");

@@ -464,7 +464,7 @@ async function start() {
   Companion.largeText(byId("large-text"));
   render(state);
   revealing(byId("secrets"), byId("reveal"));
-  Companion.live("/ws", render, byId("link"), async () => {
+  Companion.live(Companion.seatSocket(), render, byId("link"), async () => {
     const response = await fetch("/api/seat", { credentials: "same-origin" }).catch(() => null);
     return response !== null && response.status === 401;     // a server that is down: retry
   });

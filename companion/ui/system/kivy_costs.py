@@ -1,0 +1,85 @@
+"""Where Kivy 2.3.1 spends a Pi's instructions for nothing, and what the
+kiosk runs there instead (:func:`spare_kivy_costs`, called by
+``ui/text/fonts.py: use_dejavu``, which every kiosk calls once Kivy is set
+up: the app, the benchmarks, the tests' window). Values and events stay
+Kivy's own: tests/test_kivy_costs.py compares both with Kivy's in a
+process of its own.
+
+1. Every read of a ``ReferenceListProperty`` (a widget's ``pos``,
+   ``size``, ``size_hint``...), every write and every change of one of its
+   parts (``x``) has ``kivy/properties.pyx`` (``ReferenceListProperty.get``,
+   ``.set`` and ``.trigger_change``) call ``ObservableReferenceList.
+   __setslice__`` first: a Python 2 method, whose ``list.__setslice__``
+   does not exist in Python 3. The ``AttributeError`` (its message
+   formatted, a traceback entry added by Cython) is caught and the list is
+   set with ``__setitem__`` instead: a read of ``pos`` is 16 K
+   instructions, 7.6 K without it (docs/benchmarks.md has the report for
+   Kivy). Here
+   ``__setslice__`` is the same method as Python 3 spells it, so the first
+   try succeeds and sets the same list to the same values.
+2. ``BoxLayout.do_layout`` reads each child's ``size``, ``size_hint``,
+   ``size_hint_min`` and ``size_hint_max``, each a ``ReferenceListProperty``
+   that builds its list anew: here they are read as the numbers they are
+   made of, and the layout itself (``_iterate_layout``) and the writes
+   (``child.pos = x, y``: one ``pos`` event) are Kivy's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def spare_kivy_costs() -> None:
+    """Put the two methods in Kivy's classes (again: harmless)."""
+    from kivy.properties import ObservableReferenceList
+    from kivy.uix.boxlayout import BoxLayout
+
+    ObservableReferenceList.__setslice__ = _Spared.__setslice__
+    BoxLayout.do_layout = _Spared.do_layout
+
+
+class _Spared:
+    """The methods, under the names Kivy's classes have them by: Kivy binds
+    a callback such as ``do_layout`` weakly, by its function's name
+    (``kivy.weakmethod.WeakMethod``)."""
+
+    def __setslice__(
+        self: Any, start: int, stop: int, value: list[Any], update_properties: bool = True
+    ) -> None:
+        """``ObservableReferenceList.__setslice__`` without ``list.__setslice__``
+        (Kivy calls it with ``update_properties=False`` only)."""
+        where = slice(start, stop)
+        list.__setitem__(self, where, value)
+        if update_properties:
+            self.prop.setitem(self.obj(), where, value)
+
+    def do_layout(self: Any, *_args: Any) -> None:
+        """Kivy 2.3.1's ``BoxLayout.do_layout``, its children's sizes read
+        as scalars. Kivy's passes each child's live list, which a change of
+        a later sibling's size made by an earlier one's move would update
+        while it lays out; such a change lays the box out again in both."""
+        children = self.children
+        if not children:
+            left, top, right, bottom = self.padding
+            self.minimum_size = left + right, top + bottom
+            return
+        sizes = [
+            (
+                (c.width, c.height),
+                (c.size_hint_x, c.size_hint_y),
+                c.pos_hint,
+                (c.size_hint_min_x, c.size_hint_min_y),
+                (c.size_hint_max_x, c.size_hint_max_y),
+            )
+            for c in children
+        ]
+        for i, x, y, w, h in self._iterate_layout(sizes):
+            child = children[i]
+            child.pos = x, y
+            wide, tall = child.size_hint_x, child.size_hint_y
+            if wide is None:
+                if tall is not None:
+                    child.height = h
+            elif tall is None:
+                child.width = w
+            else:
+                child.size = w, h

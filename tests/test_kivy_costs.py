@@ -1,0 +1,141 @@
+"""Kivy's needless costs spared (companion/ui/system/kivy_costs.py): a
+``ReferenceListProperty`` (``pos``, ``size``...) no longer raises and
+catches an ``AttributeError`` at every read and write, and a BoxLayout
+reads its children's sizes as numbers; every value, event and layout
+stays Kivy's own, compared with Kivy's methods in a process of their own
+(tests/kivy_costs_child.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("kivy")
+CHILD = Path(__file__).with_name("kivy_costs_child.py")
+
+
+def child(kind: str, directory: Path) -> dict:
+    directory.mkdir()
+    done = subprocess.run(
+        [sys.executable, str(CHILD), kind, str(directory)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+@pytest.mark.slow
+def test_values_events_and_layouts_are_kivys_own(tmp_path):
+    kivy, spared = child("kivy", tmp_path / "kivy"), child("spared", tmp_path / "spared")
+    assert (kivy["spared"], spared["spared"]) == (False, True)
+    # What each side saw is something: writes fired events, screens have widgets.
+    assert sum(len(events) for _, _, events, _ in kivy["properties"]) > 50
+    assert len(kivy["boxes"]) == 3 and all(events for *_, events in kivy["boxes"])
+    assert len(kivy["screens"]) == 24
+    for name, state, events, error in kivy["properties"]:
+        assert [name, state, events, error] in spared["properties"], name
+    assert spared["properties"] == kivy["properties"]
+    for box, spared_box in zip(kivy["boxes"], spared["boxes"]):
+        assert spared_box == box, box[:2]
+    for screen, spared_screen in zip(kivy["screens"], spared["screens"]):
+        assert spared_screen == screen, screen[:4]
+
+
+def test_what_kivy_tries_first_now_works(window):
+    """Kivy calls ``__setslice__`` first, then, on its AttributeError,
+    ``__setitem__``: the first now sets the list as the second did."""
+    from kivy.uix.widget import Widget
+
+    widget = Widget(pos=(1, 2))
+    held = widget.pos  # the list itself (a read sets it from x and y again)
+    held.__setslice__(0, 2, [3, 4], update_properties=False)
+    assert (list(held), widget.x, widget.y) == ([3, 4], 1, 2)  # the list only
+    held.__setslice__(0, 2, [5, 6])
+    assert (list(held), widget.x, widget.y) == ([5, 6], 5, 6)
+
+
+class Fallbacks:
+    """Kivy's fallback after its ``__setslice__`` failed (``__setitem__``
+    with ``update_properties=False``), counted; and every ``__setslice__``."""
+
+    def __init__(self) -> None:
+        from kivy.properties import ObservableReferenceList
+
+        self.cls = ObservableReferenceList
+        self.setitem, self.setslice = self.cls.__setitem__, self.cls.__setslice__
+        self.taken, self.item_writes, self.slices = 0, 0, 0
+
+    def __enter__(self) -> Fallbacks:
+        setitem, setslice = self.setitem, self.setslice
+
+        def counted_setitem(lst, key, value, update_properties=True):
+            if update_properties:
+                self.item_writes += 1
+            else:
+                self.taken += 1
+            return setitem(lst, key, value, update_properties)
+
+        def counted_setslice(lst, *args, **kwargs):
+            self.slices += 1
+            return setslice(lst, *args, **kwargs)
+
+        self.cls.__setitem__, self.cls.__setslice__ = counted_setitem, counted_setslice
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.cls.__setitem__, self.cls.__setslice__ = self.setitem, self.setslice
+
+
+def test_reads_writes_and_layouts_never_fall_back(window):
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.widget import Widget
+    from ui_helpers import frames
+
+    box = BoxLayout(padding=4, spacing=2)
+    parts = [Widget(), Widget(size_hint_x=None, width=30)]
+    for part in parts:
+        box.add_widget(part)
+    window.add_widget(box)
+    try:
+        with Fallbacks() as fallbacks:
+            for part in parts:
+                part.pos, part.size, part.size_hint  # noqa: B018 (reads)
+                part.x += 1
+                part.pos = (5, 6)
+                part.pos[0] = 7  # an item written: Kivy's __setitem__, as ever
+            box.width += 10
+            frames(2)
+        assert fallbacks.item_writes == len(parts)
+        assert fallbacks.slices > 10
+        assert fallbacks.taken == 0
+    finally:
+        window.remove_widget(box)
+
+
+def test_a_settled_box_lays_out_without_reading_its_childrens_lists(window):
+    """Kivy's BoxLayout read each child's ``size``, ``size_hint``,
+    ``size_hint_min`` and ``size_hint_max`` at every layout (each a new
+    list); a box whose children stand where it puts them reads none."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.widget import Widget
+    from ui_helpers import frames
+
+    box = BoxLayout(orientation="vertical", padding=4, spacing=2)
+    for hint in (1, 2, None):
+        box.add_widget(Widget(size_hint_y=hint, height=20))
+    window.add_widget(box)
+    try:
+        frames(2)
+        placed = [(*child.pos, *child.size) for child in box.children]
+        with Fallbacks() as fallbacks:
+            box.do_layout()
+        assert [(*child.pos, *child.size) for child in box.children] == placed
+        assert fallbacks.slices == 0
+    finally:
+        window.remove_widget(box)

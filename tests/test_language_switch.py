@@ -1,0 +1,183 @@
+"""A language switch at the kiosk puts the table screen in that language in
+sight: the one kept since it was last shown, or built ahead while nothing
+happened (Kiosk.prepare_language), showing the table as it is now; only a
+language never built is built at the switch. A kept screen must read, lay
+out and draw exactly as one built fresh: in a real Kivy window (headless
+with Mesa) over a real SQLite store."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.games.base import Fate, Setup
+from companion.i18n import Messages
+from companion.table import EventStore, Table
+
+pytest.importorskip("kivy.base")
+from kiosk_helpers import walk, window_shot  # noqa: E402
+from ui_helpers import frames, show, wait_for  # noqa: E402
+
+SEATS = ["Anna", "Boris", "Chloé", "Dmitri", "Elena"]
+
+
+def kiosk_at(window, tmp_path, size=(800, 480), build_ahead=False):
+    """A kiosk showing a 5-seat Secret Hitler table in English."""
+    from companion.ui.kiosk import Kiosk
+    from companion.ui.system.kiosk_settings import KioskSettings
+
+    store = EventStore(tmp_path / "g.sqlite3")
+    setup = Setup(game="secret_hitler", seats=SEATS, mode="keeper", options={"first": 0})
+    table = Table.start(store, setup, fate=Fate(seed=3))
+    settings = KioskSettings(tmp_path / "k.ini")
+    kiosk = Kiosk(store, table, lang="en", settings=settings, build_ahead=build_ahead)
+    return show(window, kiosk, size)
+
+
+def move_on(table, steps: int = 3) -> None:
+    """The table commits a few commands (the first legal one each time)."""
+    for _ in range(steps):
+        table.execute(dict(next(c for c in table.legal_commands() if c["type"] != "undo")))
+
+
+def labels(screen) -> list[tuple[str, tuple[int, int, int, int], tuple[int, int]]]:
+    """Every label's text, box and drawn size (hidden ones too), in order,
+    as last drawn (none drawn again here)."""
+    from kivy.uix.label import Label
+
+    found = []
+    for widget in walk(screen):
+        if isinstance(widget, Label):
+            box = (*widget.to_window(*widget.pos), *widget.size)
+            found.append((widget.text, tuple(round(v) for v in box), tuple(widget.texture_size)))
+    return found
+
+
+def drawn(screen) -> list[bytes]:
+    """Every shown label's drawn pixels, in order."""
+    from kivy.uix.label import Label
+
+    return [
+        bytes(w.texture.pixels)
+        for w in walk(screen)
+        if isinstance(w, Label) and w.text and w.texture is not None
+    ]
+
+
+def fresh(kiosk, lang: str):
+    """The table screen in ``lang`` built at the switch, as a kiosk that
+    kept none would (the kept one is forgotten first)."""
+    kiosk.kept.pop(lang, None)
+    kiosk.set_language(lang)
+    frames(4)
+    return kiosk.table_screen
+
+
+def test_a_screen_shown_before_is_kept_and_shows_what_the_table_did_meanwhile(window, tmp_path):
+    kiosk = kiosk_at(window, tmp_path)
+    english = kiosk.table_screen
+    kiosk.set_language("ru")
+    frames(3)
+    russian = kiosk.table_screen
+    kiosk.set_language("en")
+    frames(3)
+    assert kiosk.table_screen is english  # kept, not built again
+    move_on(kiosk.table)  # while the Russian screen is out of sight
+    frames(3)
+    kiosk.set_language("ru")
+    frames(4)
+    assert kiosk.table_screen is russian
+    assert russian.lang == "ru" and russian.title_text == Messages("ru")("game.secret_hitler")
+    kept = labels(russian)
+    assert kept == labels(fresh(kiosk, "ru"))  # the table as it is now, word for word
+
+
+def test_a_screen_built_ahead_reads_and_draws_as_one_built_at_the_switch(window, tmp_path):
+    """Persian built ahead while English is in sight: its own writing
+    direction (mirrored), its texts drawn as a fresh Persian screen's."""
+    kiosk = kiosk_at(window, tmp_path)
+    english = labels(kiosk.table_screen)
+    ahead = kiosk.prepare_language("fa")
+    frames(3)
+    assert labels(kiosk.table_screen) == english  # the screen in sight is as it was
+    move_on(kiosk.table)
+    frames(3)
+    kiosk.set_language("fa")
+    frames(4)
+    assert kiosk.table_screen is ahead
+    kept, kept_pixels = labels(ahead), drawn(ahead)
+    built = fresh(kiosk, "fa")
+    assert built is not ahead
+    assert kept == labels(built)
+    assert kept_pixels == drawn(built)
+    title = built.ids.bar.ids.title
+    assert title.right > built.width / 2  # mirrored: the name on the right
+
+
+def test_screens_out_of_sight_keep_their_own_direction_through_a_turn(window, tmp_path):
+    """English and Persian each kept while the other is in sight: each reads
+    and draws as one built fresh when back, though the table moved on, even
+    in the frame of the switch."""
+    kiosk = kiosk_at(window, tmp_path)
+    english = kiosk.table_screen
+    persian = kiosk.prepare_language("fa")
+    frames(3)
+    move_on(kiosk.table)  # in the frame of the switch: drawn before the turn
+    kiosk.set_language("fa")
+    frames(4)
+    move_on(kiosk.table)
+    kiosk.set_language("en")
+    frames(4)
+    assert kiosk.table_screen is english
+    kept, kept_pixels = labels(english), drawn(english)
+    built = fresh(kiosk, "en")
+    assert kept == labels(built)
+    assert kept_pixels == drawn(built)
+    move_on(kiosk.table, 2)
+    kiosk.set_language("fa")
+    frames(4)
+    assert kiosk.table_screen is persian
+    kept, kept_pixels = labels(persian), drawn(persian)
+    built = fresh(kiosk, "fa")
+    assert kept == labels(built)
+    assert kept_pixels == drawn(built)
+
+
+def test_the_screens_are_built_ahead_while_nothing_happens(window, tmp_path, monkeypatch):
+    from companion.ui import kiosk as kiosk_module
+    from companion.ui.text.fonts import kiosk_languages
+
+    monkeypatch.setattr(kiosk_module, "AHEAD_SECONDS", 0.2)
+    kiosk = kiosk_at(window, tmp_path, build_ahead=True)
+    assert wait_for(lambda: set(kiosk.kept) == set(kiosk_languages()), 10)
+    shown = kiosk.table_screen
+    assert shown.lang == "en" and kiosk.current == "table"
+    # The hidden screens follow nothing: a commit costs the screen in sight alone.
+    assert [s for s in kiosk.kept.values() if s.updated in kiosk.session._listeners] == [shown]
+
+
+def test_a_new_game_elsewhere_lets_the_kept_screens_go(window, tmp_path):
+    kiosk = kiosk_at(window, tmp_path)
+    kiosk.prepare_language("el")
+    setup = Setup(game="coup", seats=SEATS[:3], options={"first": 0})
+    kiosk.session.start(setup, fate=Fate(seed=1))
+    frames(3)
+    assert set(kiosk.kept) == {"en"} and kiosk.kept["en"] is kiosk.table_screen
+    kiosk.set_language("el")
+    frames(3)
+    assert kiosk.table_screen.title_text == Messages("el")("game.coup")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_switch_shots(window, tmp_path, size):
+    """English to Persian and back through kept screens, for a person to
+    look at."""
+    kiosk = kiosk_at(window, tmp_path, size)
+    kiosk.prepare_language("fa")
+    move_on(kiosk.table)
+    kiosk.set_language("fa")
+    frames(4)
+    window_shot(window, f"language-switch-en-fa-{size[0]}x{size[1]}")
+    move_on(kiosk.table, 2)
+    kiosk.set_language("en")
+    frames(4)
+    window_shot(window, f"language-switch-fa-en-{size[0]}x{size[1]}")
