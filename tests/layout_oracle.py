@@ -8,10 +8,10 @@ needs of every screen, asked of the widget tree in a real window.
 - ``broken_words``: a shown label whose text Kivy shortened, cut, or broke
   inside a word, or whose text lies outside its box or the window;
 - ``misread_lines``: in a right-to-left language, a line whose visual
-  order as drawn (FriBiDi's, the library Pillow's raqm orders Persian with,
-  for the paragraph direction Pillow was given when the line was drawn, or
-  from the line's own first strong character where none was) differs from
-  the order a right-to-left paragraph reads it in: "۰ ← ۱۵" drawn left to
+  order as drawn (FriBiDi's, which the kiosk's text path cuts a line into
+  runs with, for the paragraph direction the line was drawn in, or from
+  the line's own first strong character where none was) differs from the
+  order a right-to-left paragraph reads it in: "۰ ← ۱۵" drawn left to
   right;
 - ``dropped_icons``: a named piece (a character, a power, an agenda) whose
   icon its widget does not show;
@@ -202,25 +202,27 @@ _CONTROLS = dict.fromkeys(
 
 
 def drawn_lines(label: Label) -> list[tuple[str, str | None]]:
-    """Each line of the label as Kivy's Pillow provider draws it: its text
-    and the paragraph direction Pillow is given for it (None: raqm takes it
-    from the line's first strong character). Read by drawing the label
-    again with Pillow's ``text`` listened to."""
-    from PIL import ImageDraw
+    """Each line of the label as the kiosk's text path draws it: its text
+    and the paragraph direction its runs are cut for (None: from the
+    line's first strong character; ui/text/shaping.py). Read by drawing
+    the label again with the provider's line drawing listened to."""
+    from kivy.core.text import Label as CoreLabel
+
+    from companion.ui.text.shaping import paragraph
 
     drawn: list[tuple[str, str | None]] = []
-    draw_text = ImageDraw.ImageDraw.text
+    render_text = CoreLabel._render_text
 
-    def listened(draw, xy, text, *args, direction=None, **kwargs):
-        drawn.append((text, direction))
-        return draw_text(draw, xy, text, *args, direction=direction, **kwargs)
+    def listened(core, text, x, y):
+        drawn.append((text, paragraph(core)))
+        return render_text(core, text, x, y)
 
     label.texture_update()
-    ImageDraw.ImageDraw.text = listened
+    CoreLabel._render_text = listened
     try:
         label._label._render_real()
     finally:
-        ImageDraw.ImageDraw.text = draw_text
+        CoreLabel._render_text = render_text
     return drawn
 
 

@@ -18,15 +18,27 @@ FONT = 32
 
 
 def drawn(
-    window, tmp_path, text: str, width: int | None = None, halign: str = "left", lang: str = "fa"
+    window,
+    tmp_path,
+    text: str,
+    width: int | None = None,
+    halign: str = "left",
+    lang: str = "fa",
+    base_direction: str | None = None,
 ):
     """``text`` as a kiosk in ``lang`` draws it (each line a paragraph of the
-    language's direction), as a greyscale image (ink is bright)."""
+    language's direction, or of the label's ``base_direction``), as a
+    greyscale image (ink is bright)."""
     from companion.ui.text.direction import writing
 
     writing.use(lang)
     label = Label(
-        text=text, font_size=FONT, color=(1, 1, 1, 1), halign=halign, size_hint=(None, None)
+        text=text,
+        font_size=FONT,
+        color=(1, 1, 1, 1),
+        halign=halign,
+        size_hint=(None, None),
+        base_direction=base_direction,
     )
     if width is None:
         label.bind(texture_size=lambda lbl, size: setattr(lbl, "size", size))
@@ -35,7 +47,7 @@ def drawn(
         label.bind(texture_size=lambda lbl, size: setattr(lbl, "size", (width, size[1])))
     show(window, label, (800, 480))
     frames(3)
-    path = tmp_path / f"text-{abs(hash((text, width)))}.png"
+    path = tmp_path / f"text-{abs(hash((text, width, lang, base_direction)))}.png"
     label.export_to_png(str(path))
     return Image.open(path).convert("L")
 
@@ -70,8 +82,8 @@ def test_the_kiosk_can_draw_right_to_left(window):
     from companion.ui.text.fonts import kiosk_languages, right_to_left_ready
 
     assert right_to_left_ready(), (
-        "Persian needs Kivy's Pillow text with raqm and the system's FriBiDi "
-        "(apt install libfribidi0)"
+        "Persian needs Kivy's SDL2_ttf with HarfBuzz (or Pillow with raqm) and "
+        "the system's FriBiDi (apt install libfribidi0)"
     )
     assert "fa" in kiosk_languages()
 
@@ -236,3 +248,110 @@ def _widgets(widget):
     yield widget
     for child in widget.children:
         yield from _widgets(child)
+
+
+def raqm_drawn(text: str, direction: str) -> Image.Image:
+    """``text`` as Pillow's raqm lays it out in a paragraph of
+    ``direction`` (the kiosk's text path before SDL2_ttf), in the kiosk's
+    font and size, as a greyscale image (ink is bright)."""
+    from pathlib import Path
+
+    import kivy
+    from PIL import ImageDraw, ImageFont
+
+    font_file = Path(kivy.__file__).parent / "data" / "fonts" / "DejaVuSans.ttf"
+    font = ImageFont.truetype(str(font_file), FONT, layout_engine=ImageFont.Layout.RAQM)
+    right, bottom = font.getbbox(text, direction=direction)[2:]
+    image = Image.new("L", (right + 8, bottom + 8))
+    ImageDraw.Draw(image).text((4, 4), text, fill=255, font=font, direction=direction)
+    return image
+
+
+def placed(line: Image.Image, pieces: dict[str, Image.Image]) -> dict[str, int]:
+    """Where each piece starts in ``line``, from the line's left ink edge."""
+    found = {}
+    for word, piece in pieces.items():
+        left, _top, score = find(shrink(line), shrink(piece))
+        assert score < 20, f"{word} is not drawn as it is alone (difference {score:.0f})"
+        found[word] = left - ink_box(line)[0]
+    return found
+
+
+def assert_drawn_as_raqm_draws(window, tmp_path, text, words, direction, **label):
+    kiosk_line = drawn(window, tmp_path, text, **label)
+    raqm_line = raqm_drawn(text, direction)
+    kiosk = placed(kiosk_line, {w: drawn(window, tmp_path, w, **label) for w in words})
+    raqm = placed(raqm_line, {w: raqm_drawn(w, direction) for w in words})
+    # The same order, each word within a few pixels of where raqm put it
+    # (the two shape alike; their hinting differs by about a pixel a word).
+    assert sorted(kiosk, key=kiosk.get) == sorted(raqm, key=raqm.get), (kiosk, raqm)
+    assert all(abs(kiosk[w] - raqm[w]) <= 4 for w in words), (kiosk, raqm)
+    width = ink_box(kiosk_line)[2] - ink_box(kiosk_line)[0]
+    assert abs(width - (ink_box(raqm_line)[2] - ink_box(raqm_line)[0])) <= 4
+
+
+def test_a_mixed_persian_line_is_drawn_as_raqm_draws_it(window, tmp_path):
+    # Persian words joined, Persian digits, a Latin name in an isolate and a
+    # bracket, in one right-to-left line: cut into runs by FriBiDi, each
+    # shaped by SDL2_ttf, placed in the order raqm places them.
+    t = Messages("fa", ["Sara Kim", "Omid"])
+    text = t("log.exchange_drawn", player=0, count=12) + " (۳)"
+    assert "\u2068Sara Kim\u2069 ۱۲ کارت" in text
+    words = ("Sara", "Kim", "۱۲", "کارت", "دربار", "(۳)")
+    assert_drawn_as_raqm_draws(window, tmp_path, text, words, "rtl")
+
+
+def test_a_label_that_copies_the_board_runs_left_to_right_in_persian(window, tmp_path):
+    # base_direction "ltr": the paragraph runs left to right whatever the
+    # kiosk's language, as Pillow drew such a label with direction="ltr".
+    text = "۰ ← ۱۵ کارت"
+    words = ("۰", "۱۵", "کارت")
+    assert_drawn_as_raqm_draws(window, tmp_path, text, words, "ltr", base_direction="ltr")
+    ltr = drawn(window, tmp_path, text, base_direction="ltr")
+    rtl = drawn(window, tmp_path, text)
+    zero = drawn(window, tmp_path, "۰")
+    assert find(shrink(ltr), shrink(zero))[0] < find(shrink(rtl), shrink(zero))[0]
+
+
+def test_the_kiosk_draws_with_sdl2_and_says_it_can_draw_persian(window, tmp_path):
+    from kivy.core.text import Label as CoreLabel
+
+    from companion.ui.text.fonts import kiosk_languages, right_to_left_ready
+
+    # The fast path: Kivy's SDL2 text, its lines cut into runs.
+    assert CoreLabel.__name__ == "LabelSDL2"
+    assert right_to_left_ready() and "fa" in kiosk_languages()
+    # What it says is so: a Persian word is drawn joined, and a line of two
+    # words reads right to left.
+    joined = ink_box(drawn(window, tmp_path, "کارت"))
+    apart = ink_box(drawn(window, tmp_path, "\u200c".join("کارت")))
+    assert joined[2] - joined[0] < (apart[2] - apart[0]) * 0.9
+    line = shrink(drawn(window, tmp_path, "کارت دربار"))
+    first = find(line, shrink(drawn(window, tmp_path, "کارت")))[0]
+    second = find(line, shrink(drawn(window, tmp_path, "دربار")))[0]
+    assert first > second
+
+
+def test_the_layout_oracle_hears_each_line_and_its_direction(window):
+    # The oracle's direction check listens to the lines the text path
+    # draws: a line laid out from its own first strong character (the
+    # kiosk writing left to right) is heard as such, and found misread.
+    # (Kivy may draw a label twice over: a texture's pending refill runs
+    # when the texture is next written to.)
+    from layout_oracle import drawn_lines, misread_lines
+
+    from companion.ui.text.direction import writing
+
+    label = Label(text="۰ ← ۱۵", font_size=FONT, size_hint=(None, None))
+    show(window, label, (800, 480))
+    try:
+        writing.use("en")
+        frames(2)
+        assert set(drawn_lines(label)) == {("۰ ← ۱۵", None)}
+        assert set(misread_lines(label)) == {"drawn left to right: '۰ ← ۱۵'"}
+        writing.use("fa")
+        frames(2)
+        assert set(drawn_lines(label)) == {("۰ ← ۱۵", "rtl")}
+        assert misread_lines(label) == []
+    finally:
+        writing.use("en")

@@ -1,7 +1,7 @@
 """Secret Hitler at ten seats on the 800×480 screen: during the powers
 (a seat term-limited, investigated, executed...) every seat's details show
-whole, the command strip stays whole in sight (a closed ballot's chips
-fold away when the seats need their room), and each power on the fascist
+whole, the command strip stays whole in sight (the ballot's chips, open or
+closed, fold away when the seats need their room), and each power on the fascist
 track keeps its icon beside its word."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from kiosk_helpers import cut_labels, window_shot
+from kiosk_helpers import cut_labels, spilled_labels, window_shot
 from phase_playouts import new_table, play
 from sh_kiosk_helpers import to_phase
 from ui_helpers import frames, show
@@ -108,3 +108,31 @@ def test_an_open_ballot_s_chips_fold_rather_than_push_the_commands_off(window, t
     assert strip_in_sight(screen)
     assert not seats_whole(screen), seats_whole(screen)
     assert "1" in screen.status_text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_open_ballot_s_chips_fold_rather_than_cut_a_seat(window, tmp_path, lang):
+    """Seven seats at 800×480, the candidate's long name on two lines and
+    its badge under it: an open ballot's chips that fit beside the commands
+    but leave the seats' rows short of what they need fold away (the status
+    line still counts the votes), so no seat's text is cut."""
+    from sh_helpers import nominate
+
+    from companion.games.base import Fate, Setup
+    from companion.games.secret_hitler.screen import SecretHitlerTableScreen
+    from companion.table import EventStore, Table
+
+    names = ["Alexandra Papadopoulou", "Δημήτρης", "مریم", "Светлана"]
+    names += ["Konstantinos", "Maximilian", "زهرا"]
+    setup = Setup(game="secret_hitler", seats=names, mode="physical", options={"first": 0})
+    table = Table.start(EventStore(tmp_path / "g.sqlite3"), setup, fate=Fate(seed=3))
+    screen = show(window, SecretHitlerTableScreen(table, lang=lang), SIZE)
+    nominate(table)
+    frames(3)
+    window_shot(window, f"sh-7-open-ballot-{lang}-800x480")
+    assert not seats_whole(screen), seats_whole(screen)
+    spilled = [w.text for panel in screen._panels for w in spilled_labels(panel)]
+    assert not spilled, spilled
+    assert strip_in_sight(screen)
+    ballot = screen.ids.ballot
+    assert ballot.chips and not ballot.put_away, "the open ballot's title stays"

@@ -24,17 +24,20 @@ def prepare_kivy_environment() -> None:
     our way, send its log through ours (``companion.logs``: no handlers of
     its own, no log files), read and write no ``~/.kivy/config.ini`` (whose
     ``[modules]`` could open Kivy's inspector over the kiosk; the kiosk sets
-    what it needs in :func:`configure_kivy`), and draw text with Pillow.
+    what it needs in :func:`configure_kivy`), and draw text with SDL2_ttf.
 
-    Pillow lays text out with raqm (HarfBuzz and FriBiDi), which shapes and
-    orders Persian right to left, mixed with Latin names and digits, brackets
-    mirrored; Kivy's SDL2 text does none of that (see docs/architecture.md).
-    The same text path serves every language, so what the tests measure in
+    SDL2_ttf shapes with HarfBuzz; :mod:`.text.shaping` cuts each line into
+    directional runs with FriBiDi first, so Persian is joined and ordered
+    right to left, mixed with Latin names and digits, brackets mirrored.
+    Where Kivy's SDL2_ttf cannot shape, Pillow (raqm) draws instead. The
+    same text path serves every language, so what the tests measure in
     English is what Persian gets."""
+    from .text.shaping import prefer_sdl2
+
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ["KIVY_LOG_MODE"] = "PYTHON"
     os.environ["KIVY_NO_CONFIG"] = "1"
-    os.environ.setdefault("KIVY_TEXT", "pil")
+    os.environ.setdefault("KIVY_TEXT", prefer_sdl2())
 
 
 # Kivy imports each Linux input provider it has and logs an ERROR with a

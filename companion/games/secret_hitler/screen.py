@@ -408,8 +408,10 @@ class SecretHitlerTableScreen(TableScreen):
         """Grow each row of seats to what its fullest seat needs (a row
         whose seats fit keeps its height), by no more in all than the
         commands below can spare (they stay whole in sight). Where that is
-        not enough, a closed ballot's chips fold away to give their room
-        (an open one's only where the commands would leave the screen)."""
+        not enough, the ballot's chips fold away to give their room, an
+        open one's too (the status line still counts the votes): a seat's
+        name and badge never shorten, so rows short of their need would
+        cut them."""
         grid, view, ballot = self.ids.players, self.ids.command_view, self.ids.ballot
         cols = max(1, grid.cols or 1)
         rows = [self._panels[start : start + cols] for start in range(0, len(self._panels), cols)]
@@ -419,10 +421,9 @@ class SecretHitlerTableScreen(TableScreen):
         rest = ballot.ids.heading.height + ballot.ids.result.height + ballot.spacing * 2
         given = (chips if ballot.folded else 0) + (rest if ballot.put_away else 0)
         unfolded = room - given
-        # The strip pushed out of sight folds an open ballot's chips too (the
-        # status line still counts the votes); never a reveal's.
+        # Never a reveal's chips: the table is watching the votes turn.
         shown = bool(ballot.chips) and not ballot.revealing
-        short = unfolded < -0.5 or (self._open_ballot is None and sum(wanted) > unfolded + 0.5)
+        short = unfolded < -0.5 or sum(wanted) > unfolded + 0.5
         ballot.folded = shown and short
         # Still out of sight, folded: a closed ballot gives the rest of its room.
         closed = self._open_ballot is None and not ballot.revealing

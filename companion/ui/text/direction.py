@@ -9,10 +9,11 @@ The kiosk shows one language at a time, so one ``writing`` serves every kv
 rule; its properties are bound, so a change of language re-lays the screen.
 
 Each line of a label is drawn as a paragraph of the kiosk's direction
-(:func:`draw_in_writing_direction`): Pillow's raqm would otherwise order a
-line from its own first strong character, so a Persian line that starts
-with a digit ("۰ ← ۱۵"), a symbol, or the rest of a Latin name wrapped from
-the line above would be drawn left to right, its parts in the wrong order.
+(:func:`.shaping.paragraph`, which the SDL2 text path cuts each line into
+runs for; :func:`draw_in_writing_direction` where Pillow draws instead): a
+line laid out from its own first strong character would put a Persian line
+that starts with a digit ("۰ ← ۱۵"), a symbol, or the rest of a Latin name
+wrapped from the line above left to right, its parts in the wrong order.
 A label that copies the physical game (a row of disks as on the board) says
 so with ``base_direction: "ltr"``."""
 
@@ -77,9 +78,10 @@ Factory.register("Row", cls=Row)
 
 
 def draw_in_writing_direction() -> None:
-    """Draw every line of Kivy's Pillow labels as a paragraph of the
-    kiosk's writing direction, or of the label's own ``base_direction``
-    ("ltr" or "rtl") where it names one."""
+    """Draw every line of Kivy's Pillow labels (the fallback where Kivy's
+    SDL2_ttf cannot shape: :mod:`.shaping`) as a paragraph of the kiosk's
+    writing direction, or of the label's own ``base_direction`` ("ltr" or
+    "rtl") where it names one."""
     from kivy.core.text import Label
 
     if Label.__name__ != "LabelPIL" or getattr(Label, "_directed", False):

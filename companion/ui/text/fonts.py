@@ -1,7 +1,8 @@
 """What the kiosk draws text with. One font for every language we ship:
 Kivy has no glyph fallback, and the DejaVu Sans in Kivy's own wheel covers
-Latin, Greek, Cyrillic and Persian. Persian also needs Pillow's raqm layout
-(see app.prepare_kivy_environment), which loads the system's FriBiDi."""
+Latin, Greek, Cyrillic and Persian. Persian also needs shaping (HarfBuzz,
+in Kivy's SDL2_ttf) and the system's FriBiDi for its runs' order
+(:mod:`.shaping`; Pillow's raqm where SDL2_ttf cannot shape)."""
 
 from __future__ import annotations
 
@@ -24,33 +25,38 @@ def use_dejavu() -> None:
 
     from ..system.kivy_costs import spare_kivy_costs
     from .direction import draw_in_writing_direction  # imports Kivy: not before it is set up
+    from .shaping import draw_in_runs
 
     font = str(Path(kivy.__file__).parent / "data" / "fonts" / "DejaVuSans.ttf")
     LabelBase.register(DEFAULT_FONT, fn_regular=font)
     _measure_once()
     wrapping.install()
-    draw_in_writing_direction()
+    draw_in_runs()  # SDL2's labels
+    draw_in_writing_direction()  # Pillow's, where SDL2_ttf cannot shape
     spare_kivy_costs()
 
 
 def _measure_once() -> None:
-    """Kivy lays a label's text out word by word, asking Pillow each word's
+    """Kivy lays a label's text out word by word, asking its provider each word's
     size (a shaping with HarfBuzz and a hinted load of every glyph) each
     time any label is laid out again, and a screen shows the same words
     ("coins", the players' names) over and over: keep the sizes. Kivy's
     layout asks for its measure through ``get_cached_extents``, which its
-    Pillow provider leaves uncached; ours answers from what it measured."""
+    providers leave uncached; ours answers from what it measured, for the
+    direction the text is laid out in (its runs depend on it)."""
     from kivy.core.text import Label
+
+    from .shaping import paragraph
 
     if getattr(Label, "_measured", None) is not None:
         return
-    measured: dict[tuple[str, int, bool], dict[str, tuple[int, int]]] = {}
+    measured: dict[tuple[str, int, bool, str | None], dict[str, tuple[int, int]]] = {}
     Label._measured = measured
 
     def get_cached_extents(label):
         options = label.options
         bbox = bool(options["limit_render_to_text_bbox"])
-        key = (options["font_name_r"], int(options["font_size"]), bbox)
+        key = (options["font_name_r"], int(options["font_size"]), bbox, paragraph(label))
         known = measured.setdefault(key, {})
         measure = label.get_extents
 
@@ -96,17 +102,23 @@ def words_fit_size(
 
 
 def right_to_left_ready() -> bool:
-    """Kivy draws its text with Pillow, and Pillow can shape and order
-    right-to-left text (raqm with FriBiDi: `apt install libfribidi0`).
-    Without them Persian would show as isolated letters in reverse order."""
+    """Whether Kivy's text provider, as the kiosk set it up, shapes and
+    orders right-to-left text: SDL2 whose SDL2_ttf shapes (HarfBuzz), with
+    the system's FriBiDi for the runs (`apt install libfribidi0`), or
+    Pillow with raqm and FriBiDi. Without them Persian would show as
+    isolated letters in reverse order."""
     from kivy.core.text import Label
-    from PIL import features
 
-    return (
-        Label.__name__ == "LabelPIL"
-        and bool(features.check_feature("raqm"))
-        and bool(features.check_feature("fribidi"))
-    )
+    if Label.__name__ == "LabelSDL2":
+        from .runs import fribidi
+        from .shaping import sdl2_shapes
+
+        return getattr(Label, "_in_runs", False) and sdl2_shapes() and fribidi() is not None
+    if Label.__name__ == "LabelPIL":
+        from PIL import features
+
+        return bool(features.check_feature("raqm")) and bool(features.check_feature("fribidi"))
+    return False
 
 
 def kiosk_languages() -> tuple[str, ...]:

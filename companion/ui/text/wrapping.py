@@ -4,9 +4,13 @@ Kivy wraps a label's text by measuring ever longer prefixes of each line:
 one word more, then its space, then the next word. Every new text measured
 is a shaping with HarfBuzz and a hinted load of each of its glyphs, so a
 sentence of 16 words wrapped at the kiosk's width cost 33 measures and
-26 M instructions, half of a busy frame (docs/benchmarks.md, pi_budget).
+26 M instructions with Pillow, half of a busy frame (docs/benchmarks.md,
+pi_budget). With SDL2_ttf (ui/text/shaping.py) a measure is far cheaper,
+but a Persian one is still a FriBiDi layout and a shaping per run: laying
+out 60 long catalog texts costs 10% less in strides in Persian, and the
+same in English (docs/benchmarks.md, "The text path").
 
-A text's width only grows as text is added to its end (Pillow's box takes
+A text's width only grows as text is added to its end (its box takes
 in every glyph and the pen's advance), so one measure of a longer text
 decides every prefix of it that fits, and one of a shorter text every
 extension of it that does not. When Kivy asks about a prefix that no

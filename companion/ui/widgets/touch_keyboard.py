@@ -4,7 +4,7 @@ and the on-screen keyboard it opens.
 A café's Pi has no keyboard, and Kivy's ``TextInput`` waits for one (on
 Linux it asks for the system keyboard, which a console kiosk does not have);
 nor does it edit right-to-left text. ``TextField`` shows its text through
-the same Pillow text as every label, so Persian is shaped and ordered as it
+the same text path as every label, so Persian is shaped and ordered as it
 is typed. A tap on it docks ``TouchKeyboard`` along the bottom of the
 window, in the kiosk's language (the language key steps through English,
 Greek, Russian and Persian); if the keyboard would cover the field, the
