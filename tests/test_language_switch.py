@@ -181,3 +181,101 @@ def test_switch_shots(window, tmp_path, size):
     kiosk.set_language("en")
     frames(4)
     window_shot(window, f"language-switch-fa-en-{size[0]}x{size[1]}")
+
+
+def a27_kiosk(window, tmp_path, settings=None):
+    """A kiosk in English showing an Article 27 table with a 2-minute timer,
+    every agenda revealed (the gavel starts the debate next)."""
+    from a27_helpers import DI, HU, NU, PK, SM, FakeClock
+    from a27_kiosk_helpers import kiosk_table
+
+    from companion.ui.kiosk import Kiosk
+    from companion.ui.system.kiosk_settings import KioskSettings
+
+    clock = FakeClock()
+    table = kiosk_table(tmp_path / "g.sqlite3", clock=clock, timer_seconds=120)
+    agendas = ("peace", "wealth", "power", "justice", "prestige")
+    for issue, agenda in zip((PK, SM, DI, HU, NU), agendas):
+        table.execute({"type": "reveal_disk", "issue": issue, "agenda": agenda})
+    settings = settings or KioskSettings(tmp_path / "k.ini")
+    kiosk = Kiosk(table.store, table, lang="en", settings=settings, sounds_dir=tmp_path / "s")
+    return show(window, kiosk, (800, 480)), clock
+
+
+@pytest.mark.parametrize("ahead", [True, False])
+def test_a_kept_screen_put_back_sounds_nothing_already_heard(window, tmp_path, ahead):
+    """The warning played in English is not played again by the Greek
+    screen, built ahead before the timer ran (or shown before it ran), nor
+    said on its bar: a screen put back takes what happened as heard."""
+    kiosk, clock = a27_kiosk(window, tmp_path)
+    if ahead:
+        kiosk.prepare_language("el")
+    else:
+        kiosk.set_language("el")
+        frames(2)
+        kiosk.set_language("en")
+    frames(3)
+    assert kiosk.table_screen.strike_gavel()
+    clock.advance(95)  # 25 s left: the warning
+    kiosk.table_screen.tick()
+    assert kiosk.sounds.played == ["gavel", "warning"]
+    kiosk.set_language("el")
+    frames(2)
+    kiosk.table_screen.tick()
+    assert kiosk.sounds.played == ["gavel", "warning"]
+    assert kiosk.table_screen.caption_text == ""
+    clock.advance(30)  # the time runs out in Greek: heard as ever
+    kiosk.table_screen.tick()
+    frames(1)
+    assert kiosk.sounds.played[2:] == ["expiry"]
+
+
+def take_income(table) -> None:
+    """The player whose turn it is takes income."""
+    table.execute({"type": "income", "seat": table.public_view()["current"]})
+
+
+def test_a_kept_claims_screen_does_not_call_a_turn_already_called(window, tmp_path):
+    """Coup with turns announced: the turn that came while the Greek screen
+    was kept out of sight is not called again when it is put back."""
+    from companion.ui.kiosk import Kiosk
+    from companion.ui.system.kiosk_settings import KioskSettings
+
+    store = EventStore(tmp_path / "g.sqlite3")
+    setup = Setup(game="coup", seats=SEATS[:3], options={"first": 0})
+    table = Table.start(store, setup, fate=Fate(seed=1))
+    settings = KioskSettings(tmp_path / "k.ini")
+    settings.narration, settings.announce_turns = True, True
+    kiosk = show(window, Kiosk(store, table, lang="en", settings=settings), (800, 480))
+    kiosk.prepare_language("el")
+    frames(3)
+    take_income(table)  # the next turn, called in English
+    frames(1)
+    assert kiosk.table_screen.caption_text == Messages("en", SEATS[:3])(
+        "speech.claim.turn", player=table.public_view()["current"]
+    )
+    kiosk.set_language("el")
+    frames(2)
+    assert kiosk.table_screen.lang == "el" and kiosk.table_screen.caption_text == ""
+    take_income(table)  # the next turn is called in Greek
+    frames(1)
+    assert kiosk.table_screen.caption_text == Messages("el", SEATS[:3])(
+        "speech.claim.turn", player=table.public_view()["current"]
+    )
+
+
+def test_a_new_game_from_the_table_screen_lets_the_kept_screens_go(window, tmp_path):
+    """The table screen's own "New game": the screens kept for the last
+    game go (the last game's Table with them), the one in sight stays."""
+    kiosk = kiosk_at(window, tmp_path)
+    ahead = kiosk.prepare_language("el")
+    frames(3)
+    shown = kiosk.table_screen
+    assert shown.new_game()
+    frames(3)
+    assert kiosk.kept == {"en": shown} and kiosk.table is shown.table
+    assert ahead.updated not in kiosk.session._listeners
+    assert ahead.table is not kiosk.table
+    kiosk.set_language("el")
+    frames(3)
+    assert kiosk.table_screen.table is kiosk.table

@@ -126,22 +126,31 @@ class Kiosk(ScreenManager):
 
     def _updated(self, update: Update) -> None:
         """Another game at the table: shown, unless the table screen already
-        follows it (its own "New game")."""
+        follows it (its own "New game"); either way the screens kept in
+        other languages showed another game, and go."""
         self._postpone_ahead()
         if not update.switched:
             return
         if self.table_screen is not None and self.table_screen.table is update.table:
+            if update.table is not self.table:
+                self._let_kept_go(but=self.table_screen)
             self.table = update.table
         else:
             self._show(update.table)
+
+    def _let_kept_go(self, but: TableScreen | None = None) -> None:
+        """Forget the screens kept for the game shown until now (``but``
+        the one in sight, which follows the new game itself)."""
+        for kept in self.kept.values():
+            if kept is not but:
+                kept.detach()
+        self.kept = {} if but is None else {but.lang: but}
 
     def _show(self, table: Table) -> None:
         """Put a new screen for ``table`` in sight; the screens kept in other
         languages showed another game, and go."""
         self._hide()
-        for kept in self.kept.values():
-            kept.detach()
-        self.kept = {}
+        self._let_kept_go()
         self.table = table
         self._put(self._build(table, self.lang))
 

@@ -334,7 +334,16 @@ class TableScreen(BoxLayout):
         if self._caption_end is not None:
             self._caption_end.cancel()
             self._end_caption(0)
+        self.on_attach()
         self.follow(table)
+
+    def on_attach(self) -> None:
+        """About to be put back in sight (attach): forget what this screen
+        last saw, so that it takes the table as it is now as already heard,
+        as a screen just built does: no cue the table made while it was out
+        of sight (a timer's warning, a turn called) sounds or is said again.
+        Each game's screen that cues what changed since its last look says
+        what it forgets."""
 
     def leave(self) -> None:
         """The kiosk shows another page: say nothing more of what is queued
