@@ -21,7 +21,7 @@ from ..paths import cache_dir, data_dir
 from ..table import OPERATOR, EventStore, Session, Table, Update
 from ..table.damage import StoreDamage, resume_active
 from .screens.table_screen import TableScreen, screen_class
-from .system.collector import freeze_when_settled
+from .system.collector import freeze_what_lives, freeze_when_settled
 from .system.kiosk_settings import KioskSettings, settings_path
 from .system.narrator import Narrator
 from .system.sounds import Sounds
@@ -152,7 +152,7 @@ class Kiosk(ScreenManager):
         self._hide()
         self._let_kept_go()
         self.table = table
-        self._put(self._build(table, self.lang))
+        self._put(self._build(table, self.lang), built=True)
 
     def _build(self, table: Table, lang: str, in_sight: bool = True) -> TableScreen:
         """A table screen in ``lang``, following the session; one built out
@@ -181,13 +181,16 @@ class Kiosk(ScreenManager):
             self.table_screen.detach()
             self.table_screen = None
 
-    def _put(self, screen: TableScreen) -> None:
+    def _put(self, screen: TableScreen, built: bool) -> None:
+        """Put ``screen`` in sight; one just ``built`` is frozen once
+        settled (a kept one was when it was built)."""
         page = self.get_screen(TABLE)
         page.clear_widgets()
         page.add_widget(screen)
         self.table_screen = screen
         self.current = TABLE
-        freeze_when_settled()
+        if built:
+            freeze_when_settled()
         self._postpone_ahead()
 
     def _in_language(self) -> None:
@@ -197,12 +200,12 @@ class Kiosk(ScreenManager):
         kept = self.kept.get(self.lang)
         self._hide()
         if kept is None:
-            kept = self._build(self.table, self.lang)
-        else:
-            kept.attach(self.table)
-            kept.open_phones, kept.open_buttons = self.open_phones, self.open_buttons
-            kept.show_devices(self.device_statuses)
-        self._put(kept)
+            self._put(self._build(self.table, self.lang), built=True)
+            return
+        kept.attach(self.table)
+        kept.open_phones, kept.open_buttons = self.open_phones, self.open_buttons
+        kept.show_devices(self.device_statuses)
+        self._put(kept, built=False)
 
     # -- the table screen in the other languages, built ahead ---------------
     def _postpone_ahead(self) -> None:
@@ -251,7 +254,9 @@ class Kiosk(ScreenManager):
         finally:
             writing.use(self.lang)
             self._keep_drawn()
-        freeze_when_settled()  # a kept screen lives as long as its game
+        # A kept screen lives as long as its game: frozen now, in the
+        # stall this build takes anyway, rather than in a frame to come.
+        freeze_what_lives()
         return screen
 
     def _keep_drawn(self) -> None:
