@@ -183,7 +183,7 @@ def test_switch_shots(window, tmp_path, size):
     window_shot(window, f"language-switch-fa-en-{size[0]}x{size[1]}")
 
 
-def a27_kiosk(window, tmp_path, settings=None):
+def a27_kiosk(window, tmp_path, settings=None, build_ahead=False):
     """A kiosk in English showing an Article 27 table with a 2-minute timer,
     every agenda revealed (the gavel starts the debate next)."""
     from a27_helpers import DI, HU, NU, PK, SM, FakeClock
@@ -198,7 +198,14 @@ def a27_kiosk(window, tmp_path, settings=None):
     for issue, agenda in zip((PK, SM, DI, HU, NU), agendas):
         table.execute({"type": "reveal_disk", "issue": issue, "agenda": agenda})
     settings = settings or KioskSettings(tmp_path / "k.ini")
-    kiosk = Kiosk(table.store, table, lang="en", settings=settings, sounds_dir=tmp_path / "s")
+    kiosk = Kiosk(
+        table.store,
+        table,
+        lang="en",
+        settings=settings,
+        sounds_dir=tmp_path / "s",
+        build_ahead=build_ahead,
+    )
     return show(window, kiosk, (800, 480)), clock
 
 
@@ -323,3 +330,89 @@ def test_a_switch_to_a_kept_screen_runs_no_full_collection(window, tmp_path):
     assert full_collections(switch("el")) == 0  # built ahead
     assert full_collections(switch("en")) == 0  # shown before
     assert full_collections(switch("ru")) == 1  # built at the switch
+
+
+def touch_often(window, seconds: float) -> None:
+    """A finger tapping the middle of the window every 0.1 s."""
+    import time
+
+    from kivy.tests.common import UnitTestTouch
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        touch = UnitTestTouch(window.width / 2, window.height / 2)
+        touch.touch_down()
+        frames(1)
+        touch.touch_up()
+        frames(1)
+        time.sleep(0.1)
+
+
+def ahead_soon(window, tmp_path, monkeypatch):
+    """A kiosk that builds ahead after half a second of quiet."""
+    from companion.ui import kiosk as kiosk_module
+
+    monkeypatch.setattr(kiosk_module, "AHEAD_SECONDS", 0.5)
+    return kiosk_at(window, tmp_path, build_ahead=True)
+
+
+def test_touches_on_a_panel_put_the_build_ahead_off(window, tmp_path, monkeypatch):
+    """The PIN pad open over the table: neither while it is open nor while
+    a finger keeps tapping it is a screen built; once it is closed and the
+    table quiet, they are."""
+    import time
+
+    from companion.ui.text.fonts import kiosk_languages
+
+    kiosk = ahead_soon(window, tmp_path, monkeypatch)
+    pad = kiosk.open_settings()
+    frames(2)
+    touch_often(window, 2.0)
+    end = time.monotonic() + 1.5  # open, untouched
+    while time.monotonic() < end:
+        frames(1)
+    assert list(kiosk.kept) == ["en"]
+    pad.dismiss(animation=False)
+    frames(2)
+    touch_often(window, 1.5)  # on the table screen itself
+    assert list(kiosk.kept) == ["en"]
+    assert wait_for(lambda: set(kiosk.kept) == set(kiosk_languages()), 15)
+
+
+def test_nothing_is_built_ahead_while_a_sound_plays(window, tmp_path, monkeypatch):
+    import time
+
+    kiosk = ahead_soon(window, tmp_path, monkeypatch)
+    kiosk.sounds.play_file("a spoken line", tmp_path / "line.wav", 2.0)  # 2 s long
+    end = time.monotonic() + 1.5
+    while time.monotonic() < end:
+        frames(1)
+    assert list(kiosk.kept) == ["en"]
+    assert wait_for(lambda: len(kiosk.kept) > 1, 10)
+
+
+def test_nothing_is_built_ahead_while_a_ballot_is_revealed(window, tmp_path, monkeypatch):
+    """Article 27's vote turned face up (0.9 s): no build stalls it."""
+    from a27_kiosk_helpers import tile
+
+    from companion.table import seat_source
+    from companion.ui import kiosk as kiosk_module
+    from companion.ui.system.kiosk_settings import KioskSettings
+
+    monkeypatch.setattr(kiosk_module, "AHEAD_SECONDS", 0.6)
+    settings = KioskSettings(tmp_path / "k.ini")
+    settings.volume = 0  # no sound to wait for: the reveal alone
+    kiosk, _clock = a27_kiosk(window, tmp_path, settings, build_ahead=True)
+    screen, table = kiosk.table_screen, kiosk.table
+    screen.strike_gavel()
+    screen.move_issue(tile(screen, "Diplomatic sanctions"))
+    screen.strike_gavel()  # Vote!
+    for seat in range(3):
+        table.execute({"type": "vote", "seat": seat, "choice": "yes"}, source=seat_source(seat))
+    frames(1)
+    ballot, before = screen.ids.ballot, list(kiosk.kept)
+    assert ballot.revealing and len(before) < 4  # some to build still
+    while ballot.revealing:
+        frames(1)
+        assert list(kiosk.kept) == before
+    assert wait_for(lambda: len(kiosk.kept) > len(before), 10)

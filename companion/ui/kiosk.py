@@ -6,6 +6,7 @@ session too."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -69,8 +70,12 @@ class Kiosk(ScreenManager):
         # and those built ahead (see set_language).
         self.kept: dict[str, TableScreen] = {}
         self._ahead: Any = None  # the next one's trigger, if the kiosk builds them ahead
+        self._quiet_since = 0.0  # when the last thing happened (time.monotonic)
         if build_ahead:
             self._ahead = Clock.create_trigger(self._build_ahead, AHEAD_SECONDS)
+            # Every touch, the panels' and the touch keyboard's on the
+            # window above the kiosk too (bound weakly: Kivy's WeakMethod).
+            Window.bind(on_touch_down=self._touched, on_touch_move=self._touched)
         sounds_dir = sounds_dir or cache_dir() / "sounds"
         self.sounds = Sounds(sounds_dir, self.settings.volume)
         self.narrator = Narrator(
@@ -213,19 +218,36 @@ class Kiosk(ScreenManager):
         another quiet spell."""
         if self._ahead is None:
             return
+        self._quiet_since = time.monotonic()
         self._ahead.cancel()
         if self.table is not None:
             self._ahead()
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def _touched(self, _window: Any, _touch: Any) -> bool:
         self._postpone_ahead()
-        return bool(super().on_touch_down(touch))
+        return False  # the touch goes on to what it touched
+
+    def _busy(self) -> bool:
+        """Whether something is going on that a build would stall: a panel
+        or the touch keyboard open over the kiosk, a ballot being revealed,
+        a sound or a spoken line playing."""
+        if any(child is not self for child in Window.children):
+            return True
+        ballot = self.table_screen.ids.get("ballot") if self.table_screen else None
+        if ballot is not None and ballot.revealing:
+            return True
+        return time.monotonic() < self.sounds.busy_until or self.narrator.queued
 
     def _build_ahead(self, _dt: float = 0) -> None:
         """While the table screen is in sight and nothing happens, build it
         in one more of the kiosk's languages, out of sight, so a switch to
         that language only puts it in sight (set_language)."""
         if self.current != TABLE or self.table is None:
+            return
+        # Kivy's clock counts from its last frame: a trigger armed while the
+        # kiosk was built (before the first frame) comes too soon.
+        if self._busy() or time.monotonic() - self._quiet_since < AHEAD_SECONDS:
+            self._postpone_ahead()  # after the next quiet spell
             return
         missing = [lang for lang in kiosk_languages() if lang not in self.kept]
         if missing:
