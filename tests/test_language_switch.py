@@ -416,7 +416,7 @@ def test_nothing_is_built_ahead_while_a_ballot_is_revealed(window, tmp_path, mon
     frames(1)
     ballot, before = screen.ids.ballot, list(kiosk.kept)
     assert ballot.revealing and len(before) < 4  # some to build still
-    while ballot.revealing:
-        frames(1)
+    while ballot.revealing:  # (a frame that ends it may build: the reveal is over)
         assert list(kiosk.kept) == before
+        frames(1)
     assert wait_for(lambda: len(kiosk.kept) > len(before), 10)
