@@ -274,15 +274,25 @@ def test_a_kept_claims_screen_does_not_call_a_turn_already_called(window, tmp_pa
 def test_a_new_game_from_the_table_screen_lets_the_kept_screens_go(window, tmp_path):
     """The table screen's own "New game": the screens kept for the last
     game go (the last game's Table with them), the one in sight stays."""
+    import gc
+    import weakref
+
+    from companion.ui.system.collector import SETTLE_FRAMES
+
     kiosk = kiosk_at(window, tmp_path)
     ahead = kiosk.prepare_language("el")
     frames(3)
+    old = ahead.table
+    assert old is kiosk.table
+    gone = weakref.ref(ahead)  # frozen as it was built
+    del ahead
     shown = kiosk.table_screen
     assert shown.new_game()
-    frames(3)
-    assert kiosk.kept == {"en": shown} and kiosk.table is shown.table
-    assert ahead.updated not in kiosk.session._listeners
-    assert ahead.table is not kiosk.table
+    assert kiosk.kept == {"en": shown} and kiosk.table is shown.table is not old
+    assert gone().updated not in kiosk.session._listeners
+    frames(SETTLE_FRAMES + 1)  # thawed and collected
+    gc.collect()
+    assert gone() is None
     kiosk.set_language("el")
     frames(3)
     assert kiosk.table_screen.table is kiosk.table

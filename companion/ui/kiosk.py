@@ -137,8 +137,9 @@ class Kiosk(ScreenManager):
         if not update.switched:
             return
         if self.table_screen is not None and self.table_screen.table is update.table:
-            if update.table is not self.table:
+            if update.table is not self.table and len(self.kept) > 1:
                 self._let_kept_go(but=self.table_screen)
+                freeze_when_settled()  # the screens let go were frozen: thawed, they go
             self.table = update.table
         else:
             self._show(update.table)
@@ -149,6 +150,7 @@ class Kiosk(ScreenManager):
         for kept in self.kept.values():
             if kept is not but:
                 kept.detach()
+                _stop_animations(kept)
         self.kept = {} if but is None else {but.lang: but}
 
     def _show(self, table: Table) -> None:
@@ -437,6 +439,22 @@ class Kiosk(ScreenManager):
             if self.pinmap.gavel is not None:
                 lines.append(t("settings.pinmap_gavel", pin=self.pinmap.gavel))
         return lines
+
+
+def _stop_animations(screen: Any) -> None:
+    """Stop what Kivy still animates on a screen let go, so that the
+    collection of the next freeze finds it dead (collector.py): Kivy holds
+    a widget it animates until the animation ends, and a ScrollView fades
+    its bars in an animation it starts half a second after it last moved
+    (the old game's table screen outlived the freeze 3 frames after the
+    next game's was shown, frozen with all its widgets)."""
+    from kivy.animation import Animation
+    from kivy.uix.scrollview import ScrollView
+
+    for widget in screen.walk(restrict=True):
+        Animation.cancel_all(widget)
+        if isinstance(widget, ScrollView) and widget._bind_inactive_bar_color_ev is not None:
+            widget._bind_inactive_bar_color_ev.cancel()
 
 
 def _lay_out(widget: Any, most: int = 12) -> None:
