@@ -324,7 +324,7 @@ def count_steps(
         _stretch_reveal()
     for scenario, seed, steps in found:
         for lang in langs:
-            kiosk.screens.set_language(lang)
+            _set_language(kiosk.screens, lang)
             table, clock = _new_table(kiosk.store, scenario, seed)
             _replay(table, clock, steps[:-1])
             listeners = Listeners(kiosk, table)
@@ -345,6 +345,14 @@ def count_steps(
                 if lang == SWITCHES[0]:
                     _count_switches(kiosk, meter)
             listeners.close()
+
+
+def _set_language(screens: Any, lang: str) -> None:
+    """The kiosk in ``lang`` before the next table is shown: from home, so
+    that the last table's screen is not built in ``lang`` for nothing (a
+    table screen in sight is built again in the new language)."""
+    screens.go_home()
+    screens.set_language(lang)
 
 
 def _quiet() -> None:

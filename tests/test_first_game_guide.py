@@ -112,3 +112,27 @@ def test_got_it_is_remembered_after_a_restart(window, tmp_path):
     frames(3)
     assert screen._help is not None and screen._help.docked
     screen.detach()
+
+
+def test_a_screen_built_ahead_shows_the_guide_it_never_showed(window, tmp_path):
+    """The Greek screen built ahead (out of sight) while the English one
+    explains the first step: a switch to Greek, which closes the English
+    guide unanswered, explains that step in Greek; a screen out of sight
+    opens none."""
+    store = EventStore(tmp_path / "g.sqlite3")
+    table = _table(store)
+    kiosk = _kiosk(window, store, table, KioskSettings(tmp_path / "kiosk.ini"))
+    assert kiosk.table_screen._help is not None  # the first step, in English
+    greek = kiosk.prepare_language("el")
+    frames(3)
+    assert greek._help is None
+    kiosk.set_language("el")
+    frames(3)
+    guide = greek._help
+    assert guide is not None and guide.docked
+    assert guide.title == Messages("el")("help.guide")
+    tap(_got_it(guide, "el"))
+    frames(2)
+    kiosk.set_language("en")  # answered: not explained again, in any language
+    frames(3)
+    assert kiosk.table_screen._help is None

@@ -8,6 +8,7 @@ stays Kivy's own, compared with Kivy's methods in a process of their own
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -139,3 +140,48 @@ def test_a_settled_box_lays_out_without_reading_its_childrens_lists(window):
         assert fallbacks.slices == 0
     finally:
         window.remove_widget(box)
+
+
+VERSION_CHILD = """
+import json, logging, sys
+import kivy
+kivy.__version__ = sys.argv[1]  # the Kivy this process says it is
+heard = []
+class Heard(logging.Handler):
+    def emit(self, record):
+        heard.append(record.getMessage())
+logging.getLogger("companion").addHandler(Heard())
+logging.getLogger("companion").setLevel(logging.INFO)
+from kivy.properties import ObservableReferenceList
+from kivy.uix.boxlayout import BoxLayout
+from companion.ui.system.kivy_costs import spare_kivy_costs
+kivys = BoxLayout.do_layout
+spare_kivy_costs()
+print(json.dumps({
+    "layout_spared": BoxLayout.do_layout is not kivys,
+    "setslice": "__setslice__" in ObservableReferenceList.__dict__,
+    "heard": heard,
+}))
+"""
+
+
+@pytest.mark.parametrize("version", ["2.3.1", "2.3.0", "2.4.0"])
+def test_the_layout_copied_from_kivy_2_3_1_is_put_in_that_kivy_only(tmp_path, version):
+    """``BoxLayout.do_layout`` is a copy of Kivy 2.3.1's: another Kivy keeps
+    its own, and the log says so once."""
+    done = subprocess.run(
+        [sys.executable, "-c", VERSION_CHILD, version],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=Path(__file__).parent.parent,
+        env={**os.environ, "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1"},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["setslice"]  # Python 3's spelling of Kivy's own method: any Kivy
+    if version == "2.3.1":
+        assert seen["layout_spared"] and seen["heard"] == []
+    else:
+        assert not seen["layout_spared"]
+        assert len(seen["heard"]) == 1 and version in seen["heard"][0]

@@ -6,6 +6,7 @@ session too."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from ..paths import cache_dir, data_dir
 from ..table import OPERATOR, EventStore, Session, Table, Update
 from ..table.damage import StoreDamage, resume_active
 from .screens.table_screen import TableScreen, screen_class
-from .system.collector import freeze_when_settled
+from .system.collector import freeze_what_lives, freeze_when_settled
 from .system.kiosk_settings import KioskSettings, settings_path
 from .system.narrator import Narrator
 from .system.sounds import Sounds
@@ -69,8 +70,12 @@ class Kiosk(ScreenManager):
         # and those built ahead (see set_language).
         self.kept: dict[str, TableScreen] = {}
         self._ahead: Any = None  # the next one's trigger, if the kiosk builds them ahead
+        self._quiet_since = 0.0  # when the last thing happened (time.monotonic)
         if build_ahead:
             self._ahead = Clock.create_trigger(self._build_ahead, AHEAD_SECONDS)
+            # Every touch, the panels' and the touch keyboard's on the
+            # window above the kiosk too (bound weakly: Kivy's WeakMethod).
+            Window.bind(on_touch_down=self._touched, on_touch_move=self._touched)
         sounds_dir = sounds_dir or cache_dir() / "sounds"
         self.sounds = Sounds(sounds_dir, self.settings.volume)
         self.narrator = Narrator(
@@ -126,24 +131,35 @@ class Kiosk(ScreenManager):
 
     def _updated(self, update: Update) -> None:
         """Another game at the table: shown, unless the table screen already
-        follows it (its own "New game")."""
+        follows it (its own "New game"); either way the screens kept in
+        other languages showed another game, and go."""
         self._postpone_ahead()
         if not update.switched:
             return
         if self.table_screen is not None and self.table_screen.table is update.table:
+            if update.table is not self.table and len(self.kept) > 1:
+                self._let_kept_go(but=self.table_screen)
+                freeze_when_settled()  # the screens let go were frozen: thawed, they go
             self.table = update.table
         else:
             self._show(update.table)
+
+    def _let_kept_go(self, but: TableScreen | None = None) -> None:
+        """Forget the screens kept for the game shown until now (``but``
+        the one in sight, which follows the new game itself)."""
+        for kept in self.kept.values():
+            if kept is not but:
+                kept.detach()
+                _stop_animations(kept)
+        self.kept = {} if but is None else {but.lang: but}
 
     def _show(self, table: Table) -> None:
         """Put a new screen for ``table`` in sight; the screens kept in other
         languages showed another game, and go."""
         self._hide()
-        for kept in self.kept.values():
-            kept.detach()
-        self.kept = {}
+        self._let_kept_go()
         self.table = table
-        self._put(self._build(table, self.lang))
+        self._put(self._build(table, self.lang), built=True)
 
     def _build(self, table: Table, lang: str, in_sight: bool = True) -> TableScreen:
         """A table screen in ``lang``, following the session; one built out
@@ -172,13 +188,16 @@ class Kiosk(ScreenManager):
             self.table_screen.detach()
             self.table_screen = None
 
-    def _put(self, screen: TableScreen) -> None:
+    def _put(self, screen: TableScreen, built: bool) -> None:
+        """Put ``screen`` in sight; one just ``built`` is frozen once
+        settled (a kept one was when it was built)."""
         page = self.get_screen(TABLE)
         page.clear_widgets()
         page.add_widget(screen)
         self.table_screen = screen
         self.current = TABLE
-        freeze_when_settled()
+        if built:
+            freeze_when_settled()
         self._postpone_ahead()
 
     def _in_language(self) -> None:
@@ -188,12 +207,12 @@ class Kiosk(ScreenManager):
         kept = self.kept.get(self.lang)
         self._hide()
         if kept is None:
-            kept = self._build(self.table, self.lang)
-        else:
-            kept.attach(self.table)
-            kept.open_phones, kept.open_buttons = self.open_phones, self.open_buttons
-            kept.show_devices(self.device_statuses)
-        self._put(kept)
+            self._put(self._build(self.table, self.lang), built=True)
+            return
+        kept.attach(self.table)
+        kept.open_phones, kept.open_buttons = self.open_phones, self.open_buttons
+        kept.show_devices(self.device_statuses)
+        self._put(kept, built=False)
 
     # -- the table screen in the other languages, built ahead ---------------
     def _postpone_ahead(self) -> None:
@@ -201,19 +220,36 @@ class Kiosk(ScreenManager):
         another quiet spell."""
         if self._ahead is None:
             return
+        self._quiet_since = time.monotonic()
         self._ahead.cancel()
         if self.table is not None:
             self._ahead()
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def _touched(self, _window: Any, _touch: Any) -> bool:
         self._postpone_ahead()
-        return bool(super().on_touch_down(touch))
+        return False  # the touch goes on to what it touched
+
+    def _busy(self) -> bool:
+        """Whether something is going on that a build would stall: a panel
+        or the touch keyboard open over the kiosk, a ballot being revealed,
+        a sound or a spoken line playing."""
+        if any(child is not self for child in Window.children):
+            return True
+        ballot = self.table_screen.ids.get("ballot") if self.table_screen else None
+        if ballot is not None and ballot.revealing:
+            return True
+        return time.monotonic() < self.sounds.busy_until or self.narrator.queued
 
     def _build_ahead(self, _dt: float = 0) -> None:
         """While the table screen is in sight and nothing happens, build it
         in one more of the kiosk's languages, out of sight, so a switch to
         that language only puts it in sight (set_language)."""
         if self.current != TABLE or self.table is None:
+            return
+        # Kivy's clock counts from its last frame: a trigger armed while the
+        # kiosk was built (before the first frame) comes too soon.
+        if self._busy() or time.monotonic() - self._quiet_since < AHEAD_SECONDS:
+            self._postpone_ahead()  # after the next quiet spell
             return
         missing = [lang for lang in kiosk_languages() if lang not in self.kept]
         if missing:
@@ -242,7 +278,9 @@ class Kiosk(ScreenManager):
         finally:
             writing.use(self.lang)
             self._keep_drawn()
-        freeze_when_settled()  # a kept screen lives as long as its game
+        # A kept screen lives as long as its game: frozen now, in the
+        # stall this build takes anyway, rather than in a frame to come.
+        freeze_what_lives()
         return screen
 
     def _keep_drawn(self) -> None:
@@ -401,6 +439,22 @@ class Kiosk(ScreenManager):
             if self.pinmap.gavel is not None:
                 lines.append(t("settings.pinmap_gavel", pin=self.pinmap.gavel))
         return lines
+
+
+def _stop_animations(screen: Any) -> None:
+    """Stop what Kivy still animates on a screen let go, so that the
+    collection of the next freeze finds it dead (collector.py): Kivy holds
+    a widget it animates until the animation ends, and a ScrollView fades
+    its bars in an animation it starts half a second after it last moved
+    (the old game's table screen outlived the freeze 3 frames after the
+    next game's was shown, frozen with all its widgets)."""
+    from kivy.animation import Animation
+    from kivy.uix.scrollview import ScrollView
+
+    for widget in screen.walk(restrict=True):
+        Animation.cancel_all(widget)
+        if isinstance(widget, ScrollView) and widget._bind_inactive_bar_color_ev is not None:
+            widget._bind_inactive_bar_color_ev.cancel()
 
 
 def _lay_out(widget: Any, most: int = 12) -> None:

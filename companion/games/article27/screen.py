@@ -237,6 +237,11 @@ class Article27TableScreen(TableScreen):
         self.results_text = "\n".join(result_lines(view, t)) if over else ""
         self._show_commands()
 
+    def on_attach(self) -> None:
+        """Put back in sight: the table as if just shown (the countdown and
+        the ballot's result already heard, _hear)."""
+        self._following = None
+
     def show_time(self) -> None:
         timer = self.table.timer()
         self.clock_shown = timer is not None

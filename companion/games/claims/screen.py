@@ -153,6 +153,11 @@ class ClaimTableScreen(TableScreen):
         self._turn_said: int | None = None  # the turn whose player was last called
         super().__init__(table, lang=lang, **kwargs)
 
+    def on_attach(self) -> None:
+        """Put back in sight: the countdown and the turn as if just shown
+        (nothing to say of them until they change)."""
+        self._response_left = self._turn_said = None
+
     def show_time(self) -> None:
         timer = self.table.timer()
         if timer is not None and timer.get("kind") != "response":

@@ -334,7 +334,16 @@ class TableScreen(BoxLayout):
         if self._caption_end is not None:
             self._caption_end.cancel()
             self._end_caption(0)
+        self.on_attach()
         self.follow(table)
+
+    def on_attach(self) -> None:
+        """About to be put back in sight (attach): forget what this screen
+        last saw, so that it takes the table as it is now as already heard,
+        as a screen just built does: no cue the table made while it was out
+        of sight (a timer's warning, a turn called) sounds or is said again.
+        Each game's screen that cues what changed since its last look says
+        what it forgets."""
 
     def leave(self) -> None:
         """The kiosk shows another page: say nothing more of what is queued
@@ -433,22 +442,27 @@ class TableScreen(BoxLayout):
         """A first game (the table's ``guide`` setting): the first time a
         kind of step comes, say what it is, low on the screen, until a tap.
         Each kind once a game; nothing waits for the tap but the kiosk's own
-        buttons (the timer runs on, the ballot takes votes)."""
+        buttons (the timer runs on, the ballot takes votes). A step counts
+        as shown once this screen showed it in sight: one built ahead, out
+        of sight, explains it when put in sight (in its language)."""
         if not self.table.setup.table.get("guide"):
             return
+        if self._help is None and view["phase"] not in self._guided_steps():
+            # Once the screen is in place (a new game's screen is shown after it follows).
+            phase = view["phase"]
+            Clock.schedule_once(lambda _dt: self._open_guide(phase), 0)
+
+    def _guided_steps(self) -> set[str]:
+        """The steps of the game shown whose guide this screen showed."""
         game = self.table.game_id
         if game not in self._guided:  # what the guide showed before a restart
             self._guided[game] = self.settings.guided(game) if self.settings else set()
-        shown = self._guided[game]
-        if view["phase"] in shown:
-            return
-        shown.add(view["phase"])
-        if self._help is None:
-            # Once the screen is in place (a new game's screen is shown after it follows).
-            Clock.schedule_once(lambda _dt: self._open_guide(), 0)
+        return self._guided[game]
 
-    def _open_guide(self) -> None:
-        if self._help is None and self.parent is not None:
+    def _open_guide(self, phase: str) -> None:
+        shown = self._guided_steps()
+        if self._help is None and self.parent is not None and phase not in shown:
+            shown.add(phase)
             self._open_help(
                 HelpPanel(title=self.t("help.guide"), close_text=self.t("help.got_it"), docked=True)
             )

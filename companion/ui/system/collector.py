@@ -17,10 +17,17 @@ whatever died since goes, then freezes what is left: one full collection
 for each screen built, run a few frames after it is built
 (``SETTLE_FRAMES``: the screen is shown first, the collection comes
 between two quiet frames) and one for all the screens built in that
-while. What was frozen only passing through (a panel open at the time)
-is collected at the next freeze. Call :func:`freeze_when_settled` once a
-screen that stays is built (``ui/kiosk.py`` does, for home and each table
-screen)."""
+while; a screen built out of sight, in a stall taken anyway, is frozen
+right as it is built. A screen kept and put back in sight again costs
+none; screens let go without one built (the table screen's own "New
+game" drops the other languages') ask for one too. What was frozen only
+passing through (a panel open at the time) is collected at the next
+freeze; ``ui/kiosk.py`` stops Kivy's animations on a screen it lets go
+(Kivy holds what it animates), or it would be frozen again. Call
+:func:`freeze_when_settled` once a screen that stays is built and shown,
+:func:`freeze_what_lives` once one is built out of sight (``ui/kiosk.py``
+does, for home and each table screen: ``Kiosk.prepare_language`` for
+those built ahead)."""
 
 from __future__ import annotations
 

@@ -21,20 +21,36 @@ process of its own.
    ``size_hint_min`` and ``size_hint_max``, each a ``ReferenceListProperty``
    that builds its list anew: here they are read as the numbers they are
    made of, and the layout itself (``_iterate_layout``) and the writes
-   (``child.pos = x, y``: one ``pos`` event) are Kivy's."""
+   (``child.pos = x, y``: one ``pos`` event) are Kivy's. It is a copy of
+   Kivy 2.3.1's method (``COPIED_FROM``), put in that Kivy only: another
+   (pyproject allows any from 2.3.0) keeps its own, and the log says so."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+log = logging.getLogger(__name__)
+
+COPIED_FROM = "2.3.1"  # the Kivy whose BoxLayout.do_layout _Spared.do_layout copies
 
 
 def spare_kivy_costs() -> None:
-    """Put the two methods in Kivy's classes (again: harmless)."""
+    """Put the two methods in Kivy's classes (again: harmless); the
+    layout in the Kivy it was copied from only."""
+    import kivy
     from kivy.properties import ObservableReferenceList
     from kivy.uix.boxlayout import BoxLayout
 
     ObservableReferenceList.__setslice__ = _Spared.__setslice__
-    BoxLayout.do_layout = _Spared.do_layout
+    if kivy.__version__ == COPIED_FROM:
+        BoxLayout.do_layout = _Spared.do_layout
+    else:
+        log.info(
+            "Kivy %s: its own BoxLayout.do_layout (the kiosk's is a copy of %s's)",
+            kivy.__version__,
+            COPIED_FROM,
+        )
 
 
 class _Spared:

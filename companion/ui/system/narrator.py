@@ -140,6 +140,11 @@ class Narrator:
         self._pump()
         return start - now + rendered.seconds
 
+    @property
+    def queued(self) -> bool:
+        """Whether lines wait to be said (after what is sounding)."""
+        return bool(self._queue)
+
     def stop(self) -> None:
         """Say nothing more of what is queued."""
         self._queue.clear()
