@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import time
 import urllib.request
 from pathlib import Path
 
@@ -135,6 +136,11 @@ def test_a_page_from_before_the_update_reloads_into_the_new_one(store, phones):
         take_seat(bob, f"{base}/join/{token}")
         expect(bob.locator("#name")).to_have_text("B")
         expect(bob.locator("#actions button")).to_have_text(["Ja!", "Nein"])
+        # The old page may show the seat before its socket is refused: wait
+        # for the reloaded page's socket (up to 10 s) before looking.
+        deadline = time.monotonic() + 10
+        while len(opened) < 2 and time.monotonic() < deadline:
+            bob.wait_for_timeout(50)
         assert [url.partition("/ws")[2] for url in opened] == ["", "?frames=binary"]
         scripts = bob.eval_on_selector_all("script[src]", "all => all.map((s) => s.src)")
         assert scripts and all(src.endswith(f"?v={STATIC_VERSION}") for src in scripts)
