@@ -127,19 +127,21 @@ def test_screens_out_of_sight_keep_their_own_direction_through_a_turn(window, tm
     move_on(kiosk.table)
     kiosk.set_language("en")
     frames(4)
-    assert kiosk.table_screen is english
-    kept, kept_pixels = labels(english), drawn(english)
-    built = fresh(kiosk, "en")
-    assert kept == labels(built)
-    assert kept_pixels == drawn(built)
+    assert_in_sight_as_built(kiosk, english, "en")
     move_on(kiosk.table, 2)
     kiosk.set_language("fa")
     frames(4)
-    assert kiosk.table_screen is persian
-    kept, kept_pixels = labels(persian), drawn(persian)
-    built = fresh(kiosk, "fa")
-    assert kept == labels(built)
-    assert kept_pixels == drawn(built)
+    assert_in_sight_as_built(kiosk, persian, "fa")
+
+
+def assert_in_sight_as_built(kiosk, kept, lang: str) -> None:
+    """``kept`` is the table screen in sight, and reads and draws as one
+    built now in ``lang``."""
+    assert kiosk.table_screen is kept
+    texts, pixels = labels(kept), drawn(kept)
+    built = fresh(kiosk, lang)
+    assert texts == labels(built)
+    assert pixels == drawn(built)
 
 
 def test_the_screens_are_built_ahead_while_nothing_happens(window, tmp_path, monkeypatch):
