@@ -7,6 +7,8 @@ with Mesa) over a real SQLite store."""
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from companion.games.base import Fate, Setup
@@ -52,12 +54,13 @@ def labels(screen) -> list[tuple[str, tuple[int, int, int, int], tuple[int, int]
     return found
 
 
-def drawn(screen) -> list[bytes]:
-    """Every shown label's drawn pixels, in order."""
+def drawn(screen) -> list[tuple[str, str]]:
+    """Every shown label's text and a digest of its drawn pixels, in order
+    (a difference names the label, not a screenful of bytes)."""
     from kivy.uix.label import Label
 
     return [
-        bytes(w.texture.pixels)
+        (w.text, hashlib.sha256(w.texture.pixels).hexdigest())
         for w in walk(screen)
         if isinstance(w, Label) and w.text and w.texture is not None
     ]

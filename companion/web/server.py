@@ -79,8 +79,9 @@ reloads into the new one (the pages' scripts and style carry their version
 in their URLs, so no browser keeps an old script). A state the page fails
 to show is logged there and its socket stays open; a frame it fails to read
 closes the socket, and the next one starts with a frame based on nothing.
-An own part that outgrows its size is told in the log, once a game. Ten phones at a Secret Hitler table take about
-9.6 kB a change instead of 131 kB (``bench/phone_bytes.py``).
+An own part that outgrows its size is told in the log, once a game. Ten
+phones at a Secret Hitler table take about 9.6 kB a change instead of
+131 kB (``bench/phone_bytes.py``).
 
 Every private request and socket is authorised by the seat cookie. Failed
 join attempts are rate-limited per address; connections are capped per

@@ -26,7 +26,7 @@ from kivy.uix.modalview import ModalView
 
 from ...table import Table
 from ...ui.screens.table_screen import TableScreen
-from ...ui.text.fonts import line_width
+from ...ui.text.measures import line_width
 from ...ui.widgets.buttons import CommandButton
 from ...ui.widgets.command_strip import StripItem
 from ...ui.widgets.icon import IconView

@@ -16,7 +16,7 @@ on the phones."""
 
 from __future__ import annotations
 
-from functools import lru_cache, partial
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ from ...table import Table
 from ...table.ballot import CLOSE, VOTE
 from ...ui.panels.script_view import ScriptView
 from ...ui.screens.table_screen import TableScreen
-from ...ui.text.fonts import MEASURES_KEPT, words_fit_size
+from ...ui.text.measures import kept_measure, words_fit_size
 from ...ui.widgets.ballot_view import BallotView  # noqa: F401 - the kv rule below uses it
 from ...ui.widgets.buttons import CommandButton
 from ...ui.widgets.command_strip import SCREEN_OWN, StripItem
@@ -98,7 +98,7 @@ class PolicySlot(Label):
     shows_icon = BooleanProperty(False)
 
     @staticmethod
-    @lru_cache(maxsize=MEASURES_KEPT)  # the same words measured again at every layout
+    @kept_measure  # the same words measured again at every layout
     def icon_fits(
         text: str,
         width: float,
@@ -125,7 +125,7 @@ class PolicySlot(Label):
         return label.content_height + (side + ICON_GAP if tall else 0) <= height
 
     @staticmethod
-    @lru_cache(maxsize=MEASURES_KEPT)
+    @kept_measure
     def short_side(
         text: str, width: float, height: float, font_size: float, bold: bool, font_name: str
     ) -> float:
@@ -225,7 +225,7 @@ class SeatPanel(ButtonBehavior, BoxLayout):
     need = NumericProperty(0)  # the height that shows the seat's texts whole
 
     @staticmethod
-    @lru_cache(maxsize=MEASURES_KEPT)  # the same words measured again at every layout
+    @kept_measure  # the same words measured again at every layout
     def text_height(text: str, font_size: float, font_name: str, width: float) -> float:
         """A text's height wrapped at ``width``."""
         if not text or width <= 1:

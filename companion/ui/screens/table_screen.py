@@ -7,7 +7,6 @@ lives in the engine."""
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,7 @@ from ..system.kiosk_settings import KioskSettings
 from ..system.narrator import Narrator
 from ..system.sounds import Sounds
 from ..text.direction import writing
-from ..text.fonts import MEASURES_KEPT
+from ..text.measures import kept_measure
 from ..widgets.buttons import CommandButton  # noqa: F401 - the bar's kv rule uses it
 
 log = logging.getLogger(__name__)
@@ -91,7 +90,7 @@ class TableBar(Layout):
             label.fbind("font_size", self._trigger_layout)
 
     @staticmethod
-    @lru_cache(maxsize=MEASURES_KEPT)  # the same line measured again at every layout
+    @kept_measure  # the same line measured again at every layout
     def measure(text: str, font_size: float, font_name: str, bold: bool) -> tuple[float, float]:
         """(the text's width on one line, its widest word's): the figures
         break only at plain spaces."""
@@ -102,7 +101,7 @@ class TableBar(Layout):
         return extents(text)[0], max((extents(word)[0] for word in words), default=0)
 
     @staticmethod
-    @lru_cache(maxsize=MEASURES_KEPT)
+    @kept_measure
     def wrapped(
         text: str, font_size: float, font_name: str, bold: bool, width: float
     ) -> tuple[int, float]:

@@ -6,13 +6,11 @@ in Kivy's SDL2_ttf) and the system's FriBiDi for its runs' order
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from ...i18n import LANGUAGES, RIGHT_TO_LEFT
 from . import wrapping
 
-MEASURES_KEPT = 2048  # a screen's measures of its texts (lru_cache), kept
 EXTENTS_KEPT = 4096  # words measured, per font and size, before the oldest are forgotten
 
 
@@ -71,34 +69,6 @@ def _measure_once() -> None:
         return extents
 
     Label.get_cached_extents = get_cached_extents
-
-
-@lru_cache(maxsize=MEASURES_KEPT)  # the same lines measured again at every layout
-def line_width(text: str, font_size: float, font_name: str, bold: bool = False) -> float:
-    """The width of ``text`` set on one line, unshortened."""
-    from kivy.core.text import Label
-
-    extents = Label(font_size=font_size, font_name=font_name, bold=bold).get_cached_extents()
-    return float(extents(text)[0])
-
-
-@lru_cache(maxsize=MEASURES_KEPT)
-def words_fit_size(
-    text: str, width: float, largest: float, smallest: float, bold: bool, font_name: str
-) -> float:
-    """The largest type from ``largest`` down to ``smallest`` (a point at a
-    time) at which each word of ``text`` fits ``width``: the text then
-    wraps between its words, never inside one ("Телеведущий" in a narrow
-    card). ``smallest`` where even that is too wide."""
-    from kivy.core.text import Label
-
-    size = largest
-    while size > smallest:
-        extents = Label(font_size=size, bold=bold, font_name=font_name).get_cached_extents()
-        if max((extents(word)[0] for word in text.split()), default=0) <= width:
-            return size
-        size -= 1
-    return smallest
 
 
 def right_to_left_ready() -> bool:

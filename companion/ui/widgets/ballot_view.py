@@ -6,7 +6,6 @@ what the votes were and what they mean; this widget only shows them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from ..text.fonts import MEASURES_KEPT
+from ..text.measures import kept_measure
 from .palette import CHIP_VOTED, CHIP_WAITING
 
 Builder.load_file(str(Path(__file__).with_name("ballot_view.kv")))
@@ -43,14 +42,14 @@ class VoteChip(Label):
     turn = NumericProperty(1.0)  # 0: the back, 1: the face; flips through edge-on
 
     @staticmethod
-    @lru_cache(maxsize=MEASURES_KEPT)  # the same words measured again at every layout
+    @kept_measure  # the same words measured again at every layout
     def word_width(text: str, font_size: float, font_name: str) -> float:
         """The width of the text's longest word."""
         core = CoreLabel(font_size=font_size, font_name=font_name)
         return max((core.get_cached_extents()(word)[0] for word in text.split()), default=0)
 
     @staticmethod
-    @lru_cache(maxsize=MEASURES_KEPT)
+    @kept_measure
     def text_height(text: str, font_size: float, font_name: str, width: float) -> float:
         """The height of the text wrapped (between words) to ``width``."""
         core = CoreLabel(
