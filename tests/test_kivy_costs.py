@@ -142,6 +142,52 @@ def test_a_settled_box_lays_out_without_reading_its_childrens_lists(window):
         window.remove_widget(box)
 
 
+def test_a_kv_rule_formats_trace_lines_only_for_a_log_that_takes_them(window):
+    """Kivy's ``call_fn`` wrote two trace lines (the widget's ``repr``
+    among them) for every rule it evaluated, whatever the log took; the
+    rule's value is the same either way, and a log set to TRACE still
+    gets both lines."""
+    import logging
+
+    from kivy.lang import Builder
+    from kivy.logger import LOG_LEVELS, Logger
+    from kivy.uix.widget import Widget
+
+    class Traced(Widget):
+        shown = 0
+
+        def __repr__(self) -> str:
+            Traced.shown += 1
+            return "<Traced>"
+
+    Builder.load_string("<Traced>:\n    height: self.width + 1\n")
+    lines: list[str] = []
+
+    class Heard(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record.getMessage())
+
+    heard, level = Heard(level=1), Logger.level
+    Logger.addHandler(heard)
+    try:
+        widget = Traced(width=10)
+        Traced.shown = 0  # (Kivy's rule set-up has its own trace lines)
+        widget.width = 20
+        assert (widget.height, Traced.shown) == (21, 0)
+        assert not [line for line in lines if "call_fn" in line]
+        Logger.setLevel(LOG_LEVELS["trace"])
+        widget.width = 30
+        assert widget.height == 31
+        first, then = [line for line in lines if "call_fn" in line]
+        assert first.startswith("Lang: call_fn <Traced>, key=height, value=<code object")
+        assert first.endswith(", 'self.width + 1'")
+        assert then == "Lang: call_fn => value=31"
+        assert Traced.shown == 1
+    finally:
+        Logger.setLevel(level)
+        Logger.removeHandler(heard)
+
+
 VERSION_CHILD = """
 import json, logging, sys
 import kivy
@@ -154,11 +200,13 @@ logging.getLogger("companion").addHandler(Heard())
 logging.getLogger("companion").setLevel(logging.INFO)
 from kivy.properties import ObservableReferenceList
 from kivy.uix.boxlayout import BoxLayout
+from kivy.lang import builder
 from companion.ui.system.kivy_costs import spare_kivy_costs
-kivys = BoxLayout.do_layout
+kivys, kivys_call = BoxLayout.do_layout, builder.call_fn
 spare_kivy_costs()
 print(json.dumps({
     "layout_spared": BoxLayout.do_layout is not kivys,
+    "call_spared": builder.call_fn is not kivys_call,
     "setslice": "__setslice__" in ObservableReferenceList.__dict__,
     "heard": heard,
 }))
@@ -167,8 +215,8 @@ print(json.dumps({
 
 @pytest.mark.parametrize("version", ["2.3.1", "2.3.0", "2.4.0"])
 def test_the_layout_copied_from_kivy_2_3_1_is_put_in_that_kivy_only(tmp_path, version):
-    """``BoxLayout.do_layout`` is a copy of Kivy 2.3.1's: another Kivy keeps
-    its own, and the log says so once."""
+    """``BoxLayout.do_layout`` and the kv rules' ``call_fn`` are copies of
+    Kivy 2.3.1's: another Kivy keeps its own, and the log says so once."""
     done = subprocess.run(
         [sys.executable, "-c", VERSION_CHILD, version],
         capture_output=True,
@@ -181,7 +229,7 @@ def test_the_layout_copied_from_kivy_2_3_1_is_put_in_that_kivy_only(tmp_path, ve
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["setslice"]  # Python 3's spelling of Kivy's own method: any Kivy
     if version == "2.3.1":
-        assert seen["layout_spared"] and seen["heard"] == []
+        assert seen["layout_spared"] and seen["call_spared"] and seen["heard"] == []
     else:
-        assert not seen["layout_spared"]
+        assert not seen["layout_spared"] and not seen["call_spared"]
         assert len(seen["heard"]) == 1 and version in seen["heard"][0]

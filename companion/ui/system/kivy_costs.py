@@ -23,31 +23,44 @@ process of its own.
    made of, and the layout itself (``_iterate_layout``) and the writes
    (``child.pos = x, y``: one ``pos`` event) are Kivy's. It is a copy of
    Kivy 2.3.1's method (``COPIED_FROM``), put in that Kivy only: another
-   (pyproject allows any from 2.3.0) keeps its own, and the log says so."""
+   (pyproject allows any from 2.3.0) keeps its own, and the log says so.
+3. Every kv rule Kivy evaluates (``kivy/lang/builder.py: call_fn``: each
+   time a property a rule reads changes) formats two trace lines first,
+   with the ``repr`` of the widget, of the rule's compiled code and of the
+   value, and hands them to a logger that, below TRACE, drops them: some
+   5 K instructions a rule, 240 rules in a Secret Hitler reveal's frame.
+   Here the lines are formatted, and logged, only when the log takes
+   TRACE lines; the rule is evaluated and set as Kivy does. Also a copy
+   of Kivy 2.3.1's, put in that Kivy only."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger(__name__)
 
-COPIED_FROM = "2.3.1"  # the Kivy whose BoxLayout.do_layout _Spared.do_layout copies
+COPIED_FROM = "2.3.1"  # the Kivy whose BoxLayout.do_layout and call_fn are copied here
 
 
 def spare_kivy_costs() -> None:
     """Put the two methods in Kivy's classes (again: harmless); the
-    layout in the Kivy it was copied from only."""
+    layout and the kv rules' call in the Kivy they were copied from only
+    (before any kv rule is bound: a rule bound earlier keeps Kivy's)."""
     import kivy
+    from kivy.lang import builder
     from kivy.properties import ObservableReferenceList
     from kivy.uix.boxlayout import BoxLayout
 
     ObservableReferenceList.__setslice__ = _Spared.__setslice__
     if kivy.__version__ == COPIED_FROM:
         BoxLayout.do_layout = _Spared.do_layout
+        builder.call_fn = _kv_call()
     else:
         log.info(
-            "Kivy %s: its own BoxLayout.do_layout (the kiosk's is a copy of %s's)",
+            "Kivy %s: its own BoxLayout.do_layout and kv rules' call_fn"
+            " (the kiosk's are copies of %s's)",
             kivy.__version__,
             COPIED_FROM,
         )
@@ -99,3 +112,25 @@ class _Spared:
                 child.width = w
             else:
                 child.size = w, h
+
+
+def _kv_call() -> Callable[[Any, Any, Any], None]:
+    """Kivy 2.3.1's ``kivy.lang.builder.call_fn``, its trace lines formatted
+    only when the log takes them."""
+    from kivy.lang.builder import trace
+    from kivy.logger import LOG_LEVELS, Logger
+
+    level = LOG_LEVELS["trace"]
+
+    def call_fn(args: Any, _instance: Any, _value: Any) -> None:
+        element, key, value, rule, idmap = args
+        tracing = Logger.isEnabledFor(level)
+        if tracing:
+            trace(f"Lang: call_fn {element}, key={key}, value={value!r}, {rule.value!r}")
+        rule.count += 1
+        e_value = eval(value, idmap)
+        if tracing:
+            trace(f"Lang: call_fn => value={e_value!r}")
+        setattr(element, key, e_value)
+
+    return call_fn
