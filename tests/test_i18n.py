@@ -244,6 +244,30 @@ def test_messages_name_seats_and_translate_terms():
     assert translate("log.started", "ru", player="P") == "Игра начинается. Первый ход: P."
 
 
+def test_a_text_worded_once_is_worded_alike_again(tmp_path):
+    """Messages keeps what it worded (a table words the same lines at every
+    change): the same key and arguments read the same, other seat names or
+    a language read their own, a ``True`` is not taken for a 1, and a
+    catalog added later is read."""
+    from companion.i18n import add_catalogs, remove_catalogs
+
+    t = Messages("en", ["Natassa", "Stelios"])
+    assert t("coup.not_your_turn", player=1) == t("coup.not_your_turn", player=1)
+    t.names = ["Natassa", "Yannis"]  # a player renamed
+    assert t("coup.not_your_turn", player=1) == "It is not Yannis's turn."
+    assert Messages("fa", ["Natassa", "Yannis"])("ui.coins", count=7) == "۷ سکه"
+    assert t("ui.coins", count=1) == "1 coin"
+    assert (t("ui.coins", count=True), t("ui.coins", count=1.0)) == ("True coin", "1.0 coin")
+    (tmp_path / "en.json").write_text(json.dumps({"test.worded": "first"}))
+    assert t("test.worded") == "test.worded"  # no such text yet
+    add_catalogs(tmp_path)
+    try:
+        assert t("test.worded") == "first"
+    finally:
+        remove_catalogs(tmp_path)
+    assert t("test.worded") == "test.worded"
+
+
 def test_unexpected_errors_read_calmly():
     assert Messages("en").error(ZeroDivisionError("boom")) == translate("error.unexpected")
 

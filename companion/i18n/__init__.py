@@ -76,13 +76,18 @@ def catalog(lang: str) -> dict[str, Any]:
 def add_catalogs(directory: Path) -> None:
     if directory not in _EXTRA:
         _EXTRA.append(directory)
-        catalog.cache_clear()
+        _catalogs_changed()
 
 
 def remove_catalogs(directory: Path) -> None:
     if directory in _EXTRA:
         _EXTRA.remove(directory)
-        catalog.cache_clear()
+        _catalogs_changed()
+
+
+def _catalogs_changed() -> None:
+    catalog.cache_clear()
+    _said.clear()
 
 
 def plural_category(lang: str, n: int) -> str:
@@ -175,14 +180,47 @@ def translate(key: str, lang: str = DEFAULT_LANGUAGE, **args: Any) -> str:
         return text
 
 
+# Texts already worded, by (language, seat names, key, arguments): a table's
+# phones and screens word the same lines again at every change (a seat's
+# secrets, the quick reference, the tracks), in four languages at once.
+_said: dict[tuple[Any, ...], str] = {}
+SAID_KEPT = 8192  # then the oldest are forgotten
+
+
 class Messages:
     """Translation for one audience: a language plus the table's seat names."""
 
     def __init__(self, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] = ()) -> None:
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-        self.names = list(names)
+        self.names = names
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self._names
+
+    @names.setter
+    def names(self, names: Sequence[str]) -> None:
+        self._names = tuple(names)
 
     def __call__(self, key: str, **args: Any) -> str:
+        """The text of ``key`` in this language, its fields filled from
+        ``args`` (a seat's number as its name, a term in words). Worded once
+        for the same arguments when each is a text or a whole number (a
+        ``True`` or a ``1.0`` would be the same key as a 1, and reads
+        otherwise)."""
+        for value in args.values():
+            if type(value) is not str and type(value) is not int:
+                return self._say(key, args)
+        said_key = (self.lang, self._names, key, *args.items())
+        said = _said.get(said_key)
+        if said is None:
+            said = self._say(key, args)
+            if len(_said) >= SAID_KEPT:
+                del _said[next(iter(_said))]
+            _said[said_key] = said
+        return said
+
+    def _say(self, key: str, args: dict[str, Any]) -> str:
         shown = {}
         for name, value in args.items():
             if name in _SEAT_ARGS and type(value) is int and 0 <= value < len(self.names):
