@@ -188,6 +188,38 @@ def test_a_kv_rule_formats_trace_lines_only_for_a_log_that_takes_them(window):
         Logger.removeHandler(heard)
 
 
+def test_a_scroll_bar_greys_at_once_half_a_second_after_its_list_moved(window):
+    """Kivy faded a moved list's bar to ``bar_inactive_color`` in an
+    animation of half a second, starting half a second after the move: 30
+    frames' work for every list after every new line. The bar now shows
+    ``bar_color`` when the list moves and takes the inactive colour at once
+    when Kivy would start the fade, no animation running."""
+    from kivy.animation import Animation
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.scrollview import ScrollView
+    from ui_helpers import frames, wait_for
+
+    scroll = ScrollView(size_hint=(None, None), size=(200, 100), bar_width=4)
+    content = BoxLayout(orientation="vertical", size_hint_y=None, height=400)
+    scroll.add_widget(content)
+    window.add_widget(scroll)
+    seen: list[list[float]] = []
+    scroll.bind(_bar_color=lambda _scroll, color: seen.append(list(color)))
+    try:
+        frames(2)
+        scroll.scroll_y = 0.5  # the list moves
+        frames(1)
+        assert list(scroll._bar_color) == list(scroll.bar_color)
+        assert wait_for(lambda: list(scroll._bar_color) == list(scroll.bar_inactive_color), 2)
+        assert all(scroll.uid not in animation._widgets for animation in Animation._instances)
+        assert seen[-2:] == [list(scroll.bar_color), list(scroll.bar_inactive_color)]
+        scroll.scroll_y = 0.2  # moved again: the bar shows again
+        frames(1)
+        assert list(scroll._bar_color) == list(scroll.bar_color)
+    finally:
+        window.remove_widget(scroll)
+
+
 VERSION_CHILD = """
 import json, logging, sys
 import kivy
@@ -202,11 +234,14 @@ from kivy.properties import ObservableReferenceList
 from kivy.uix.boxlayout import BoxLayout
 from kivy.lang import builder
 from companion.ui.system.kivy_costs import spare_kivy_costs
+from kivy.uix.scrollview import ScrollView
 kivys, kivys_call = BoxLayout.do_layout, builder.call_fn
+kivys_bar = ScrollView._bind_inactive_bar_color
 spare_kivy_costs()
 print(json.dumps({
     "layout_spared": BoxLayout.do_layout is not kivys,
     "call_spared": builder.call_fn is not kivys_call,
+    "bar_spared": ScrollView._bind_inactive_bar_color is not kivys_bar,
     "setslice": "__setslice__" in ObservableReferenceList.__dict__,
     "heard": heard,
 }))
@@ -215,8 +250,9 @@ print(json.dumps({
 
 @pytest.mark.parametrize("version", ["2.3.1", "2.3.0", "2.4.0"])
 def test_the_layout_copied_from_kivy_2_3_1_is_put_in_that_kivy_only(tmp_path, version):
-    """``BoxLayout.do_layout`` and the kv rules' ``call_fn`` are copies of
-    Kivy 2.3.1's: another Kivy keeps its own, and the log says so once."""
+    """``BoxLayout.do_layout``, the kv rules' ``call_fn`` and the scroll
+    bar's greying are copies of Kivy 2.3.1's: another Kivy keeps its own,
+    and the log says so once."""
     done = subprocess.run(
         [sys.executable, "-c", VERSION_CHILD, version],
         capture_output=True,
@@ -229,7 +265,8 @@ def test_the_layout_copied_from_kivy_2_3_1_is_put_in_that_kivy_only(tmp_path, ve
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["setslice"]  # Python 3's spelling of Kivy's own method: any Kivy
     if version == "2.3.1":
-        assert seen["layout_spared"] and seen["call_spared"] and seen["heard"] == []
+        assert seen["layout_spared"] and seen["call_spared"] and seen["bar_spared"]
+        assert seen["heard"] == []
     else:
-        assert not seen["layout_spared"] and not seen["call_spared"]
+        assert not (seen["layout_spared"] or seen["call_spared"] or seen["bar_spared"])
         assert len(seen["heard"]) == 1 and version in seen["heard"][0]

@@ -444,9 +444,9 @@ class Kiosk(ScreenManager):
 def _stop_animations(screen: Any) -> None:
     """Stop what Kivy still animates on a screen let go, so that the
     collection of the next freeze finds it dead (collector.py): Kivy holds
-    a widget it animates until the animation ends, and a ScrollView fades
-    its bars in an animation it starts half a second after it last moved
-    (the old game's table screen outlived the freeze 3 frames after the
+    a widget it animates until the animation ends, and a ScrollView greys
+    its bars half a second after it last moved (once in an animation, which
+    kept the old game's table screen through the freeze 3 frames after the
     next game's was shown, frozen with all its widgets)."""
     from kivy.animation import Animation
     from kivy.uix.scrollview import ScrollView

@@ -31,7 +31,16 @@ process of its own.
    5 K instructions a rule, 240 rules in a Secret Hitler reveal's frame.
    Here the lines are formatted, and logged, only when the log takes
    TRACE lines; the rule is evaluated and set as Kivy does. Also a copy
-   of Kivy 2.3.1's, put in that Kivy only."""
+   of Kivy 2.3.1's, put in that Kivy only.
+4. A ``ScrollView`` whose content moved shows its bar in ``bar_color``
+   and, half a second later, fades it to ``bar_inactive_color`` in an
+   animation of another half second: some 30 frames of work for each of a
+   table screen's lists after every commit that adds a line, and, on a
+   machine as slow as callgrind makes it, a step's frame that counted it or
+   not by the clock (a Coup challenge's frame read 10 or 12 M). Here the bar
+   takes its inactive colour at once, half a second after the move, as
+   Kivy 2.3.1's ``ScrollView._bind_inactive_bar_color`` does but for the
+   fade (in that Kivy only)."""
 
 from __future__ import annotations
 
@@ -45,22 +54,25 @@ COPIED_FROM = "2.3.1"  # the Kivy whose BoxLayout.do_layout and call_fn are copi
 
 
 def spare_kivy_costs() -> None:
-    """Put the two methods in Kivy's classes (again: harmless); the
-    layout and the kv rules' call in the Kivy they were copied from only
-    (before any kv rule is bound: a rule bound earlier keeps Kivy's)."""
+    """Put the methods in Kivy's classes (again: harmless): the slice in
+    any Kivy; the layout, the kv rules' call and the scroll bar in the Kivy
+    they were copied from only (before any kv rule is bound: a rule bound
+    earlier keeps Kivy's)."""
     import kivy
     from kivy.lang import builder
     from kivy.properties import ObservableReferenceList
     from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.scrollview import ScrollView
 
     ObservableReferenceList.__setslice__ = _Spared.__setslice__
     if kivy.__version__ == COPIED_FROM:
         BoxLayout.do_layout = _Spared.do_layout
         builder.call_fn = _kv_call()
+        ScrollView._bind_inactive_bar_color = _Spared._bind_inactive_bar_color
     else:
         log.info(
-            "Kivy %s: its own BoxLayout.do_layout and kv rules' call_fn"
-            " (the kiosk's are copies of %s's)",
+            "Kivy %s: its own BoxLayout.do_layout, kv rules' call_fn and"
+            " ScrollView bar (the kiosk's are copies of %s's)",
             kivy.__version__,
             COPIED_FROM,
         )
@@ -80,6 +92,13 @@ class _Spared:
         list.__setitem__(self, where, value)
         if update_properties:
             self.prop.setitem(self.obj(), where, value)
+
+    def _bind_inactive_bar_color(self: Any, *_args: Any) -> None:
+        """Kivy 2.3.1's ``ScrollView._bind_inactive_bar_color``, the bar
+        set to its inactive colour at once rather than in an animation."""
+        self.funbind("bar_color", self._change_bar_color)
+        self.fbind("bar_inactive_color", self._change_bar_color)
+        self._bar_color = self.bar_inactive_color
 
     def do_layout(self: Any, *_args: Any) -> None:
         """Kivy 2.3.1's ``BoxLayout.do_layout``, its children's sizes read
