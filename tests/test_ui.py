@@ -401,6 +401,38 @@ def test_the_ballot_shows_who_voted_then_turns_every_vote_at_once(window):
     screenshot(window, "ballot-revealed-800x480")
 
 
+def test_a_ballot_s_chips_keep_one_size_from_its_opening_to_its_reveal(window):
+    """The chips are fitted to every text they may show (voted, waiting,
+    each vote in words), so they neither grow nor shrink as the votes come
+    in or turn: none is drawn again for a new size at the reveal, though a
+    vote's word is the longest word they show."""
+    from companion.ui.widgets.ballot_view import BallotView
+
+    ballot = show(window, BallotView(), (800, 480))
+    names = ["Anna", "Ben", "Chloé", "Dmitri", "Elena", "Fotini", "Giorgos"]
+    words = ("ψήφισε", "αναμονή", ["Ναι", "Αρνησικυρία", "Αποχή"])
+
+    def sizes():
+        frames(2)
+        return ballot.chips[0].font_size, ballot.chips_height, ballot.ids.chips.cols
+
+    ballot.show_open("Ψηφοφορία", [(n, False) for n in names], *words)
+    opened = sizes()
+    ballot.show_open("Ψηφοφορία", [(n, i < 6) for i, n in enumerate(names)], *words)
+    assert sizes() == opened
+    ballot.reveal(
+        "Ψηφοφορία",
+        [(n, "Αρνησικυρία" if i == 0 else "Ναι", (0.2, 0.5, 0.3, 1)) for i, n in enumerate(names)],
+        "Απορρίφθηκε.",
+        words[0],
+        animate=False,
+        waiting_text=words[1],
+        choices=words[2],
+    )
+    assert sizes() == opened
+    assert ballot.chips[0].text == "Anna\nΑρνησικυρία"
+
+
 def test_the_log_reads_the_whole_game_in_words_with_undone_lines_marked(window, tmp_path):
     from companion.games.claims.screen import ClaimTableScreen
 

@@ -339,6 +339,7 @@ class Article27TableScreen(TableScreen):
                 [(t.names[s], s in voted) for s in open_ballot["eligible"]],
                 voted_text,
                 t("ui.ballot.waiting"),
+                [vote_words(choice, t) for choice in open_ballot["choices"]],
             )
             self._result_key = None
             return
@@ -355,7 +356,13 @@ class Article27TableScreen(TableScreen):
             for seat, choice in enumerate(view["votes"])
         ]
         ballot.reveal(
-            t("a27.ui.ballot_title"), votes, outcome_line(view, t), voted_text, animate=animate
+            t("a27.ui.ballot_title"),
+            votes,
+            outcome_line(view, t),
+            voted_text,
+            animate=animate,
+            waiting_text=t("ui.ballot.waiting"),
+            choices=[vote_words(choice, t) for choice in VOTES],
         )
 
     def _show_track(self, view: dict[str, Any]) -> None:

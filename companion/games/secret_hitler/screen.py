@@ -451,6 +451,7 @@ class SecretHitlerTableScreen(TableScreen):
                 [(names[s], s in voted) for s in ballot["eligible"]],
                 t("ui.ballot.voted"),
                 t("ui.ballot.waiting"),
+                [t(f"choice.{choice}") for choice in ballot["choices"]],
             )
             self._result_shown = False
             return
@@ -470,7 +471,13 @@ class SecretHitlerTableScreen(TableScreen):
             if vote is not None
         ]
         self.ids.ballot.reveal(
-            title, votes, election_result(election, t), t("ui.ballot.voted"), animate=just_closed
+            title,
+            votes,
+            election_result(election, t),
+            t("ui.ballot.voted"),
+            animate=just_closed,
+            waiting_text=t("ui.ballot.waiting"),
+            choices=[t(f"choice.{choice}") for choice in VOTE_COLORS],
         )
         self._result_shown = True
 

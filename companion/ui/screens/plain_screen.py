@@ -51,6 +51,7 @@ class PlainTableScreen(TableScreen):
                 [(names[s], s in voted) for s in ballot["eligible"]],
                 t("ui.ballot.voted"),
                 t("ui.ballot.waiting"),
+                [t(f"choice.{choice}") for choice in ballot["choices"]],
             )
             return
         last = words.last_ballot(view, t)
@@ -66,4 +67,6 @@ class PlainTableScreen(TableScreen):
             last.result,
             t("ui.ballot.voted"),
             animate=False,
+            waiting_text=t("ui.ballot.waiting"),
+            choices=[t(f"choice.{choice}") for choice in last.choices],
         )

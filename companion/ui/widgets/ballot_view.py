@@ -81,15 +81,27 @@ class BallotView(BoxLayout):
         super().__init__(**kwargs)
         self._chips: list[VoteChip] = []
         self._animation: Animation | None = None
+        # Every text a chip of this ballot may show, from its opening to
+        # its reveal: the chips are fitted to all of them, so they keep one
+        # size as the votes come in and turn (none drawn again for a new
+        # size at the reveal, the busiest step of a ballot game).
+        self._may_show: list[str] = []
 
     @property
     def chips(self) -> list[VoteChip]:
         return list(self._chips)
 
     def show_open(
-        self, title: str, seats: Sequence[tuple[str, bool]], voted_text: str, waiting_text: str
+        self,
+        title: str,
+        seats: Sequence[tuple[str, bool]],
+        voted_text: str,
+        waiting_text: str,
+        choices: Sequence[str] = (),
     ) -> None:
-        """An open ballot: each eligible seat's name and whether it has voted."""
+        """An open ballot: each eligible seat's name and whether it has
+        voted; ``choices``, the votes in words, any of which a chip may turn
+        up at the reveal."""
         self._stop()
         self.title, self.result_text = title, ""
         self._chips_for(len(seats))
@@ -98,6 +110,7 @@ class BallotView(BoxLayout):
             chip.back_color = CHIP_VOTED if voted else CHIP_WAITING
             chip.face_text = ""
             chip.turn = 0.0
+        self._may_show = _texts([name for name, _ in seats], (voted_text, waiting_text, *choices))
         self.fit_chips()
 
     def reveal(
@@ -107,9 +120,12 @@ class BallotView(BoxLayout):
         result: str,
         voted_text: str,
         animate: bool = True,
+        waiting_text: str = "",
+        choices: Sequence[str] = (),
     ) -> None:
         """Every vote face up at once (``votes``: name, choice in words, its
-        colour), then the result."""
+        colour), then the result; ``waiting_text`` and ``choices`` as the
+        open ballot was shown with (its chips keep their size)."""
         self._stop()
         self.title = title
         self._chips_for(len(votes))
@@ -118,6 +134,9 @@ class BallotView(BoxLayout):
             chip.back_color = CHIP_VOTED
             chip.face_text = f"{name}\n{choice}"
             chip.face_color = list(color)
+        names = [name for name, _, _ in votes]
+        shown = [choice for _, choice, _ in votes]
+        self._may_show = _texts(names, (voted_text, waiting_text, *choices, *shown))
         self.fit_chips()
         if not animate:
             for chip in self._chips:
@@ -135,16 +154,16 @@ class BallotView(BoxLayout):
 
     def fit_chips(self, *_args: Any) -> None:
         """Every chip of one size and one size of text: the largest text at
-        which every word of every chip fits its chip, in as few rows as
-        that allows; a name of several words wraps between them, and every
-        chip is as tall as the fullest needs. A short screen (``tight``)
-        sets chips that take more than a row in the smallest text, as low
-        as their words allow."""
+        which every word of every text a chip of this ballot may show fits
+        its chip, in as few rows as that allows; a name of several words
+        wraps between them, and every chip is as tall as the fullest needs.
+        A short screen (``tight``) sets chips that take more than a row in
+        the smallest text, as low as their words allow."""
         row, chips = self.ids.chips, self._chips
         if not chips:
             self.chips_height = dp(64)
             return
-        texts = [text for chip in chips for text in (chip.face_text, chip.back_text) if text]
+        texts = self._may_show
         font_name = chips[0].font_name
         fonts = [sp(size) for size in ((*ROOMY_FONTS, *CHIP_FONTS) if self.roomy else CHIP_FONTS)]
         gap, count = row.spacing[0], len(chips)
@@ -180,6 +199,7 @@ class BallotView(BoxLayout):
     def clear(self) -> None:
         self._stop()
         self.title = self.result_text = self.coming_result = ""
+        self._may_show = []
         self._chips_for(0)
 
     def _revealed(self, result: str) -> None:
@@ -203,3 +223,8 @@ class BallotView(BoxLayout):
         while len(self._chips) < count:
             self._chips.append(VoteChip())
             row.add_widget(self._chips[-1])
+
+
+def _texts(names: Sequence[str], words: Sequence[str]) -> list[str]:
+    """Each name over each of the words (those that are words), once."""
+    return list(dict.fromkeys(f"{name}\n{word}" for name in names for word in words if word))
