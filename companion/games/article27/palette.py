@@ -16,6 +16,7 @@ VOTES = {"yes": YES, "veto": VETO, "abstain": ABSTAIN}
 DISK_UP: RGBA = (0.50, 0.85, 0.56, 1)  # a passed agenda's disk, face up ...
 DISK_DOWN: RGBA = (0.57, 0.57, 0.55, 1)  # ... a failed one's, face down
 DISK_UP_SIGN, DISK_DOWN_SIGN, DISK_LEFT_SIGN = "●", "⊘", "○"
+DISK_SIGNS = (DISK_UP_SIGN, DISK_DOWN_SIGN, DISK_LEFT_SIGN)
 LEGEND: RGBA = (0.6, 0.62, 0.6, 1)  # the track legend's words, and its open slot
 COUNTDOWN: RGBA = (0.96, 0.96, 0.92, 1)
 COUNTDOWN_WARNING: RGBA = (1, 0.42, 0.28, 1)
