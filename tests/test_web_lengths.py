@@ -37,6 +37,8 @@ from companion.web.server import (
     ANSWER_BYTES,
     CSRF_HEADER,
     OWN_HEAD,
+    OWN_MEM_LEVEL,
+    OWN_WINDOW_BITS,
     TableServer,
     answer,
     deflate,
@@ -444,7 +446,8 @@ def test_no_seat_s_own_part_outgrows_its_game_s_size(game, counts, options):
                     server.tell_seat(seat, RuleError(f"{spec.name}.not_now"))
                     own = server.seat_message(seat, lang).own
                     assert b'"notice"' in own
-                    worst_sealed = max(worst_sealed, OWN_HEAD.size + len(deflate(own)))
+                    packed = deflate(own, window_bits=OWN_WINDOW_BITS, mem_level=OWN_MEM_LEVEL)
+                    worst_sealed = max(worst_sealed, OWN_HEAD.size + len(packed))
                     assert len(not_now(spec, seat_state, table.names).body) == ANSWER_BYTES
             commands = list(table.legal_commands())
             if table.is_over or not commands:

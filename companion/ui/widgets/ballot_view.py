@@ -183,7 +183,8 @@ class BallotView(BoxLayout):
         if self.tight and rows > 1:
             font = fonts[-1]  # a short screen's rows of chips as low as they go
         wrap = max(1.0, width - dp(8))  # the chip's text_size
-        lines = max(VoteChip.text_height(text, font, font_name, wrap) for text in texts)
+        heights = (VoteChip.text_height(text, font, font_name, wrap) for text in texts)
+        lines = max(heights, default=0)
         least = dp(96) if self.roomy else (0 if self.tight else dp(64))
         height = max(least, lines + (dp(6) if self.tight else dp(12)))
         for chip in chips:
@@ -194,7 +195,7 @@ class BallotView(BoxLayout):
 
     @staticmethod
     def _longest_word(texts: Sequence[str], font_size: float, font_name: str) -> float:
-        return max(VoteChip.word_width(text, font_size, font_name) for text in texts)
+        return max((VoteChip.word_width(text, font_size, font_name) for text in texts), default=0)
 
     def clear(self) -> None:
         self._stop()
