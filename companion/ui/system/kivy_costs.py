@@ -37,7 +37,7 @@ process of its own.
    animation of another half second: some 30 frames of work for each of a
    table screen's lists after every commit that adds a line, and, on a
    machine as slow as callgrind makes it, a step's frame that counted it or
-   not by the clock (a Coup challenge's frame read 10 or 12 M). Here the bar
+   not by the clock (one busy step's frame read 10 or 12 M). Here the bar
    takes its inactive colour at once, half a second after the move, as
    Kivy 2.3.1's ``ScrollView._bind_inactive_bar_color`` does but for the
    fade (in that Kivy only)."""
