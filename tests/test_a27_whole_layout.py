@@ -46,3 +46,24 @@ def test_the_hidden_clock_takes_no_room_after_the_screen_turned(window, tmp_path
     assert fits_in_window(screen.ids.centre, window)
     screen.detach()
     table.store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_the_track_column_stays_put_as_disks_turn_and_agendas_go(window, tmp_path, lang):
+    """A face-down disk is a pixel wider than an open slot, and a put-away
+    agenda shows only its turned disks: the track asks for the same width
+    whatever its disks, so neither column moves (and redraws its texts)."""
+    from companion.games.article27.palette import DISK_DOWN_SIGN, DISK_LEFT_SIGN
+    from companion.games.article27.rules import TRACK_SLOTS
+
+    table = at_stage(tmp_path / "voting.sqlite3", "voting")
+    screen = show(window, a27_screen(table, tmp_path / "sounds", lang=lang), (800, 480))
+    frames(3)
+    side, centre = screen.ids.side.width, screen.ids.centre.width
+    row = screen.ids.track.children[0]
+    for disks in (DISK_DOWN_SIGN * 2 + DISK_LEFT_SIGN * (TRACK_SLOTS - 2), DISK_DOWN_SIGN * 2, ""):
+        row.disks = disks
+        frames(3)
+        assert (screen.ids.side.width, screen.ids.centre.width) == (side, centre), disks
+    screen.detach()
+    table.store.close()
