@@ -8,6 +8,7 @@ with Mesa) over a real SQLite store."""
 from __future__ import annotations
 
 import hashlib
+import time
 
 import pytest
 
@@ -134,6 +135,46 @@ def test_screens_out_of_sight_keep_their_own_direction_through_a_turn(window, tm
     move_on(kiosk.table, 2)
     kiosk.set_language("fa")
     frames(4)
+    assert_in_sight_as_built(kiosk, persian, "fa")
+
+
+def test_a_text_laid_out_out_of_sight_is_drawn_again_in_its_own_direction(window, tmp_path):
+    """A kept Persian screen changes a text while English is in sight (laid
+    out left to right then): back in sight, it draws as one built fresh."""
+    kiosk = kiosk_at(window, tmp_path)
+    persian = kiosk.prepare_language("fa")
+    kiosk.set_language("fa")
+    frames(4)
+    persian.caption_text = "؟"
+    frames(2)
+    kiosk.set_language("en")
+    frames(2)
+    persian.caption_text = ""  # the bar's line again, laid out left to right
+    frames(3)
+    kiosk.set_language("fa")
+    frames(4)
+    assert_in_sight_as_built(kiosk, persian, "fa")
+
+
+def test_a_caption_ends_when_its_screen_is_back_in_sight(window, tmp_path, monkeypatch):
+    """A sound's caption on a screen put out of sight does not run out
+    there (nothing out of sight changes): it is gone when the screen is
+    back, which then draws as one built fresh."""
+    from companion.ui.screens import table_screen
+
+    monkeypatch.setattr(table_screen, "CAPTION_SECONDS", 0.05)
+    kiosk = kiosk_at(window, tmp_path)
+    persian = kiosk.prepare_language("fa")
+    kiosk.set_language("fa")
+    frames(2)
+    persian.sound("gavel")
+    kiosk.set_language("en")
+    time.sleep(0.2)
+    frames(3)
+    assert persian.caption_text == Messages("fa")("sound.gavel")
+    kiosk.set_language("fa")
+    frames(4)
+    assert persian.caption_text == ""
     assert_in_sight_as_built(kiosk, persian, "fa")
 
 

@@ -292,10 +292,20 @@ class Kiosk(ScreenManager):
         that direction) or about to go out of sight (the table screen in
         the old language). Whatever waited to be drawn before the change was
         drawn first (``Clock.tick_draw``), so only that redraw is spared; a
-        text a kept screen changes when back in sight is drawn as ever."""
+        text a kept screen changes when back in sight is drawn as ever.
+
+        A screen out of sight may still have laid a text out in the other
+        direction (``laid_out_rtl``, :func:`.text.direction.note_laid_out_direction`):
+        when its own direction comes back, that label is drawn again."""
         for screen in self.kept.values():
+            own = direction(screen.lang) == "rtl"
+            back = own == writing.rtl  # its direction again: it may be shown
             for widget in screen.walk(restrict=True):
-                if isinstance(widget, Label):
+                if not isinstance(widget, Label):
+                    continue
+                if back and getattr(widget._label, "laid_out_rtl", None) != own:
+                    widget._trigger_texture()
+                else:
                     widget._trigger_texture.cancel()
 
     def on_open_phones(self, _kiosk: Any, opener: Callable[[], Any] | None) -> None:

@@ -322,6 +322,8 @@ class TableScreen(BoxLayout):
     def detach(self) -> None:
         """Stop following the session (the kiosk put another screen on it)."""
         self.session.unsubscribe(self.updated)
+        if self._caption_end is not None:
+            self._caption_end.cancel()  # the caption ends when back in sight (attach)
         self.leave()
 
     def attach(self, table: Table) -> None:

@@ -98,3 +98,24 @@ def draw_in_writing_direction() -> None:
 
     Label._render_begin = render_begin
     Label._directed = True
+
+
+def note_laid_out_direction() -> None:
+    """Mark every label Kivy lays out with the kiosk's writing direction at
+    that moment (``laid_out_rtl`` on Kivy's core label; its texture is
+    filled from that layout when next drawn on screen): a table screen kept
+    out of sight may lay a text out meanwhile (a caption's end, a reveal
+    running on) in the direction of the screen in sight, and must lay it
+    out again in its own when back (``Kiosk._keep_drawn``)."""
+    from kivy.core.text import Label
+
+    if getattr(Label, "_noting_direction", False):
+        return
+    refresh = Label.refresh
+
+    def refresh_noted(label) -> None:
+        label.laid_out_rtl = writing.rtl
+        refresh(label)
+
+    Label.refresh = refresh_noted
+    Label._noting_direction = True

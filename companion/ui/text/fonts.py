@@ -22,7 +22,10 @@ def use_dejavu() -> None:
     from kivy.core.text import DEFAULT_FONT, LabelBase
 
     from ..system.kivy_costs import spare_kivy_costs
-    from .direction import draw_in_writing_direction  # imports Kivy: not before it is set up
+    from .direction import (  # imports Kivy: not before it is set up
+        draw_in_writing_direction,
+        note_laid_out_direction,
+    )
     from .shaping import draw_in_runs
 
     font = str(Path(kivy.__file__).parent / "data" / "fonts" / "DejaVuSans.ttf")
@@ -31,6 +34,7 @@ def use_dejavu() -> None:
     wrapping.install()
     draw_in_runs()  # SDL2's labels
     draw_in_writing_direction()  # Pillow's, where SDL2_ttf cannot shape
+    note_laid_out_direction()
     spare_kivy_costs()
 
 
