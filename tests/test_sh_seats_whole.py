@@ -136,3 +136,32 @@ def test_an_open_ballot_s_chips_fold_rather_than_cut_a_seat(window, tmp_path, la
     assert strip_in_sight(screen)
     ballot = screen.ids.ballot
     assert ballot.chips and not ballot.put_away, "the open ballot's title stays"
+
+
+def test_the_seats_keep_their_rows_while_the_votes_turn(window, tmp_path):
+    """Ten seats in Russian at 800×480, the last vote closing the ballot: the
+    commands are cut until the chips may fold (never while the votes turn),
+    whatever the seats give up, so the seats keep the rows they need rather
+    than shrink for nothing as the table watches; once the votes have
+    turned, the chips fold and the commands are whole."""
+    from sh_helpers import nominate
+    from sh_kiosk_helpers import start
+    from ui_helpers import wait_for
+
+    from companion.games.secret_hitler.screen import SecretHitlerTableScreen
+    from companion.table import seat_source
+
+    table = start(tmp_path, 10)
+    screen = show(window, SecretHitlerTableScreen(table, lang="ru"), SIZE)
+    nominate(table)
+    for seat in range(10):
+        table.execute({"type": "vote", "seat": seat, "choice": "ja"}, source=seat_source(seat))
+    frames(2)
+    ballot = screen.ids.ballot
+    assert ballot.revealing and not strip_in_sight(screen)
+    short = [(p.name, p.height, p.need) for p in screen._panels if p.height + 0.5 < p.need]
+    assert not short, short
+    assert wait_for(lambda: not ballot.revealing, 5)
+    frames(3)
+    assert ballot.folded and strip_in_sight(screen)
+    assert not seats_whole(screen), seats_whole(screen)

@@ -20,6 +20,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
 from kivy.metrics import dp, sp
@@ -248,6 +249,9 @@ class SecretHitlerTableScreen(TableScreen):
     def __init__(self, table: Table, lang: str = "en", **kwargs: Any) -> None:
         self._panels: list[SeatPanel] = []
         self.night: ScriptView | None = None  # the night being read, over the screen
+        # A commit sets the seats one by one, each one's need moving: the
+        # rows are fitted once, to what they all need, before the next frame.
+        self._fit_soon = Clock.create_trigger(self._fit_seats, -1)
         super().__init__(table, lang=lang, **kwargs)
 
     def follow(self, table: Table) -> None:
@@ -402,7 +406,7 @@ class SecretHitlerTableScreen(TableScreen):
             panel.selectable = p["seat"] in pickable
 
     def _seats_need(self, *_args: Any) -> None:
-        self._fit_seats()
+        self._fit_soon()
 
     def _fit_seats(self, *_args: Any) -> None:
         """Grow each row of seats to what its fullest seat needs (a row
@@ -428,10 +432,13 @@ class SecretHitlerTableScreen(TableScreen):
         # Still out of sight, folded: a closed ballot gives the rest of its room.
         closed = self._open_ballot is None and not ballot.revealing
         ballot.put_away = closed and ballot.folded and unfolded + chips < -0.5
-        free = max(
-            0.0, unfolded + (chips if ballot.folded else 0) + (rest if ballot.put_away else 0)
-        )
-        share = min(1.0, free / sum(wanted)) if sum(wanted) else 0.0
+        free = unfolded + (chips if ballot.folded else 0) + (rest if ballot.put_away else 0)
+        if ballot.revealing and free < -0.5:
+            # The commands are cut whatever the seats give up until the chips
+            # may fold, when the votes have turned: the seats keep what they
+            # need rather than shrink for nothing as the votes turn.
+            free = sum(wanted)
+        share = min(1.0, max(0.0, free) / sum(wanted)) if sum(wanted) else 0.0
         growths = [need * share for need in wanted]
         grid.rows_minimum = {row: grid.base_row + growth for row, growth in enumerate(growths)}
         if abs(sum(growths) - self.seat_growth) > 0.5:
