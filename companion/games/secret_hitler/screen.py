@@ -389,7 +389,7 @@ class SecretHitlerTableScreen(TableScreen):
             self._panels = [SeatPanel(seat=p["seat"], pick_action=self.pick_seat) for p in players]
             for panel in self._panels:
                 grid.add_widget(panel)
-                panel.bind(need=self._seats_need)
+                panel.bind(need=self._fit_soon)
         waiting, in_office = shown_waiting(view), offices(view)
         for panel, p in zip(self._panels, players):
             panel.name = p["name"]
@@ -405,9 +405,6 @@ class SecretHitlerTableScreen(TableScreen):
             panel.picking = self.picking
             panel.selectable = p["seat"] in pickable
 
-    def _seats_need(self, *_args: Any) -> None:
-        self._fit_soon()
-
     def _fit_seats(self, *_args: Any) -> None:
         """Grow each row of seats to what its fullest seat needs (a row
         whose seats fit keeps its height), by no more in all than the
@@ -415,7 +412,8 @@ class SecretHitlerTableScreen(TableScreen):
         not enough, the ballot's chips fold away to give their room, an
         open one's too (the status line still counts the votes): a seat's
         name and badge never shorten, so rows short of their need would
-        cut them."""
+        cut them. While the votes turn (the chips cannot fold), where the
+        commands are cut anyway, the seats keep what they need."""
         grid, view, ballot = self.ids.players, self.ids.command_view, self.ids.ballot
         cols = max(1, grid.cols or 1)
         rows = [self._panels[start : start + cols] for start in range(0, len(self._panels), cols)]
