@@ -177,9 +177,11 @@ FRAME_HEAD = struct.Struct(">BI")
 # frames) is closed with 4001, and its page reloads.
 SEAT_FRAMES = ("binary", "text")
 OWN_HEAD = struct.Struct(">I")
-# zlib's default: level 9 makes a shared part 7% smaller (129 bytes, not
-# 139, after a Secret Hitler vote) for 16% more time (215 µs, not 185, here).
-DEFLATE_LEVEL = 6
+# A shared part deflated after the one before it is mostly references to
+# that one: level 3 takes half the time of zlib's default 6 (108 µs, not
+# 224, for a 10-seat Secret Hitler reveal's four languages here) for some
+# 70 bytes more a part (432-521, not 381-445).
+DEFLATE_LEVEL = 3
 # A seat's own part is small (some hundred bytes; its whole text fits a
 # frame's 2 kB once deflated): an 8 kB window and a smaller hash hold all
 # of it, and zlib sets up a tenth of the state it does for 32 kB (11 µs a
