@@ -16,12 +16,6 @@ uses whatever the font was last drawn with), so runs are measured here with
 fonts of our own from the same SDL2_ttf, told the run's direction and
 script each time.
 
-Glyphs are measured and drawn unhinted (``HINTING``): with hinting, every
-glyph SDL2_ttf loads, and every advance HarfBuzz asks FreeType for, runs
-the font's hinting program (about 17 K instructions a glyph), a sixth of a
-busy frame in Greek (docs/benchmarks.md, "The second pass"); at the
-kiosk's sizes the letters look the same, a little softer at 2× zoom.
-
 SDL2_ttf shapes only when it was built with HarfBuzz (the Kivy wheels'
 is); without it :func:`prefer_sdl2` leaves Kivy on Pillow, whose raqm lays
 out right-to-left text itself (that is the only place Pillow still draws
@@ -42,7 +36,6 @@ from .runs import Run, visual_runs
 FONTS_KEPT = 64  # open fonts (one per file and size), as Kivy's own cache keeps
 SIZES_KEPT = 8192  # runs measured (drawing a line measures its runs again)
 _DIRECTIONS = {False: 0, True: 1}  # SDL2_ttf's TTF_DIRECTION_LTR, _RTL
-HINTING = 3  # SDL2_ttf's TTF_HINTING_NONE (Kivy's ``font_hinting: None``)
 _HB_DIRECTION_LTR = 4
 
 
@@ -85,7 +78,6 @@ class SDLTTF:
         lib.TTF_FontHeight.argtypes = [ctypes.c_void_p]
         lib.TTF_SetFontDirection.argtypes = [ctypes.c_void_p, ctypes.c_int]
         lib.TTF_SetFontScriptName.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
-        lib.TTF_SetFontHinting.argtypes = [ctypes.c_void_p, ctypes.c_int]
         lib.TTF_SizeUTF8.argtypes = [
             ctypes.c_void_p,
             ctypes.c_char_p,
@@ -115,7 +107,6 @@ class SDLTTF:
             font = self.lib.TTF_OpenFont(name.encode(), size)
             if not font:
                 raise ValueError(f"SDL2_ttf cannot open {name}")
-            self.lib.TTF_SetFontHinting(font, HINTING)  # as Kivy draws (draw_in_runs)
             self.fonts[key] = font
             while len(self.fonts) > FONTS_KEPT:
                 closed = self.fonts.popitem(last=False)[1]
@@ -178,15 +169,11 @@ def paragraph(label: Any) -> str | None:
 
 
 def draw_in_runs() -> None:
-    """Measure and draw each line of Kivy's SDL2 labels run by run, its
-    glyphs unhinted (every label's ``font_hinting`` None unless it says
-    otherwise, as the runs are measured)."""
+    """Measure and draw each line of Kivy's SDL2 labels run by run."""
     from kivy.core.text import Label
-    from kivy.uix.label import Label as LabelWidget
 
     if Label.__name__ != "LabelSDL2" or getattr(Label, "_in_runs", False):
         return
-    LabelWidget.font_hinting.defaultvalue = None
     library = sdl_ttf()
     assert library is not None, "Kivy's SDL2 text runs with an SDL2_ttf"
 
