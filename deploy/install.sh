@@ -21,7 +21,7 @@ Usage: sudo deploy/install.sh [options]
   --public-url URL           the address the join codes show
                              (default http://<host name>.local/)
   --rotation 0|90|180|270    turn the picture (Touch Display 2 is portrait: 90)
-  --touch sdl|mtdev|hidinput who reads the touchscreen (default sdl)
+  --touch mtdev|hidinput|sdl who reads the touchscreen (default mtdev)
   --pins FILE                a pin map for the header's buttons (hardware/gpio.md)
   --pad PORT|none            the button pad's serial port (default: found by itself)
   --dim-after SECONDS        dim the backlight after this long untouched (0: never)
@@ -61,7 +61,9 @@ PORT=80
 PUBLIC_URL=
 PINS=
 PAD=
-TOUCH=sdl
+# Kivy's mtdev reader: on KMS/DRM, SDL gives a touchscreen's touches to no
+# window, so they never become the clicks Kivy reads (docs/deploy.md, §9).
+TOUCH=mtdev
 DIM_AFTER=0
 ACCESS_POINT_SSID=
 ACCESS_POINT_PASSWORD=
@@ -407,9 +409,10 @@ if [ "$(systemctl get-default)" = graphical.target ]; then
 fi
 if is_changed /etc/udev/rules.d/70-table-companion.rules; then
     udevadm control --reload-rules
-    # The backlight is already there: replay its event now (the rule matches
-    # "change"), and wait for it before the kiosk restarts and tries to dim.
-    udevadm trigger --action=change --subsystem-match=backlight
+    # The backlight and the GPIO chips are already there: replay their events
+    # now (the rules match "change"), and wait for them before the kiosk
+    # restarts and tries to dim or to read the buttons.
+    udevadm trigger --action=change --subsystem-match=backlight --subsystem-match=gpio
     udevadm settle --timeout=10 || true
 fi
 if is_changed /etc/systemd/journald.conf.d/table-companion.conf; then

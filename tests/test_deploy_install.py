@@ -100,14 +100,16 @@ def test_a_fresh_install_writes_the_service_its_configuration_and_the_app(pi):
         "PUBLIC_URL": "",
         "PINS": "",
         "PAD": "none",
-        "TOUCH": "sdl",
+        "TOUCH": "mtdev",
         "DIM_AFTER": "300",
         "ACCESS_POINT_SSID": "",
         "ACCESS_POINT_PASSWORD": "",
     }
     assert pi.mode(CONF) == 0o640
     assert "<port>80</port>" in pi.read("/etc/avahi/services/table-companion.service")
-    assert "backlight" in pi.read("/etc/udev/rules.d/70-table-companion.rules")
+    rules = pi.read("/etc/udev/rules.d/70-table-companion.rules")
+    assert "backlight" in rules
+    assert re.search(r'KERNEL=="gpiochip\*".*GROUP="gpio", MODE="0660"', rules)
     assert "Storage=persistent" in pi.read("/etc/systemd/journald.conf.d/table-companion.conf")
     assert pi.read("/boot/firmware/cmdline.txt") == CMDLINE.rstrip("\n") + " consoleblank=0\n"
     assert KioskSettings(pi.root / DATA.lstrip("/") / "kiosk.ini").rotation == 90
@@ -125,6 +127,7 @@ def test_a_fresh_install_writes_the_service_its_configuration_and_the_app(pi):
     # must be one the rule matches, or dimming waits for the next boot.
     trigger = next(c for c in calls if c.startswith("udevadm trigger"))
     assert "--subsystem-match=backlight" in trigger
+    assert "--subsystem-match=gpio" in trigger
     action = re.search(r"--action=(\w+)", trigger)
     rule = pi.read("/etc/udev/rules.d/70-table-companion.rules")
     matched = re.search(r'ACTION=="([^"]+)"', rule)
