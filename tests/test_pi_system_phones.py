@@ -71,16 +71,18 @@ def test_the_phones_play_and_every_acknowledged_command_survives_a_kill(tmp_path
     for cut in (1, 2):
         port = free_port()
         server = serve(db, port)
-        tokens.write_text(helper(str(HELPERS / "store_facts.py"), str(db), "--links").stdout)
-        assert len(json.loads(tokens.read_text())) == 5
-        phones = subprocess.Popen(
-            [sys.executable, str(HELPERS / "phones.py"), "play", f"http://127.0.0.1:{port}",
-             str(tokens), str(tmp_path / "jars"), str(log), "--seed", str(cut)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        time.sleep(4)
-        server.send_signal(signal.SIGKILL)  # the power cut, for one process
-        server.wait()
+        try:
+            tokens.write_text(helper(str(HELPERS / "store_facts.py"), str(db), "--links").stdout)
+            assert len(json.loads(tokens.read_text())) == 5
+            phones = subprocess.Popen(
+                [sys.executable, str(HELPERS / "phones.py"), "play", f"http://127.0.0.1:{port}",
+                 str(tokens), str(tmp_path / "jars"), str(log), "--seed", str(cut)],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+            time.sleep(4)
+        finally:
+            server.send_signal(signal.SIGKILL)  # the power cut, for one process
+            server.wait()
         phones.wait(timeout=60)  # it stops at the first answer that never comes
         facts = tmp_path / f"facts-{cut}.json"
         facts.write_text(helper(str(HELPERS / "store_facts.py"), str(db)).stdout)

@@ -39,7 +39,7 @@ def main() -> int:
 
     prepare_kivy_environment()
     from kivy.base import EventLoop
-    from kivy.tests.common import UnitTestTouch
+    from kivy.input.motionevent import MotionEvent
     from kivy.uix.behaviors import ButtonBehavior
 
     from companion.host import WebConfig
@@ -81,15 +81,28 @@ def main() -> int:
             raise SystemExit(f"tap_plan: no {kind!r} button on the kiosk's screen")
         return sorted(found, key=lambda target: target[axis])
 
+    class Finger(MotionEvent):
+        """A finger at a window position (as kivy.tests' UnitTestTouch, which
+        needs pytest: this runs in the app's own environment)."""
+
+        def __init__(self, x: float, y: float) -> None:
+            place = {"x": x / (window.width - 1.0), "y": y / (window.height - 1.0)}
+            super().__init__("tap_plan", 1, place, is_touch=True, type_id="touch")
+            self.profile = ["pos"]
+
+        def depack(self, args: dict) -> None:
+            self.sx, self.sy = args["x"], args["y"]
+            super().depack(args)
+
     def tap(target: tuple[float, float, object], name: str | None = None) -> None:
         """A finger's tap at the target's centre; its place printed as NAME."""
         x, y, widget = target
         if name:
             print(f"{name} {round(x)} {round(y)}")
-        touch = UnitTestTouch(*widget.to_window(*widget.center))
-        touch.touch_down()
+        finger = Finger(*widget.to_window(*widget.center))
+        EventLoop.post_dispatch_input("begin", finger)
         frames(1)
-        touch.touch_up()
+        EventLoop.post_dispatch_input("end", finger)
         frames()
 
     frames()
