@@ -88,6 +88,19 @@ static void raise_pending(struct irq_work *work)
 	}
 }
 
+/* Set or clear one line's bit in BITS, raising the edge it makes, if any. */
+static void change_line(struct header *h, unsigned int offset, unsigned long *bits, bool value)
+{
+	unsigned long flags;
+	int old;
+
+	spin_lock_irqsave(&h->lock, flags);
+	old = level_locked(h, offset);
+	assign_bit(offset, bits, value);
+	edge_locked(h, offset, old);
+	spin_unlock_irqrestore(&h->lock, flags);
+}
+
 static int header_get(struct gpio_chip *chip, unsigned int offset)
 {
 	struct header *h = gpiochip_get_data(chip);
@@ -103,14 +116,8 @@ static int header_get(struct gpio_chip *chip, unsigned int offset)
 static void header_set(struct gpio_chip *chip, unsigned int offset, int value)
 {
 	struct header *h = gpiochip_get_data(chip);
-	unsigned long flags;
-	int old;
 
-	spin_lock_irqsave(&h->lock, flags);
-	old = level_locked(h, offset);
-	assign_bit(offset, h->driven, value);
-	edge_locked(h, offset, old);
-	spin_unlock_irqrestore(&h->lock, flags);
+	change_line(h, offset, h->driven, value);
 }
 
 static int header_get_direction(struct gpio_chip *chip, unsigned int offset)
@@ -123,14 +130,8 @@ static int header_get_direction(struct gpio_chip *chip, unsigned int offset)
 static int header_direction_input(struct gpio_chip *chip, unsigned int offset)
 {
 	struct header *h = gpiochip_get_data(chip);
-	unsigned long flags;
-	int old;
 
-	spin_lock_irqsave(&h->lock, flags);
-	old = level_locked(h, offset);
-	clear_bit(offset, h->output);
-	edge_locked(h, offset, old);
-	spin_unlock_irqrestore(&h->lock, flags);
+	change_line(h, offset, h->output, false);
 	return 0;
 }
 
@@ -149,19 +150,13 @@ static int header_direction_output(struct gpio_chip *chip, unsigned int offset, 
 static int header_set_config(struct gpio_chip *chip, unsigned int offset, unsigned long config)
 {
 	struct header *h = gpiochip_get_data(chip);
-	unsigned long flags;
-	int old;
 
 	switch (pinconf_to_config_param(config)) {
 	case PIN_CONFIG_BIAS_PULL_UP:
 	case PIN_CONFIG_BIAS_PULL_DOWN:
 	case PIN_CONFIG_BIAS_DISABLE:
-		spin_lock_irqsave(&h->lock, flags);
-		old = level_locked(h, offset);
-		assign_bit(offset, h->pull_up,
-			   pinconf_to_config_param(config) == PIN_CONFIG_BIAS_PULL_UP);
-		edge_locked(h, offset, old);
-		spin_unlock_irqrestore(&h->lock, flags);
+		change_line(h, offset, h->pull_up,
+			    pinconf_to_config_param(config) == PIN_CONFIG_BIAS_PULL_UP);
 		return 0;
 	default:
 		return -ENOTSUPP;
@@ -220,17 +215,12 @@ static int outside_set(void *data, u64 value)
 {
 	struct header_line *line = data;
 	struct header *h = line->header;
-	unsigned long flags;
-	int old;
 
 	if (value > 1)
 		return -EINVAL;
-	spin_lock_irqsave(&h->lock, flags);
-	old = level_locked(h, line->offset);
-	set_bit(line->offset, h->outside);
-	assign_bit(line->offset, h->outside_level, value);
-	edge_locked(h, line->offset, old);
-	spin_unlock_irqrestore(&h->lock, flags);
+	/* The level first: it counts once the line is driven from outside. */
+	change_line(h, line->offset, h->outside_level, value);
+	change_line(h, line->offset, h->outside, true);
 	return 0;
 }
 
